@@ -1,0 +1,18 @@
+import type { CommandHandler } from "./io.js";
+import { runScore } from "./commands/score.js";
+import { runSelect } from "./commands/select.js";
+
+/** Every subcommand of the `utility` CLI. */
+export const COMMANDS: Record<string, CommandHandler> = {
+  score: runScore,
+  select: runSelect,
+};
+
+export const HELP = `utility: score agent actions with U(a) = Gain − λ1·StepCost − λ2·Uncertainty − λ3·Redundancy
+
+Commands:
+  score   --gain N --step-cost N --uncertainty N --redundancy N [--lambdas a,b,c] [--action A] [--json]
+          print the action report for four signals
+  select  FILE|- [--scope S] [--step N] [--max-steps N] [--floor N] [--json]
+          a candidate table (JSON or a long report) -> a*, every U, the termination verdict
+`;

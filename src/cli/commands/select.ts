@@ -1,0 +1,135 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+import { ActionSchema, ScopeSchema, actionsOf, type Action, type Scope } from "../../engine/actions.js";
+import { problemsFromIssues } from "../../engine/problem.js";
+import { checkReport } from "../../engine/report/check.js";
+import { parseLastReport } from "../../engine/report/parse.js";
+import { ConfigSchema, SignalsSchema, type Config, type Signals } from "../../engine/signals.js";
+import { selectAction } from "../../engine/select.js";
+import { checkTermination } from "../../engine/terminate.js";
+import { formatUtility, roundUtility } from "../../engine/utility.js";
+import { parseCommandArgs } from "../args.js";
+import { UsageError, type CliIo } from "../io.js";
+import { parseLambdas } from "./score.js";
+
+const USAGE = "utility select FILE|- [--scope self|subagent|dispatch] [--step N] [--max-steps N] [--floor N] [--lambdas 1,0.5,0.8] [--json]";
+
+const OPTIONS = {
+  scope: { type: "string" },
+  step: { type: "string" },
+  "max-steps": { type: "string" },
+  floor: { type: "string" },
+  lambdas: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+const CandidateInput = z.object({ ...SignalsSchema.shape, action: ActionSchema });
+
+/** The JSON form: an object with the candidates and optional settings, or just the list of candidates. */
+export const SelectInputSchema = z.object({
+  candidates: z.array(CandidateInput),
+  scope: z.optional(ScopeSchema),
+  step: z.number().int().min(0).optional(),
+  maxSteps: z.number().int().min(1).optional(),
+  floor: z.number().optional(),
+  lambdas: z.tuple([z.number().min(0), z.number().min(0), z.number().min(0)]).optional(),
+});
+
+interface Table {
+  candidates: Array<{ action: Action; signals: Signals }>;
+  settings: { scope?: Scope; step?: number; maxSteps?: number; floor?: number; lambdas?: Config["lambdas"] };
+  /** The long report the table came from, when it was given as text. */
+  reportText?: string;
+}
+
+function readSource(path: string, io: CliIo): string {
+  if (path === "-") return io.readStdin();
+  try {
+    return readFileSync(resolve(io.cwd, path), "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+  }
+}
+
+function tableFromJson(text: string, source: string): Table {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${source} is not valid JSON: ${(error as Error).message}.`);
+  }
+  const parsed = SelectInputSchema.safeParse(Array.isArray(data) ? { candidates: data } : data, { reportInput: true });
+  if (!parsed.success) throw new UsageError(`${source}: ${problemsFromIssues(parsed.error.issues, "candidates")[0]!.message}`);
+  const { candidates, ...settings } = parsed.data;
+  return { candidates: candidates.map(({ action, ...signals }) => ({ action, signals })), settings };
+}
+
+function tableFromReport(text: string, source: string): Table {
+  const report = parseLastReport(text);
+  if (!report) throw new UsageError(`${source} holds neither JSON nor a report with Candidates and an Action line.`);
+  if (!report.ok) throw new UsageError(`${source}: ${report.problems[0]!.message}`);
+  if (!report.value.candidates) throw new UsageError(`${source}: the report has no Candidates table; select needs one row per candidate.`);
+  return { candidates: report.value.candidates, settings: {}, reportText: text };
+}
+
+function integer(raw: string | undefined, name: string, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new UsageError(`--${name} is "${raw}"; expected a whole number ≥ ${min}.`);
+  return Number(raw);
+}
+
+function settingsFrom(values: Record<string, string | boolean | undefined>, table: Table): { scope: Scope; step: number; config: Config } {
+  const scope = ScopeSchema.safeParse(values.scope ?? table.settings.scope ?? "self");
+  if (!scope.success) throw new UsageError(`--scope is "${String(values.scope)}"; expected self, subagent or dispatch.`);
+  const floor = values.floor === undefined ? table.settings.floor : Number(values.floor);
+  const config = ConfigSchema.safeParse(
+    {
+      lambdas: values.lambdas !== undefined ? parseLambdas(values.lambdas as string) : table.settings.lambdas,
+      floor,
+      maxSteps: integer(values["max-steps"] as string | undefined, "max-steps", 1) ?? table.settings.maxSteps,
+    },
+    { reportInput: true },
+  );
+  if (!config.success) throw new UsageError(problemsFromIssues(config.error.issues, "config")[0]!.message);
+  const step = integer(values.step as string | undefined, "step", 0) ?? table.settings.step ?? 0;
+  return { scope: scope.data, step, config: config.data };
+}
+
+export function runSelect(args: string[], io: CliIo): number {
+  const { values, positionals } = parseCommandArgs(args, OPTIONS, USAGE);
+  if (positionals.length !== 1) throw new UsageError(`select takes one FILE (or - for standard input). Usage: ${USAGE}`);
+  const source = positionals[0]!;
+  const text = readSource(source, io);
+  const table = /^\s*[[{]/.test(text) ? tableFromJson(text, source) : tableFromReport(text, source);
+  if (table.candidates.length === 0) throw new UsageError(`${source} has no candidates.`);
+  const { scope, step, config } = settingsFrom(values, table);
+  const outside = table.candidates.find((c) => !actionsOf(scope).includes(c.action));
+  if (outside) throw new UsageError(`candidate ${outside.action} is not available in ${scope} scope; the actions there are ${actionsOf(scope).join(", ")}.`);
+
+  const selection = selectAction(table.candidates, config.lambdas);
+  const termination = checkTermination({ selected: selection.best.action, considered: selection.ranked, step, config });
+  const reportCheck = table.reportText ? checkReportText(table.reportText, { scope, step, config }) : undefined;
+
+  if (values.json) {
+    const candidates = selection.ranked.map((c) => ({ action: c.action, utility: roundUtility(c.utility), unrounded: c.utility, ...c.signals }));
+    io.stdout(`${JSON.stringify({ selected: selection.best.action, utility: roundUtility(selection.best.utility), scope, step, config, candidates, termination, ...(reportCheck ? { reportCheck } : {}) }, null, 2)}\n`);
+  } else {
+    io.stdout(`a* = ${selection.best.action} (U = ${formatUtility(selection.best.utility)})\n`);
+    for (const c of selection.ranked) io.stdout(`  ${c.action.padEnd(9)} U = ${formatUtility(c.utility).padStart(5)}\n`);
+    io.stdout(`${termination.terminate ? "terminate" : "continue"}: ${termination.reason}\n`);
+    if (reportCheck) io.stdout(reportCheck.ok ? "report: consistent with the engine\n" : `report: ${reportCheck.message}\n`);
+  }
+  return reportCheck && !reportCheck.ok ? 1 : 0;
+}
+
+/** A long report's own claims, checked as the gate would (ending actions aside: select may pick respond or stop). */
+function checkReportText(text: string, ctx: { scope: Scope; step: number; config: Config }): { ok: true } | { ok: false; rule: string; message: string } {
+  const parsed = parseLastReport(text)!;
+  if (!parsed.ok) return { ok: false, rule: "malformed", message: parsed.problems[0]!.message };
+  const outcome = checkReport(parsed.value, ctx);
+  if (outcome.ok || outcome.refusal.rule === "loop_ended" || outcome.refusal.rule === "budget_spent" || outcome.refusal.rule === "below_floor") {
+    return { ok: true };
+  }
+  return { ok: false, rule: outcome.refusal.rule, message: outcome.refusal.message };
+}

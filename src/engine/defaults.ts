@@ -1,0 +1,35 @@
+/**
+ * Every default number of the framework, in one place. The skill's Markdown
+ * states the same numbers; test/markdown checks that both sides agree.
+ */
+
+export const DEFAULT_CONFIG = {
+  lambdas: [1.0, 0.5, 0.8] as [number, number, number],
+  floor: -0.5,
+  maxSteps: 10,
+  highGainThreshold: 0.7,
+} as const;
+
+/** U = Gain − λ1·StepCost − λ2·Uncertainty − λ3·Redundancy with default λ and signals in [0, 1]. */
+export const UTILITY_MIN = -2.3;
+export const UTILITY_MAX = 1.0;
+
+/** Two values closer than this are equal (ties, utility agreement). */
+export const EPSILON = 1e-9;
+
+export const STEP_COST_WEIGHTS = {
+  withCeiling: { progress: 0.5, tokens: 0.3, model: 0.2 },
+  noCeiling: { progress: 0.71, tokens: 0, model: 0.29 },
+} as const;
+
+export const MODEL_RATIOS = { haiku: 0.1, sonnet: 0.4, opus: 1.0 } as const;
+
+export const DISPATCH_OVERHEAD = [
+  { minAgents: 1, maxAgents: 3, add: 0 },
+  { minAgents: 4, maxAgents: 5, add: 0.1 },
+  { minAgents: 6, maxAgents: 8, add: 0.2 },
+  { minAgents: 9, maxAgents: Infinity, add: 0.3 },
+] as const;
+
+/** On an exact tie, the action that spends less and ends sooner wins. */
+export const TIE_BREAK_ORDER = ["stop", "respond", "verify", "retrieve", "tool_call", "delegate"] as const;

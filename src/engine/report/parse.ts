@@ -1,0 +1,252 @@
+import { ACTIONS, isAction, type Action } from "../actions.js";
+import { fail, ok, problem, showFound, type Problem, type Result } from "../problem.js";
+import { SIGNAL_LABELS, SIGNAL_NAMES, type SignalName, type Signals } from "../signals.js";
+import type { Candidate, Report } from "./types.js";
+
+/**
+ * Reads action reports out of free text. Tolerant of what models do to text
+ * (prose around it, fences, bullets, bold labels, CRLF, unquoted or wrapped
+ * rationales); strict about meaning (missing, conflicting, non-numeric or
+ * unknown values are errors that name what is wrong).
+ */
+
+const LABELS = ["action", "utility", "breakdown", "rationale", "candidates"] as const;
+type Label = (typeof LABELS)[number];
+
+const DECOR = "[*_`]*";
+const LABEL_LINE = new RegExp(`^${DECOR}\\s*(action|utility|breakdown|rationale|candidates)\\s*${DECOR}\\s*:\\s*${DECOR}\\s*(.*)$`, "i");
+const CANDIDATE_ROW = /^[*_`]*(\p{L}[^\s:=*`]*?)[*_`]*\s*:\s*(.*=.*)$/u;
+const FENCE = /^(```|~~~)/;
+const PLAIN_DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+interface Block {
+  fields: Partial<Record<Exclude<Label, "candidates">, string>>;
+  candidates?: string[];
+  problems: Problem[];
+  /** The field a wrapped line continues, if any. */
+  open?: "rationale";
+}
+
+/** Strips what Markdown and chat put around a line: CR, quote marks `>`, list bullets. */
+export function normalizeLine(raw: string): string {
+  return raw
+    .replace(/\r$/, "")
+    .trim()
+    .replace(/^(?:>\s*)+/, "")
+    .replace(/^(?:[-*+•]|\d+[.)])\s+/, "")
+    .trim();
+}
+
+function stripDecor(value: string): string {
+  return value.replace(/^[*_`\s]+|[*_`\s]+$/g, "");
+}
+
+/** Parses a number the way a report writes it: a plain decimal, Unicode minus allowed. */
+export function parseNumber(field: string, raw: string): Result<number> {
+  const text = stripDecor(raw).replace(/\u2212/g, "-");
+  if (!PLAIN_DECIMAL.test(text)) {
+    return fail(problem(field, showFound(raw), "a plain decimal number such as 0.7", `${field} is ${showFound(raw)}, which is not a plain decimal number; write it like 0.7.`));
+  }
+  const value = Number(text);
+  return ok(value === 0 ? 0 : value);
+}
+
+function parseAction(raw: string): Result<Action> {
+  const text = stripDecor(raw);
+  if (isAction(text)) return ok(text);
+  const lower = text.toLowerCase();
+  const hint = isAction(lower) ? ` (action ids are lower case: ${lower})` : "";
+  return fail(
+    problem("Action", showFound(text), `one of ${ACTIONS.join(", ")}`, `Action ${showFound(text)} is not an action${hint}; use one of ${ACTIONS.join(", ")}.`),
+  );
+}
+
+function signalKey(name: string): SignalName | "utility" | undefined {
+  const key = name.toLowerCase().replace(/[^a-z]/g, "");
+  if (key === "u" || key === "utility") return "utility";
+  return SIGNAL_NAMES.find((s) => s.toLowerCase() === key);
+}
+
+interface SignalsParse {
+  signals: Signals;
+  utility?: number;
+}
+
+/** Reads `Gain=0.7 StepCost=0.12 …` in any order; `where` names the line in messages. */
+export function parseSignals(text: string, where: string, allowUtility: boolean): Result<SignalsParse> {
+  const problems: Problem[] = [];
+  const values: Partial<Record<SignalName | "utility", number>> = {};
+  const pairs = [...text.matchAll(/([^\s=,;:|]+)\s*[=:]\s*([^\s,;|]+)/g)];
+  for (const [, name, raw] of pairs) {
+    const key = signalKey(name!);
+    if (!key || (key === "utility" && !allowUtility)) {
+      problems.push(problem(`${where} ${stripDecor(name!)}`, showFound(name!), `only ${SIGNAL_NAMES.map((s) => SIGNAL_LABELS[s]).join(", ")}`, `${where} has an unknown field ${showFound(stripDecor(name!))}; it takes Gain, StepCost, Uncertainty and Redundancy.`));
+      continue;
+    }
+    const label = key === "utility" ? "U" : SIGNAL_LABELS[key];
+    const parsed = parseNumber(`${where} ${label}`, raw!);
+    if (!parsed.ok) {
+      problems.push(...parsed.problems);
+      continue;
+    }
+    const previous = values[key];
+    if (previous !== undefined && previous !== parsed.value) {
+      problems.push(problem(`${where} ${label}`, `${previous} and ${parsed.value}`, "one value", `${where} gives ${label} twice with different values (${previous} and ${parsed.value}); give it once.`));
+    }
+    values[key] = parsed.value;
+  }
+  for (const name of SIGNAL_NAMES) {
+    if (values[name] === undefined && !problems.some((p) => p.field === `${where} ${SIGNAL_LABELS[name]}`)) {
+      problems.push(problem(`${where} ${SIGNAL_LABELS[name]}`, "nothing", "a number in [0, 1]", `${where} is missing ${SIGNAL_LABELS[name]}; all four fields are required: Gain=… StepCost=… Uncertainty=… Redundancy=…`));
+    }
+  }
+  for (const name of SIGNAL_NAMES) {
+    const value = values[name];
+    if (value !== undefined && (value < 0 || value > 1)) {
+      problems.push(problem(`${where} ${SIGNAL_LABELS[name]}`, String(value), "a number in [0, 1]", `${SIGNAL_LABELS[name]} is ${value} in ${where}; every signal must lie in [0, 1].`));
+    }
+  }
+  if (problems.length > 0) return fail(...problems);
+  const signals = { gain: values.gain!, stepCost: values.stepCost!, uncertainty: values.uncertainty!, redundancy: values.redundancy! };
+  return ok(values.utility === undefined ? { signals } : { signals, utility: values.utility });
+}
+
+function unquote(text: string): string {
+  const t = text.trim();
+  const pairs: Array<[string, string]> = [['"', '"'], ["\u201c", "\u201d"], ["'", "'"], ["\u2018", "\u2019"]];
+  for (const [open, close] of pairs) {
+    if (t.length >= 2 && t.startsWith(open) && t.endsWith(close)) return t.slice(open.length, -close.length).trim();
+  }
+  return t.replace(/^["\u201c]/, "").replace(/["\u201d]$/, "").trim();
+}
+
+function setField(block: Block, label: Exclude<Label, "candidates">, value: string): void {
+  const previous = block.fields[label];
+  const name = label[0]!.toUpperCase() + label.slice(1);
+  if (previous !== undefined && previous.trim() !== value.trim()) {
+    block.problems.push(problem(name, `${showFound(previous.trim())} and ${showFound(value.trim())}`, "one value", `The report gives ${name} twice with different values (${showFound(previous.trim())} and ${showFound(value.trim())}); give it once.`));
+  }
+  block.fields[label] = value;
+}
+
+/** Splits text into report blocks: an optional Candidates table, then Action and its fields. */
+function scanBlocks(text: string): Block[] {
+  const blocks: Block[] = [];
+  let current: Block | undefined;
+  let pendingCandidates: string[] | undefined;
+
+  for (const raw of text.split("\n")) {
+    const line = normalizeLine(raw);
+    if (FENCE.test(line) || line === "") {
+      if (current) current.open = undefined;
+      continue;
+    }
+    const labelled = LABEL_LINE.exec(line);
+    if (labelled) {
+      const label = labelled[1]!.toLowerCase() as Label;
+      const value = labelled[2] ?? "";
+      if (label === "candidates") {
+        pendingCandidates = [];
+        current = undefined;
+        continue;
+      }
+      if (label === "action") {
+        current = { fields: {}, problems: [], ...(pendingCandidates ? { candidates: pendingCandidates } : {}) };
+        pendingCandidates = undefined;
+        blocks.push(current);
+      }
+      if (!current) continue; // a stray "Utility:" in prose belongs to no report
+      setField(current, label, value);
+      current.open = label === "rationale" ? "rationale" : undefined;
+      continue;
+    }
+    if (pendingCandidates && CANDIDATE_ROW.test(line)) {
+      pendingCandidates.push(line);
+      continue;
+    }
+    if (current?.open === "rationale") {
+      current.fields.rationale = `${current.fields.rationale ?? ""} ${line}`;
+    }
+  }
+  return blocks;
+}
+
+function parseCandidates(rows: string[]): Result<Candidate[]> {
+  const problems: Problem[] = [];
+  const candidates: Candidate[] = [];
+  for (const row of rows) {
+    const [, name, rest] = CANDIDATE_ROW.exec(row)!;
+    const action = parseAction(name!);
+    if (!action.ok) {
+      problems.push(...action.problems.map((p) => ({ ...p, field: "Candidates", message: `In Candidates, ${p.message}` })));
+      continue;
+    }
+    if (candidates.some((c) => c.action === action.value)) {
+      problems.push(problem("Candidates", `${action.value} twice`, "one row per action", `Candidates lists ${action.value} twice; give each action one row.`));
+      continue;
+    }
+    const signals = parseSignals(rest!, `Candidates row ${action.value}`, true);
+    if (!signals.ok) {
+      problems.push(...signals.problems);
+      continue;
+    }
+    const { utility, signals: s } = signals.value;
+    candidates.push(utility === undefined ? { action: action.value, signals: s } : { action: action.value, signals: s, utility });
+  }
+  if (rows.length === 0) {
+    problems.push(problem("Candidates", "no rows", "one row per candidate action", "Candidates has no rows; write one line per action like `- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0`."));
+  }
+  return problems.length > 0 ? fail(...problems) : ok(candidates);
+}
+
+function buildReport(block: Block): Result<Report> {
+  const problems: Problem[] = [...block.problems];
+  const { action, utility, breakdown, rationale } = block.fields;
+  const need = (value: string | undefined, name: string, example: string) => {
+    if (value === undefined || stripDecor(value) === "") {
+      problems.push(problem(name, "nothing", example, `The report has no ${name} line; add \`${name}: ${example}\`.`));
+      return false;
+    }
+    return true;
+  };
+  const parsedAction = need(action, "Action", "tool_call") ? parseAction(action!) : undefined;
+  const parsedUtility = need(utility, "Utility", "0.28") ? parseNumber("Utility", utility!) : undefined;
+  const parsedSignals = need(breakdown, "Breakdown", "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0")
+    ? parseSignals(breakdown!, "Breakdown", false)
+    : undefined;
+  const text = rationale === undefined ? "" : unquote(rationale.replace(/\s+/g, " "));
+  if (rationale !== undefined && text === "") {
+    problems.push(problem("Rationale", "an empty line", "one sentence", "The Rationale is empty; say in one sentence why this action."));
+  } else {
+    need(rationale, "Rationale", '"one sentence on why this action"');
+  }
+  const parsedCandidates = block.candidates ? parseCandidates(block.candidates) : undefined;
+  for (const part of [parsedAction, parsedUtility, parsedSignals, parsedCandidates]) {
+    if (part && !part.ok) problems.push(...part.problems);
+  }
+  if (problems.length > 0) return fail(...problems);
+  return ok({
+    action: valueOf(parsedAction),
+    utility: valueOf(parsedUtility),
+    signals: valueOf(parsedSignals).signals,
+    rationale: text,
+    ...(parsedCandidates ? { candidates: valueOf(parsedCandidates) } : {}),
+  });
+}
+
+/** The value of a part already known to have parsed. */
+function valueOf<T>(result: Result<T> | undefined): T {
+  if (!result?.ok) throw new Error("internal: valueOf on a failed part");
+  return result.value;
+}
+
+/** Every report in the text, in order; each parsed or with its problems. */
+export function parseReports(text: string): Array<Result<Report>> {
+  return scanBlocks(text).map(buildReport);
+}
+
+/** The report that counts: the last one in the text, or undefined when there is none. */
+export function parseLastReport(text: string): Result<Report> | undefined {
+  const all = parseReports(text);
+  return all[all.length - 1];
+}

@@ -1,0 +1,102 @@
+import type { Action } from "./actions.js";
+
+/** Tools that only read: what `retrieve` permits (SPEC §6). */
+export const READ_ONLY_TOOLS = [
+  "Read",
+  "Grep",
+  "Glob",
+  "LS",
+  "NotebookRead",
+  "WebFetch",
+  "WebSearch",
+  "ListMcpResourcesTool",
+  "ReadMcpResourceTool",
+] as const;
+
+export const DELEGATE_TOOLS = ["Agent", "Task", "SendMessage"] as const;
+
+/** Tools that only plan or load capabilities: never need a report, never refused. */
+export const NEUTRAL_TOOLS = [
+  "Skill",
+  "TodoWrite",
+  "TodoRead",
+  "ToolSearch",
+  "ExitPlanMode",
+  "EnterPlanMode",
+  "TaskCreate",
+  "TaskUpdate",
+  "TaskList",
+  "TaskGet",
+  "TaskOutput",
+  "TaskStop",
+] as const;
+
+/** Polling and bookkeeping: a second identical call is never a repeat (SPEC §7). */
+export const POLLING_TOOLS = ["BashOutput", "TodoWrite", "TaskList", "TaskGet", "TaskOutput", "TaskUpdate", "TaskCreate", "TaskStop"] as const;
+
+const TOOL_CALL_NAMED = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"] as const;
+
+export type ExtraTools = Partial<Record<Action, readonly string[]>>;
+
+const has = (list: readonly string[], tool: string) => list.includes(tool);
+
+export function isNeutralTool(tool: string): boolean {
+  return has(NEUTRAL_TOOLS, tool);
+}
+
+export function isReadOnlyTool(tool: string): boolean {
+  return has(READ_ONLY_TOOLS, tool);
+}
+
+export function isPollingTool(tool: string): boolean {
+  return has(POLLING_TOOLS, tool);
+}
+
+function namedByAnotherRow(tool: string): boolean {
+  return has(READ_ONLY_TOOLS, tool) || has(DELEGATE_TOOLS, tool) || has(NEUTRAL_TOOLS, tool) || tool === "Bash";
+}
+
+/** The default permission table, before a skill's or the user's extra names. */
+function permitsByDefault(action: Action, tool: string): boolean {
+  switch (action) {
+    case "retrieve":
+      return has(READ_ONLY_TOOLS, tool);
+    case "verify":
+      return has(READ_ONLY_TOOLS, tool) || tool === "Bash";
+    case "tool_call":
+      return has(TOOL_CALL_NAMED, tool) || tool.startsWith("mcp__") || !namedByAnotherRow(tool);
+    case "delegate":
+      return has(DELEGATE_TOOLS, tool);
+    case "respond":
+    case "stop":
+      return false;
+  }
+}
+
+/** Does `action` permit calling `tool`? Extra names from `utility_tools` or config widen the table; ending actions permit nothing. */
+export function actionPermits(action: Action, tool: string, extra: ExtraTools = {}): boolean {
+  if (action === "respond" || action === "stop") return false;
+  return permitsByDefault(action, tool) || has(extra[action] ?? [], tool);
+}
+
+/** A short phrase for refusal messages: what an action permits. */
+export function describePermits(action: Action, extra: ExtraTools = {}): string {
+  const added = extra[action]?.length ? `, and ${extra[action]!.join(", ")}` : "";
+  switch (action) {
+    case "retrieve":
+      return `read-only tools (${READ_ONLY_TOOLS.join(", ")})${added}`;
+    case "verify":
+      return `read-only tools and Bash${added}`;
+    case "tool_call":
+      return `Bash, Write, Edit, MultiEdit, NotebookEdit, mcp__ tools and other tools no other action names${added}`;
+    case "delegate":
+      return `${DELEGATE_TOOLS.join(", ")}${added}`;
+    default:
+      return "no tools";
+  }
+}
+
+/** The actions that would permit a tool, for "use X instead" hints. */
+export function actionsPermitting(tool: string, actions: readonly Action[], extra: ExtraTools = {}): Action[] {
+  return actions.filter((a) => actionPermits(a, tool, extra));
+}

@@ -1,0 +1,52 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ROOT } from "../support/paths.js";
+
+/** Every file under a folder, relative to it. */
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => statSync(join(dir, f)).isFile())
+    .sort();
+}
+
+describe("dist/", () => {
+  const fresh = mkdtempSync(join(tmpdir(), "utility-dist-"));
+  afterAll(() => rmSync(fresh, { recursive: true, force: true }));
+
+  it("is what src/ builds to (rebuild with `npm run build` and commit)", () => {
+    execFileSync(process.execPath, [join(ROOT, "scripts", "build.mjs"), "--out", fresh]);
+    const built = listFiles(fresh);
+    expect(listFiles(join(ROOT, "dist"))).toEqual(built);
+    for (const file of built) {
+      const same = readFileSync(join(fresh, file)).equals(readFileSync(join(ROOT, "dist", file)));
+      expect(same, `dist/${file} is stale`).toBe(true);
+    }
+  });
+
+  it("runs the CLI from a copy with no node_modules anywhere above it", () => {
+    const plugin = mkdtempSync(join(tmpdir(), "utility-copy-"));
+    try {
+      cpSync(join(ROOT, "dist"), join(plugin, "dist"), { recursive: true });
+      cpSync(join(ROOT, "package.json"), join(plugin, "package.json"));
+      const r = spawnSync(process.execPath, [join(plugin, "dist", "cli.js"), "score", "--gain", "0.7", "--step-cost", "0.12", "--uncertainty", "0.6", "--redundancy", "0"], { cwd: plugin, encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toContain("Utility: 0.28");
+      const bad = spawnSync(process.execPath, [join(plugin, "dist", "cli.js"), "score", "--gain", "nope"], { cwd: plugin, encoding: "utf8" });
+      expect(bad.status).toBe(2);
+      expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+      expect(bad.stderr).not.toMatch(/\n\s+at /);
+      expect(relative(plugin, join(plugin, "dist", "cli.js"))).toBe(join("dist", "cli.js"));
+    } finally {
+      rmSync(plugin, { recursive: true, force: true });
+    }
+  });
+
+  it("is the package's `utility` bin", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    expect(pkg.bin).toEqual({ utility: "dist/cli.js" });
+    expect(readFileSync(join(ROOT, "dist", "cli.js"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+  });
+});
