@@ -1,11 +1,13 @@
 import type { CommandHandler } from "./io.js";
 import { runScore } from "./commands/score.js";
 import { runSelect } from "./commands/select.js";
+import { runCheck } from "./commands/check.js";
 
 /** Every subcommand of the `utility` CLI. */
 export const COMMANDS: Record<string, CommandHandler> = {
   score: runScore,
   select: runSelect,
+  check: runCheck,
 };
 
 export const HELP = `utility: score agent actions with U(a) = Gain − λ1·StepCost − λ2·Uncertainty − λ3·Redundancy
@@ -15,4 +17,6 @@ Commands:
           print the action report for four signals
   select  FILE|- [--scope S] [--step N] [--max-steps N] [--floor N] [--json]
           a candidate table (JSON or a long report) -> a*, every U, the termination verdict
+  check   PATH... [--json]
+          validate the opt-in frontmatter of skills and agents (a file or a folder)
 `;

@@ -1,0 +1,115 @@
+/**
+ * `utility check PATH… [--json]`: validates the opt-in frontmatter (SPEC §5)
+ * of skills and agents offline, with the same rules and messages the gate uses.
+ *
+ * A PATH is a file (checked whatever its name) or a folder, searched
+ * recursively for every `SKILL.md` and every `.md` below a folder named
+ * `agents` (`.claude/agents/` included; `node_modules` and `.git` skipped).
+ */
+import { readdirSync, statSync } from "node:fs";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { CliIo } from "../io.js";
+import { UsageError } from "../io.js";
+import { readOptIn } from "../../optin/read.js";
+import { formatProblemLine, optInProblem, type OptIn, type OptInProblem } from "../../optin/schema.js";
+
+export const CHECK_USAGE = "usage: utility check PATH… [--json]   (PATH: a SKILL.md, an agent .md, or a folder of them)";
+
+const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
+
+export interface CheckedFile {
+  file: string;
+  optIn: OptIn | null;
+  problems: OptInProblem[];
+}
+
+/** Files under `root` that `check` reads, sorted. `insideAgents` says whether `root` is itself below an `agents` folder. */
+export function findOptInFiles(root: string, insideAgents = basename(root) === "agents"): string[] {
+  const found: string[] = [];
+  let entries;
+  try {
+    entries = readdirSync(root, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = join(root, entry.name);
+    if (entry.isDirectory()) {
+      if (SKIPPED_FOLDERS.has(entry.name)) continue;
+      found.push(...findOptInFiles(path, insideAgents || entry.name === "agents"));
+    } else if (entry.isFile() && (entry.name === "SKILL.md" || (insideAgents && entry.name.endsWith(".md")))) {
+      found.push(path);
+    }
+  }
+  return found;
+}
+
+function display(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  const shown = rel === "" ? "." : !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+  return shown.split(sep).join("/");
+}
+
+function parseArgs(args: string[]): { paths: string[]; json: boolean } {
+  const paths: string[] = [];
+  let json = false;
+  let endOfOptions = false;
+  for (const arg of args) {
+    if (!endOfOptions && arg === "--") endOfOptions = true;
+    else if (!endOfOptions && arg === "--json") json = true;
+    else if (!endOfOptions && arg.startsWith("-") && arg !== "-") throw new UsageError(`utility check: unknown option ${arg}. ${CHECK_USAGE}`);
+    else paths.push(arg);
+  }
+  if (paths.length === 0) throw new UsageError(`utility check: no PATH given. ${CHECK_USAGE}`);
+  return { paths, json };
+}
+
+/** Checks every file the PATHs name; a PATH that does not exist is reported as a problem. */
+export function checkPaths(paths: string[], cwd: string): CheckedFile[] {
+  const results: CheckedFile[] = [];
+  const seen = new Set<string>();
+  for (const given of paths) {
+    const absolute = resolve(cwd, given);
+    let files: string[];
+    try {
+      files = statSync(absolute).isDirectory() ? findOptInFiles(absolute) : [absolute];
+    } catch {
+      results.push({ file: display(absolute, cwd), optIn: null, problems: [optInProblem(display(absolute, cwd), "frontmatter", "no file or folder at this path", "a SKILL.md, an agent .md, or a folder holding them")] });
+      continue;
+    }
+    for (const path of files) {
+      if (seen.has(path)) continue;
+      seen.add(path);
+      const file = display(path, cwd);
+      const read = readOptIn(path, file);
+      results.push(read.ok ? { file, optIn: read.optIn, problems: [] } : { file, optIn: null, problems: read.problems });
+    }
+  }
+  return results;
+}
+
+export function runCheck(args: string[], io: CliIo): number {
+  if (args.includes("--help") || args.includes("-h")) {
+    io.stdout(`${CHECK_USAGE}\n`);
+    return 0;
+  }
+  const { paths, json } = parseArgs(args);
+  const files = checkPaths(paths, io.cwd);
+  const problems = files.flatMap((f) => f.problems);
+  if (json) {
+    io.stdout(`${JSON.stringify({ files }, null, 2)}\n`);
+    return problems.length > 0 ? 1 : 0;
+  }
+  for (const p of problems) io.stdout(`${formatProblemLine(p)}\n`);
+  const n = files.length;
+  const checked = `checked ${n} file${n === 1 ? "" : "s"}`;
+  if (problems.length > 0) {
+    const bad = files.filter((f) => f.problems.length > 0).length;
+    io.stdout(`${checked}, ${problems.length} problem${problems.length === 1 ? "" : "s"} in ${bad} file${bad === 1 ? "" : "s"}\n`);
+    return 1;
+  }
+  const gated = files.filter((f) => f.optIn?.gated).length;
+  io.stdout(`${checked}, no problems${gated > 0 ? ` (${gated} gated)` : ""}\n`);
+  if (n === 0) io.stderr(`utility check: no SKILL.md or agents/*.md found under ${paths.join(", ")}\n`);
+  return 0;
+}

@@ -1,0 +1,93 @@
+import { actionsOf, type Scope } from "./actions.js";
+import { checkReport, showArithmetic, type Evaluation, type RuleId } from "./report/check.js";
+import { parseLastReport } from "./report/parse.js";
+import type { Config } from "./signals.js";
+import { actionPermits, actionsPermitting, describePermits, isNeutralTool, type ExtraTools } from "./tools.js";
+import { formatUtility, roundUtility, utility } from "./utility.js";
+import type { Repeat } from "./redundancy.js";
+
+/**
+ * The PreToolUse decision of SPEC §6, as a pure function. The gate only ever
+ * refuses or stays silent: it never answers "allow", so a confident report
+ * cannot skip the user's own permission rules.
+ */
+
+export const REPORT_TEMPLATE = [
+  "Action: <respond|retrieve|tool_call|verify|delegate|stop>",
+  "Utility: <U rounded to 2 decimals>",
+  "Breakdown: Gain=<0..1> StepCost=<0..1> Uncertainty=<0..1> Redundancy=<0..1>",
+  'Rationale: "<one sentence>"',
+].join("\n");
+
+export interface GateInput {
+  scope: Scope;
+  gated: boolean;
+  /** Set when the opt-in that gates this scope is invalid: under the gate, that refuses. */
+  optInProblem?: string;
+  /** The model's own text before this call in the same assistant message; undefined when none was found. */
+  reportText?: string;
+  tool: string;
+  /** Steps already taken in this task and scope. */
+  step: number;
+  config: Config;
+  extraTools: ExtraTools;
+  repeat?: Repeat;
+}
+
+export type GateDecision =
+  | { decision: "refused"; rule: RuleId; reason: string; evaluation?: Evaluation }
+  | { decision: "passed"; evaluation: Evaluation }
+  | { decision: "observed"; hint?: string }
+  | { decision: "neutral" };
+
+const refused = (rule: RuleId, reason: string, evaluation?: Evaluation): GateDecision => ({
+  decision: "refused",
+  rule,
+  reason,
+  ...(evaluation ? { evaluation } : {}),
+});
+
+export function repeatHint(tool: string, repeat: Repeat): string {
+  return `utility: this ${tool} call is an exact repeat of one that already ran (step ${repeat.previous.at}) with nothing in between that could change its result; its result is already in your context.`;
+}
+
+function checkPermission(input: GateInput, evaluation: Evaluation): GateDecision | undefined {
+  const { action } = evaluation.report;
+  if (actionPermits(action, input.tool, input.extraTools)) return undefined;
+  const fitting = actionsPermitting(input.tool, actionsOf(input.scope), input.extraTools);
+  const instead = fitting.length > 0 ? ` ${input.tool} fits ${fitting.join(" or ")}: rescore with that action if it is the best.` : "";
+  return refused(
+    "tool_not_permitted",
+    `Action ${action} does not permit ${input.tool}; ${action} permits ${describePermits(action, input.extraTools)}.${instead}`,
+    evaluation,
+  );
+}
+
+function checkRepeat(input: GateInput, evaluation: Evaluation): GateDecision | undefined {
+  if (!input.repeat || evaluation.report.signals.redundancy >= 1) return undefined;
+  const signals = { ...evaluation.report.signals, redundancy: 1 };
+  const u = roundUtility(utility(signals, input.config.lambdas));
+  return refused(
+    "exact_repeat",
+    `This ${input.tool} call is an exact repeat of one that ran at step ${input.repeat.previous.at} with nothing in between that could change its result, so Redundancy is 1, not ${evaluation.report.signals.redundancy}. With Redundancy=1: ${showArithmetic(signals, input.config.lambdas)} = ${formatUtility(u)}. Use the result you already have, or rescore.`,
+    evaluation,
+  );
+}
+
+export function decideToolCall(input: GateInput): GateDecision {
+  if (isNeutralTool(input.tool)) return { decision: "neutral" };
+  if (!input.gated) return input.repeat ? { decision: "observed", hint: repeatHint(input.tool, input.repeat) } : { decision: "observed" };
+  if (input.optInProblem) return refused("optin_invalid", `The skill that gates this scope has an invalid opt-in, so no tool call can be checked: ${input.optInProblem}`);
+  const parsed = input.reportText === undefined ? undefined : parseLastReport(input.reportText);
+  if (!parsed) {
+    return refused("no_report", `No action report before this ${input.tool} call. Under the utility gate, write the report in the same message, before the call:\n${REPORT_TEMPLATE}`);
+  }
+  if (!parsed.ok) {
+    const unknown = parsed.problems.find((p) => p.field === "Action" || p.message.includes("is not an action"));
+    if (unknown) return refused("unknown_action", `${unknown.message} In ${input.scope} scope the actions are ${actionsOf(input.scope).join(", ")}.`);
+    return refused("malformed", `The action report is malformed: ${parsed.problems.map((p) => p.message).join(" ")}`);
+  }
+  const checked = checkReport(parsed.value, { scope: input.scope, step: input.step, config: input.config });
+  if (!checked.ok) return refused(checked.refusal.rule, checked.refusal.message);
+  return checkPermission(input, checked.evaluation) ?? checkRepeat(input, checked.evaluation) ?? { decision: "passed", evaluation: checked.evaluation };
+}

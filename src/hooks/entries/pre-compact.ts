@@ -1,0 +1,5 @@
+import { preCompact } from "../pre-compact.js";
+import { PreCompactInputSchema } from "../input.js";
+import { runHook } from "../run.js";
+
+await runHook("PreCompact", PreCompactInputSchema, preCompact);

@@ -1,0 +1,5 @@
+import { preToolUse } from "../pre-tool-use.js";
+import { PreToolUseInputSchema } from "../input.js";
+import { runHook } from "../run.js";
+
+await runHook("PreToolUse", PreToolUseInputSchema, preToolUse);

@@ -1,0 +1,121 @@
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigSchema } from "../engine/signals.js";
+import type { OptInFile } from "../optin/read.js";
+import type { GateSource, ScopeState, SessionState } from "../state/schema.js";
+import { findSkillActivations } from "../transcript/queries.js";
+import { readEventsFrom } from "../transcript/forward-reader.js";
+import { skillBaseDir } from "../transcript/line.js";
+import { inScope, isPrompt } from "../transcript/scope.js";
+import type { ScopeRef } from "./scope.js";
+
+/** What `/utility on` gates with: the defaults. */
+export const MANUAL_GATE_FILE = "/utility on";
+
+export function manualSource(): GateSource {
+  return { file: MANUAL_GATE_FILE, gated: true, scope: "self", config: ConfigSchema.parse({}), extraTools: {} };
+}
+
+function asksForGating(data: Record<string, unknown> | undefined): boolean {
+  if (!data) return false;
+  const meta = data.metadata && typeof data.metadata === "object" ? (data.metadata as Record<string, unknown>) : {};
+  const value = data.utility_gated ?? meta.utility_gated;
+  return value !== undefined && value !== false;
+}
+
+/**
+ * A file's opt-in as a gate source; undefined when it does not ask for
+ * gating. A file that asks (utility_gated set to anything but false) with an
+ * invalid opt-in gates with the problem: the author asked for enforcement,
+ * and falling back silently would hide the mistake (SPEC §5).
+ */
+export function gateSourceFrom(file: string, read: OptInFile): GateSource | undefined {
+  if (read.ok) {
+    if (!read.optIn.gated) return undefined;
+    const { optIn } = read;
+    return {
+      file,
+      gated: true,
+      scope: optIn.scope,
+      config: ConfigSchema.parse({ lambdas: optIn.lambdas, floor: optIn.floor, maxSteps: optIn.maxSteps }),
+      extraTools: optIn.tools as Record<string, string[]>,
+    };
+  }
+  if (!asksForGating(read.data) && !read.seemsGated) return undefined;
+  return { ...manualSource(), file, problem: read.problems.map((p) => p.message).join(" ") };
+}
+
+export type SkillLoader = (skillFile: string) => Promise<GateSource | undefined>;
+
+/** Loads a skill's opt-in; the frontmatter reader (gray-matter, js-yaml) is imported only when a skill is activated. */
+export const loadSkillSource: SkillLoader = async (skillFile) => {
+  const { readOptIn } = await import("../optin/read.js");
+  return gateSourceFrom(skillFile, readOptIn(skillFile));
+};
+
+export interface ScanResult {
+  /** Skill folders activated since the scope's offset (in this task). */
+  folders: string[];
+  compacted: boolean;
+  nextOffset: number;
+}
+
+/**
+ * What happened in the scope's transcript since the hooks last looked: skill
+ * activations, prompts (a prompt starts a new task's list of skills) and
+ * compactions. The first look at a main transcript reads back to the task's
+ * start only, never the whole file.
+ */
+export function scanTranscript(scope: ScopeState, ref: ScopeRef): ScanResult & { promptSeen: boolean } {
+  if (scope.offset === 0 && ref.kind === "main") {
+    const activations = findSkillActivations(ref.transcript, { sinceLastUserPrompt: true, lines: ref.lines });
+    return { folders: activations.map((a) => a.folder), compacted: false, promptSeen: false, nextOffset: fileSize(ref.transcript) };
+  }
+  const read = readEventsFrom(ref.transcript, scope.offset);
+  let folders: string[] = [];
+  let compacted = false;
+  let promptSeen = false;
+  for (const event of read.events) {
+    if (!inScope(event, { lines: ref.lines })) continue;
+    if (event.kind === "compact") compacted = true;
+    if (ref.kind === "main" && isPrompt(event)) {
+      folders = [];
+      promptSeen = true;
+    }
+    const folder = skillBaseDir(event);
+    if (folder) folders.push(folder);
+  }
+  return { folders, compacted, promptSeen, nextOffset: read.shrunk ? 0 : read.nextOffset };
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Applies a scan to the scope: new skills (loaded once per task), history cleared by a compaction. */
+export async function applyScan(scope: ScopeState, scan: ScanResult & { promptSeen: boolean }, load: SkillLoader): Promise<void> {
+  if (scan.promptSeen) scope.sources = [];
+  if (scan.compacted) scope.history = [];
+  for (const folder of scan.folders) {
+    const file = join(folder, "SKILL.md");
+    if (scope.sources.some((s) => s.file === file)) continue;
+    const source = await load(file);
+    // Ungated skills are remembered too, so their files are not read again this task.
+    scope.sources.push(source ?? { ...manualSource(), file, gated: false });
+  }
+  scope.offset = scan.nextOffset;
+}
+
+/**
+ * The source that gates the scope now, if any: the latest gated one. A later
+ * ungated skill never ungates (gating lasts to the end of the task).
+ */
+export function effectiveGate(session: SessionState, scope: ScopeState, ref: ScopeRef): GateSource | undefined {
+  const manual = ref.kind === "main" && session.manualGate ? [manualSource()] : [];
+  const all = [...(scope.definition ? [scope.definition] : []), ...manual, ...scope.sources];
+  return all.filter((s) => s.gated).at(-1);
+}

@@ -1,0 +1,54 @@
+import * as z from "zod/mini";
+
+/**
+ * What Claude Code sends each hook on stdin (checked against 2.1.328, see
+ * docs/claude-code-facts.md). Loose objects: fields added by newer versions
+ * pass through; only what the hooks use is required.
+ */
+
+const Common = {
+  session_id: z.string().check(z.minLength(1)),
+  transcript_path: z.string(),
+  cwd: z.optional(z.string()),
+  hook_event_name: z.string(),
+  permission_mode: z.optional(z.string()),
+  agent_id: z.optional(z.string()),
+  agent_type: z.optional(z.string()),
+};
+
+export const PreToolUseInputSchema = z.looseObject({
+  ...Common,
+  tool_name: z.string().check(z.minLength(1)),
+  tool_input: z.unknown(),
+  tool_use_id: z.optional(z.string()),
+});
+export type PreToolUseInput = z.infer<typeof PreToolUseInputSchema>;
+
+export const PostToolUseInputSchema = z.looseObject({
+  ...Common,
+  tool_name: z.string().check(z.minLength(1)),
+  tool_input: z.unknown(),
+  tool_use_id: z.optional(z.string()),
+  tool_response: z.optional(z.unknown()),
+});
+export type PostToolUseInput = z.infer<typeof PostToolUseInputSchema>;
+
+export const UserPromptSubmitInputSchema = z.looseObject({
+  ...Common,
+  prompt: z.optional(z.string()),
+});
+export type UserPromptSubmitInput = z.infer<typeof UserPromptSubmitInputSchema>;
+
+export const StopInputSchema = z.looseObject({
+  ...Common,
+  stop_hook_active: z.optional(z.boolean()),
+  last_assistant_message: z.optional(z.unknown()),
+  agent_transcript_path: z.optional(z.string()),
+});
+export type StopInput = z.infer<typeof StopInputSchema>;
+
+export const PreCompactInputSchema = z.looseObject({
+  ...Common,
+  trigger: z.optional(z.string()),
+});
+export type PreCompactInput = z.infer<typeof PreCompactInputSchema>;

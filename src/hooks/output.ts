@@ -1,0 +1,51 @@
+import type { Evaluation } from "../engine/report/check.js";
+import type { Config } from "../engine/signals.js";
+import type { LogRecord, LoggedReport } from "../log/record.js";
+import type { ScopeState } from "../state/schema.js";
+import type { HookContext } from "./context.js";
+import type { ScopeRef } from "./scope.js";
+
+/** What a handler asks the entry script to print: JSON on stdout, a line on stderr. Exit code is always 0. */
+export interface HookResult {
+  output?: Record<string, unknown>;
+  stderr?: string;
+}
+
+export function loggedReport(evaluation: Evaluation): LoggedReport {
+  const { report, termination } = evaluation;
+  return {
+    action: report.action,
+    utility: report.utility,
+    ...report.signals,
+    rationale: report.rationale,
+    ...(termination.override ? { override: termination.override } : {}),
+  };
+}
+
+/** The fields every record of a scope carries. */
+export function baseRecord(
+  ctx: HookContext,
+  event: LogRecord["event"],
+  input: { session_id: string; agent_id?: string | undefined; agent_type?: string | undefined },
+  ref: ScopeRef,
+  scopeName: LogRecord["scope"],
+  scope: ScopeState,
+  config: Config,
+  gatedBy?: string,
+): Omit<LogRecord, "decision" | "latencyMs"> {
+  return {
+    v: 1,
+    time: ctx.clock().toISOString(),
+    event,
+    session: input.session_id,
+    scope: scopeName,
+    ...(ref.agentId ? { agentId: ref.agentId } : {}),
+    ...(input.agent_type ? { agentType: input.agent_type } : {}),
+    task: scope.task,
+    step: scope.step,
+    maxSteps: config.maxSteps,
+    lambdas: config.lambdas,
+    gated: gatedBy !== undefined,
+    ...(gatedBy !== undefined ? { gatedBy } : {}),
+  };
+}

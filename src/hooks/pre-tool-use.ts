@@ -1,0 +1,181 @@
+import { createHash } from "node:crypto";
+import { decideToolCall, type GateDecision } from "../engine/gate.js";
+import { canonicalJson, effectOf, findExactRepeat, type RanCall } from "../engine/redundancy.js";
+import { defaultConfig } from "../engine/signals.js";
+import { isNeutralTool } from "../engine/tools.js";
+import { newScope, newSession, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
+import { StateUnreadableError } from "../state/store.js";
+import type { LogRecord } from "../log/record.js";
+import type { HookContext } from "./context.js";
+import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
+import type { PreToolUseInput } from "./input.js";
+import { baseRecord, loggedReport, type HookResult } from "./output.js";
+import { scopeOf, scopeState, type ScopeRef } from "./scope.js";
+
+export function inputDigest(toolInput: unknown): string {
+  return createHash("sha256").update(canonicalJson(toolInput)).digest("hex").slice(0, 32);
+}
+
+/**
+ * The model's own text before this call in its assistant message, from the
+ * scope's own transcript only (SPEC §4). Waits for Claude Code to write the
+ * call's line; undefined when it never appears.
+ */
+function governingText(ref: ScopeRef, toolUseId: string | undefined, ctx: HookContext): string | undefined {
+  if (!toolUseId) return undefined;
+  const found = ctx.waitForText(ref, toolUseId);
+  return found.found ? found.text : undefined;
+}
+
+/**
+ * Does this call need the transcript? Only when the scope is gated (the report
+ * governs the call) or a skill may just have been activated (its lines may not
+ * be written yet). Ungated calls never wait.
+ */
+async function needsTranscript(input: PreToolUseInput, ref: ScopeRef, ctx: HookContext): Promise<boolean> {
+  const session = ctx.store.read(input.session_id);
+  if (!session) return ref.kind === "main" || input.agent_type !== undefined ? await firstSight(input, ref, ctx) : false;
+  const scope = scopeState(session, ref);
+  if (scope.agentType === undefined && input.agent_type) await ensureDefinition(scope, input, ctx);
+  return scope.awaitingActivation === true || effectiveGate(session, scope, ref) !== undefined;
+}
+
+/** No state yet: a subagent whose definition opts in is gated; the main scope may hold an activation from before the plugin saw it. */
+async function firstSight(input: PreToolUseInput, ref: ScopeRef, ctx: HookContext): Promise<boolean> {
+  if (ref.kind === "main") return true;
+  const scope = newScope();
+  await ensureDefinition(scope, input, ctx);
+  return scope.definition?.gated === true;
+}
+
+/** A subagent's definition is looked up once, when its scope first shows up. */
+async function ensureDefinition(scope: ScopeState, input: PreToolUseInput, ctx: HookContext): Promise<void> {
+  if (!input.agent_type || scope.agentType !== undefined) return;
+  scope.agentType = input.agent_type;
+  const source = await ctx.loadAgent(input.agent_type, input.cwd);
+  if (source) scope.definition = source;
+}
+
+interface Decided {
+  decision: GateDecision;
+  gate?: GateSource;
+  scope: ScopeState;
+  scopeName: "self" | "subagent" | "dispatch";
+  repeat?: RanCall;
+}
+
+function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseInput, reportText: string | undefined): Decided {
+  const scope = scopeState(session, ref);
+  const gate = effectiveGate(session, scope, ref);
+  const scopeName = ref.kind === "agent" ? "subagent" : gate?.scope === "dispatch" ? "dispatch" : "self";
+  const digest = inputDigest(input.tool_input);
+  const effect = effectOf(input.tool_name, input.tool_input);
+  const repeat = findExactRepeat(scope.history, { tool: input.tool_name, digest, effect });
+  const decision = decideToolCall({
+    scope: scopeName,
+    gated: gate !== undefined,
+    ...(gate?.problem ? { optInProblem: gate.problem } : {}),
+    ...(reportText !== undefined ? { reportText } : {}),
+    tool: input.tool_name,
+    step: scope.step,
+    config: gate?.config ?? defaultConfig(),
+    extraTools: gate?.extraTools ?? {},
+    ...(repeat ? { repeat } : {}),
+  });
+  if (decision.decision === "refused") {
+    scope.refusals += 1;
+  } else {
+    scope.step += 1;
+    if (decision.decision === "passed") scope.lastAction = decision.evaluation.report.action;
+    if (input.tool_use_id) scope.pending[input.tool_use_id] = { tool: input.tool_name, digest, effect, at: scope.step, toolUseId: input.tool_use_id };
+  }
+  return { decision, scope, scopeName, ...(gate ? { gate } : {}), ...(repeat ? { repeat: repeat.previous } : {}) };
+}
+
+function toOutput(decided: Decided): HookResult["output"] {
+  const { decision } = decided;
+  if (decision.decision === "refused") {
+    return { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: `utility gate: ${decision.reason}` } };
+  }
+  if (decision.decision === "observed" && decision.hint) {
+    return { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: decision.hint } };
+  }
+  return undefined;
+}
+
+function record(input: PreToolUseInput, ref: ScopeRef, decided: Decided, ctx: HookContext, started: number): LogRecord {
+  const { decision, gate, scope } = decided;
+  const evaluation = decision.decision === "passed" || decision.decision === "refused" ? decision.evaluation : undefined;
+  const config = gate?.config ?? defaultConfig();
+  return {
+    ...baseRecord(ctx, "PreToolUse", input, ref, decided.scopeName, scope, config, gate?.file),
+    tool: input.tool_name,
+    ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
+    inputDigest: inputDigest(input.tool_input),
+    decision: decision.decision === "neutral" ? "observed" : decision.decision,
+    ...(decision.decision === "refused" ? { rule: decision.rule, reason: decision.reason } : {}),
+    ...(evaluation ? { report: loggedReport(evaluation) } : {}),
+    ...(evaluation
+      ? { selection: { strategy: "reported" as const, candidates: evaluation.report.candidates?.length ?? 1, chosen: evaluation.report.action } }
+      : {}),
+    ...(decided.repeat ? { repeat: { ofStep: decided.repeat.at, ...(decided.repeat.toolUseId ? { toolUseId: decided.repeat.toolUseId } : {}) } } : {}),
+    latencyMs: Math.round((ctx.now() - started) * 100) / 100,
+  };
+}
+
+/**
+ * PreToolUse: find the scope and whether it is gated, find the report that
+ * governs this call, decide (pure), count the step, log one record, and
+ * refuse or stay silent. Never "allow".
+ */
+export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
+  const started = ctx.now();
+  if (isNeutralTool(input.tool_name)) return {};
+  const ref = scopeOf(input);
+  let decided: Decided | undefined;
+  try {
+    const waited = (await needsTranscript(input, ref, ctx)) ? governingText(ref, input.tool_use_id, ctx) : undefined;
+    decided = await ctx.store.transact(input.session_id, async (existing) => {
+      const session = existing ?? newSession(input.session_id);
+      const scope = scopeState(session, ref);
+      await ensureDefinition(scope, input, ctx);
+      await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
+      delete scope.awaitingActivation;
+      // Gated only now (a skill seen in this scan): the text is there, since the scan found lines written before the call.
+      const reportText = waited ?? (effectiveGate(session, scope, ref) ? governingText(ref, input.tool_use_id, ctx) : undefined);
+      return { state: session, result: decideInState(session, ref, input, reportText) };
+    });
+  } catch (error) {
+    return stateTrouble(error, input, ref, ctx);
+  }
+  ctx.appendLog(input.session_id, record(input, ref, decided, ctx, started));
+  const output = toOutput(decided);
+  return output ? { output } : {};
+}
+
+/**
+ * The state could not be read or locked. A gated scope fails closed; we can
+ * only know it is gated from the transcript and the files, so look there.
+ */
+async function stateTrouble(error: unknown, input: PreToolUseInput, ref: ScopeRef, ctx: HookContext): Promise<HookResult> {
+  if (!(error instanceof StateUnreadableError)) throw error;
+  const session = newSession(input.session_id);
+  const scope = scopeState(session, ref);
+  try {
+    await ensureDefinition(scope, input, ctx);
+    await applyScan(scope, scanTranscript({ ...scope, offset: 0 }, ref), ctx.loadSkill);
+  } catch {
+    // the transcript is unreadable too: nothing shows a gate
+  }
+  const gated = effectiveGate(session, scope, ref) !== undefined;
+  if (!gated) return { stderr: `utility: ${error.message}; this scope is not gated, so the call goes on.` };
+  return {
+    output: {
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: `utility gate: the gate's state cannot be read (${error.message}), so no call can be checked; the user can fix or delete that file, or end the task.`,
+      },
+    },
+  };
+}

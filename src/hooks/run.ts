@@ -1,0 +1,80 @@
+import { readFileSync } from "node:fs";
+import { problemsFromIssues } from "../engine/problem.js";
+import { appendJsonLine } from "../state/log.js";
+import { dataDir, errorLogPath } from "../state/paths.js";
+import { processContext, type HookContext } from "./context.js";
+import type { HookResult } from "./output.js";
+
+interface Schema<T> {
+  safeParse(data: unknown, params?: { reportInput?: boolean }): { success: true; data: T } | { success: false; error: { issues: readonly { path: ReadonlyArray<PropertyKey>; message: string; input?: unknown }[] } };
+}
+
+export interface HookIo {
+  readStdin(): Buffer;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: Record<string, string | undefined>;
+}
+
+const processIo: HookIo = {
+  readStdin: () => readFileSync(0),
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+};
+
+class InputError extends Error {}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Reads, decodes and validates hook input; every failure is one sentence naming what is wrong. */
+export function parseHookInput<T>(bytes: Buffer, schema: Schema<T>): T {
+  if (bytes.length === 0) throw new InputError("hook input is empty; expected a JSON object on stdin");
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    throw new InputError("hook input is not valid UTF-8");
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`hook input is not valid JSON (${(error as Error).message.split("\n")[0]})`);
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) throw new InputError("hook input is not a JSON object");
+  const parsed = schema.safeParse(data, { reportInput: true });
+  if (!parsed.success) throw new InputError(`hook input: ${problemsFromIssues(parsed.error.issues)[0]!.message}`);
+  return parsed.data;
+}
+
+function recordError(env: HookIo["env"], event: string, message: string): void {
+  try {
+    appendJsonLine(errorLogPath(dataDir(env)), { v: 1, time: new Date().toISOString(), event, decision: "error", reason: message });
+  } catch {
+    // the data folder itself is unusable: stderr already says what went wrong
+  }
+}
+
+/**
+ * The whole life of a hook process: parse, handle, print. It always exits 0
+ * (Claude Code goes on); a refusal is a JSON decision on stdout, never an
+ * exit code, and trouble is one line on stderr, never a stack trace.
+ */
+export async function runHook<T>(
+  event: string,
+  schema: Schema<T>,
+  handler: (input: T, ctx: HookContext) => Promise<HookResult>,
+  io: HookIo = processIo,
+): Promise<void> {
+  try {
+    const input = parseHookInput(io.readStdin(), schema);
+    const result = await handler(input, processContext(io.env));
+    if (result.output) io.stdout(`${JSON.stringify(result.output)}\n`);
+    if (result.stderr) io.stderr(`${result.stderr.split("\n")[0]}\n`);
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+    io.stderr(`utility ${event} hook: ${message}\n`);
+    recordError(io.env, event, message);
+  }
+}

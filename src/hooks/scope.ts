@@ -1,0 +1,31 @@
+import { dirname, join } from "node:path";
+import type { LineScope } from "../transcript/scope.js";
+import { safeId } from "../state/paths.js";
+import { newScope, type ScopeState, type SessionState } from "../state/schema.js";
+
+/** Which loop a hook call belongs to: the main conversation, or one subagent (SPEC §2). */
+export interface ScopeRef {
+  kind: "main" | "agent";
+  agentId?: string;
+  /** The scope's own transcript: the session file, or the subagent's file beside it. */
+  transcript: string;
+  /** Which lines of that file are the scope's own. */
+  lines: LineScope;
+}
+
+export function scopeOf(input: { session_id: string; transcript_path: string; agent_id?: string | undefined }): ScopeRef {
+  if (!input.agent_id) return { kind: "main", transcript: input.transcript_path, lines: "main" };
+  const agentId = safeId("agent id", input.agent_id);
+  const sessionId = safeId("session id", input.session_id);
+  const transcript = join(dirname(input.transcript_path), sessionId, "subagents", `agent-${agentId}.jsonl`);
+  return { kind: "agent", agentId, transcript, lines: "all" };
+}
+
+export function scopeState(session: SessionState, ref: ScopeRef): ScopeState {
+  if (ref.kind === "main") return session.main;
+  const existing = session.agents[ref.agentId!];
+  if (existing) return existing;
+  const created = newScope(1);
+  session.agents[ref.agentId!] = created;
+  return created;
+}

@@ -1,0 +1,56 @@
+import type { Action } from "../engine/actions.js";
+import { parseLastReport } from "../engine/report/parse.js";
+import { defaultConfig } from "../engine/signals.js";
+import { newSession } from "../state/schema.js";
+import { flattenResultContent } from "../transcript/line.js";
+import type { HookContext } from "./context.js";
+import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
+import type { StopInput } from "./input.js";
+import { baseRecord, type HookResult } from "./output.js";
+import { scopeOf, scopeState } from "./scope.js";
+
+const TAKES_A_CALL: readonly Action[] = ["retrieve", "tool_call", "verify", "delegate"];
+
+function messageText(message: unknown): string {
+  if (typeof message === "string") return message;
+  if (message && typeof message === "object" && "content" in message) return flattenResultContent((message as { content: unknown }).content);
+  return "";
+}
+
+/** The report in the final message, if it selected an action that needs a call (which a final message never makes). */
+export function untakenAction(lastMessage: unknown): { action: Action; utility: number } | undefined {
+  const parsed = parseLastReport(messageText(lastMessage));
+  if (!parsed?.ok || !TAKES_A_CALL.includes(parsed.value.action)) return undefined;
+  return { action: parsed.value.action, utility: parsed.value.utility };
+}
+
+/**
+ * Stop and SubagentStop: in a gated scope, block a stop once when the last
+ * report selected an action that was never taken; stop_hook_active (Claude
+ * Code's own flag) and the scope's memory keep it from looping.
+ */
+export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop" | "SubagentStop"): Promise<HookResult> {
+  const started = ctx.now();
+  const ref = scopeOf(input);
+  const result = await ctx.store.transact(input.session_id, async (existing) => {
+    const session = existing ?? newSession(input.session_id);
+    const scope = scopeState(session, ref);
+    await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
+    const gate = effectiveGate(session, scope, ref);
+    const untaken = gate && !input.stop_hook_active && !scope.stopBlocked ? untakenAction(input.last_assistant_message) : undefined;
+    if (untaken) scope.stopBlocked = true;
+    else if (ref.kind === "agent") Object.assign(scope, { ended: true, history: [], pending: {} });
+    return { state: session, result: { scope: { ...scope }, gate, untaken } };
+  });
+  const { scope, gate, untaken } = result;
+  const reason = untaken
+    ? `utility gate: your last report selected ${untaken.action} (Utility ${untaken.utility}) but no call was made. Take that action now, or write a new report that selects respond or stop.`
+    : undefined;
+  ctx.appendLog(input.session_id, {
+    ...baseRecord(ctx, event, input, ref, ref.kind === "agent" ? "subagent" : gate?.scope === "dispatch" ? "dispatch" : "self", scope, gate?.config ?? defaultConfig(), gate?.file),
+    decision: untaken ? "blocked" : "observed",
+    ...(reason ? { reason } : {}),
+    latencyMs: Math.round((ctx.now() - started) * 100) / 100,
+  });
+  return reason ? { output: { decision: "block", reason } } : {};
+}

@@ -1,0 +1,60 @@
+import * as z from "zod/mini";
+import { ActionSchema, ScopeSchema } from "../engine/actions.js";
+import { RULES } from "../engine/report/check.js";
+
+/**
+ * One line of a session's step log (SPEC §8). It is telemetry for people and
+ * tools, and the selection record (strategy, candidate count, chosen action);
+ * the gate never reads a report back from it as evidence.
+ */
+
+export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact", "error"] as const;
+export const DECISIONS = ["refused", "passed", "observed", "blocked", "error"] as const;
+
+export const LoggedReportSchema = z.object({
+  action: ActionSchema,
+  utility: z.number(),
+  gain: z.number(),
+  stepCost: z.number(),
+  uncertainty: z.number(),
+  redundancy: z.number(),
+  rationale: z.string(),
+  /** The high-gain override that kept the loop going, if any. */
+  override: z.optional(z.object({ action: ActionSchema, gain: z.number() })),
+});
+export type LoggedReport = z.infer<typeof LoggedReportSchema>;
+
+export const LogRecordSchema = z.object({
+  v: z.literal(1),
+  time: z.string(),
+  event: z.enum(HOOK_EVENTS),
+  session: z.string(),
+  scope: ScopeSchema,
+  agentId: z.optional(z.string()),
+  agentType: z.optional(z.string()),
+  task: z.number(),
+  /** Steps taken in the task when this record was written (a passed call counts itself). */
+  step: z.number(),
+  maxSteps: z.number(),
+  lambdas: z.tuple([z.number(), z.number(), z.number()]),
+  report: z.optional(LoggedReportSchema),
+  tool: z.optional(z.string()),
+  toolUseId: z.optional(z.string()),
+  inputDigest: z.optional(z.string()),
+  decision: z.enum(DECISIONS),
+  rule: z.optional(z.enum(RULES)),
+  reason: z.optional(z.string()),
+  gated: z.boolean(),
+  gatedBy: z.optional(z.string()),
+  /** An exact repeat the code proved: where the earlier identical call ran. */
+  repeat: z.optional(z.object({ ofStep: z.number(), toolUseId: z.optional(z.string()) })),
+  selection: z.optional(
+    z.object({
+      strategy: z.enum(["reported", "computed"]),
+      candidates: z.number(),
+      chosen: ActionSchema,
+    }),
+  ),
+  latencyMs: z.number(),
+});
+export type LogRecord = z.infer<typeof LogRecordSchema>;

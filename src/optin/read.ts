@@ -1,0 +1,153 @@
+/**
+ * Reads the frontmatter of a SKILL.md or an agent .md, YAML only, and
+ * resolves its opt-in.
+ *
+ * gray-matter can evaluate front matter written in other languages
+ * (`---js` runs `eval`). This module never lets it: a file whose opening
+ * delimiter names any language other than yaml/yml (`---js`, `---javascript`,
+ * `---coffee`, `---json`, `---toml`, …) is a problem and its block is never
+ * parsed. As a second line of defence every engine gray-matter ships except
+ * YAML is replaced by one that throws, and the language gray-matter detected
+ * is checked after parsing. JSON is refused too: SPEC §5 says YAML only, and
+ * Claude Code itself reads plain `---` YAML.
+ *
+ * Anything else that reads frontmatter in this project should go through
+ * here: gray-matter called without options caches and uses its defaults.
+ */
+import { readFileSync } from "node:fs";
+import matter from "gray-matter";
+import { defaultOptIn, isPlainObject, optInProblem, resolveOptIn, type OptIn, type OptInProblem } from "./schema.js";
+
+/** Languages accepted after the opening `---` (case-insensitive); empty means YAML. */
+export const FRONTMATTER_LANGUAGES = ["", "yaml", "yml"] as const;
+
+class RefusedLanguage extends Error {}
+
+function refuse(language: string) {
+  return {
+    parse(): object {
+      throw new RefusedLanguage(`front matter in ${language} is refused; only YAML is read`);
+    },
+  };
+}
+
+/** Every non-YAML engine gray-matter knows, by every alias it resolves, replaced by a refusal. */
+const ENGINES = {
+  javascript: refuse("javascript"),
+  js: refuse("js"),
+  coffee: refuse("coffee"),
+  coffeescript: refuse("coffeescript"),
+  cson: refuse("cson"),
+  json: refuse("json"),
+  toml: refuse("toml"),
+};
+
+export type Frontmatter =
+  | { ok: true; hasFrontmatter: boolean; data: Record<string, unknown>; content: string }
+  | { ok: false; problems: OptInProblem[] };
+
+/** The first line after the opening `---`, as gray-matter reads it (BOM stripped, CRLF allowed). */
+function openingLine(text: string): { opens: boolean; language: string } {
+  const body = text.replace(/^\uFEFF/, "");
+  if (!body.startsWith("---") || body.charAt(3) === "-") return { opens: false, language: "" };
+  const rest = body.slice(3);
+  const end = rest.search(/\r?\n/);
+  return { opens: true, language: (end === -1 ? rest : rest.slice(0, end)).trim() };
+}
+
+function allowedLanguage(language: string): boolean {
+  return (FRONTMATTER_LANGUAGES as readonly string[]).includes(language.toLowerCase());
+}
+
+function firstLine(text: string): string {
+  return text.split(/\r?\n/)[0]!.trim();
+}
+
+/** Parses frontmatter from text. `file` only names the file in problems. */
+export function parseFrontmatter(text: string, file: string): Frontmatter {
+  const opening = openingLine(text);
+  if (!opening.opens) return { ok: true, hasFrontmatter: false, data: {}, content: text };
+  if (!allowedLanguage(opening.language)) {
+    return {
+      ok: false,
+      problems: [optInProblem(file, "frontmatter", `a ${JSON.stringify(opening.language)} block (---${opening.language})`, "YAML front matter opened by a plain --- line; other languages are never run or read")],
+    };
+  }
+  const body = text.replace(/^\uFEFF/, "");
+  const afterOpening = body.slice(body.search(/\r?\n/) + 1);
+  if (body.search(/\r?\n/) === -1 || !/(^|\r?\n)---[ \t]*(\r?\n|$)/.test(afterOpening)) {
+    return { ok: false, problems: [optInProblem(file, "frontmatter", "an opening --- line with no closing ---", "the frontmatter closed by a line holding only ---")] };
+  }
+  let parsed: matter.GrayMatterFile<string>;
+  try {
+    parsed = matter(body, { language: "yaml", engines: ENGINES });
+  } catch (error) {
+    if (error instanceof RefusedLanguage) {
+      return { ok: false, problems: [optInProblem(file, "frontmatter", "a block in a language other than YAML", "YAML front matter opened by a plain --- line")] };
+    }
+    const message = error instanceof Error ? firstLine(error.message) : String(error);
+    return { ok: false, problems: [optInProblem(file, "frontmatter", `invalid YAML (${message})`, "valid YAML between the --- lines")] };
+  }
+  if (!allowedLanguage(parsed.language ?? "")) {
+    return { ok: false, problems: [optInProblem(file, "frontmatter", `a ${JSON.stringify(parsed.language)} block`, "YAML front matter opened by a plain --- line")] };
+  }
+  const data: unknown = parsed.data;
+  if (!isPlainObject(data)) {
+    return { ok: false, problems: [optInProblem(file, "frontmatter", "YAML that is not a mapping", "a YAML mapping of keys to values")] };
+  }
+  return { ok: true, hasFrontmatter: true, data, content: parsed.content };
+}
+
+function readText(path: string, file: string): { ok: true; text: string } | { ok: false; problems: OptInProblem[] } {
+  try {
+    return { ok: true, text: readFileSync(path, "utf8") };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const found = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a folder" : `a file that cannot be read (${code ?? String(error)})`;
+    return { ok: false, problems: [optInProblem(file, "frontmatter", found, "a readable SKILL.md or agent .md file")] };
+  }
+}
+
+/** Reads and parses the frontmatter of a file; a missing or unreadable file is a problem. */
+export function readFrontmatter(path: string, file: string = path): Frontmatter {
+  const read = readText(path, file);
+  return read.ok ? parseFrontmatter(read.text, file) : read;
+}
+
+/**
+ * Whether the opening block of a file that could not be parsed seems to ask
+ * for gating: it names `utility_gated` with any value but a false-looking one,
+ * in any language. Lets a caller fail closed on a file it refused to read.
+ */
+export function seemsToAskForGating(text: string): boolean {
+  const body = text.replace(/^\uFEFF/, "");
+  if (!body.startsWith("---")) return false;
+  const close = body.indexOf("\n---", 3);
+  const block = close === -1 ? body : body.slice(0, close);
+  const match = /\butility_gated["']?\s*[:=]\s*(.*)/i.exec(block);
+  if (!match) return false;
+  return !/^["']?(?:false|no|off|0)?["']?[\s,}]*$/i.test(match[1]!.trim());
+}
+
+export type OptInFile =
+  | { ok: true; optIn: OptIn; hasFrontmatter: boolean; data: Record<string, unknown> }
+  | {
+      ok: false;
+      problems: OptInProblem[];
+      /** The parsed frontmatter, when it was valid YAML (the opt-in values were not). */
+      data?: Record<string, unknown>;
+      /** Set when the frontmatter could not be parsed: whether its text seems to ask for gating. */
+      seemsGated?: boolean;
+    };
+
+/** The opt-in of a SKILL.md or agent .md: read, parse (YAML only), resolve. */
+export function readOptIn(path: string, file: string = path): OptInFile {
+  const read = readText(path, file);
+  if (!read.ok) return read;
+  const front = parseFrontmatter(read.text, file);
+  if (!front.ok) return { ok: false, problems: front.problems, seemsGated: seemsToAskForGating(read.text) };
+  if (!front.hasFrontmatter) return { ok: true, optIn: defaultOptIn(), hasFrontmatter: false, data: {} };
+  const resolved = resolveOptIn(front.data, file);
+  if (!resolved.ok) return { ok: false, problems: resolved.problems, data: front.data };
+  return { ok: true, optIn: resolved.optIn, hasFrontmatter: true, data: front.data };
+}

@@ -1,0 +1,312 @@
+/**
+ * The opt-in keys a skill or agent sets in its frontmatter (SPEC §5), and the
+ * rules that check them. Pure: it takes the parsed frontmatter, never a file.
+ *
+ * Keys are read at the top level (the original skill's convention) and under
+ * `metadata:` (portable to the Skills API). Every problem names the file, the
+ * key, what was found and what is expected, in one sentence.
+ */
+import * as z from "zod/mini";
+import { DEFAULT_CONFIG, UTILITY_MAX, UTILITY_MIN } from "../engine/defaults.js";
+
+export const OPT_IN_KEYS = [
+  "utility_gated",
+  "utility_floor",
+  "utility_max_steps",
+  "utility_lambdas",
+  "utility_scope",
+  "utility_tools",
+] as const;
+export type OptInKey = (typeof OPT_IN_KEYS)[number];
+
+/** Scopes a frontmatter may ask for. `subagent` comes from being spawned, never from a key. */
+export const OPT_IN_SCOPES = ["self", "dispatch"] as const;
+export type OptInScope = (typeof OPT_IN_SCOPES)[number];
+
+/**
+ * Actions whose permitted tools a file may extend. `respond` and `stop` end the
+ * loop and take no tool call (SPEC §3), so extra tools for them are refused
+ * rather than silently ignored.
+ */
+export const TOOL_ACTIONS = ["retrieve", "tool_call", "verify", "delegate"] as const;
+export type ToolAction = (typeof TOOL_ACTIONS)[number];
+const ENDING = ["respond", "stop"] as const;
+
+/** A tool name as Claude Code spells it: `Read`, `Bash`, `mcp__server__tool`. */
+const TOOL_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
+
+export const GatedSchema = z.boolean();
+export const FloorSchema = z.number().check(z.gte(UTILITY_MIN), z.lte(UTILITY_MAX));
+export const MaxStepsSchema = z.int().check(z.gte(1));
+const nonNegative = () => z.number().check(z.gte(0));
+export const LambdasSchema = z.tuple([nonNegative(), nonNegative(), nonNegative()]);
+export const ScopeSchema = z.enum(OPT_IN_SCOPES);
+export const ToolNameSchema = z.string().check(z.regex(TOOL_NAME));
+export const ToolsSchema = z.partialRecord(z.enum(TOOL_ACTIONS), z.array(ToolNameSchema));
+
+/** The whole opt-in, with SPEC §5 defaults. `resolveOptIn` gives better messages; this is the contract. */
+export const OptInSchema = z.object({
+  utility_gated: z._default(GatedSchema, false),
+  utility_floor: z._default(FloorSchema, DEFAULT_CONFIG.floor),
+  utility_max_steps: z._default(MaxStepsSchema, DEFAULT_CONFIG.maxSteps),
+  utility_lambdas: z._default(LambdasSchema, () => [...DEFAULT_CONFIG.lambdas] as [number, number, number]),
+  utility_scope: z._default(ScopeSchema, "self"),
+  utility_tools: z._default(ToolsSchema, {}),
+});
+
+export interface OptIn {
+  gated: boolean;
+  floor: number;
+  maxSteps: number;
+  lambdas: [number, number, number];
+  scope: OptInScope;
+  /** Extra tool names per action, added to the gate's defaults (SPEC §6). */
+  tools: Partial<Record<ToolAction, string[]>>;
+  /** The opt-in keys the file sets, top level or under metadata; empty when it sets none. */
+  keys: OptInKey[];
+}
+
+/** One thing wrong with a file's opt-in. `message` is one sentence a model or a person can act on. */
+export interface OptInProblem {
+  file: string;
+  /** The key as written: `utility_floor`, `metadata.utility_floor`, `utility_tools.verify`, or `frontmatter`. */
+  key: string;
+  found: string;
+  expected: string;
+  message: string;
+}
+/** Alias kept short for callers that only deal with opt-in problems. */
+export type Problem = OptInProblem;
+
+export type OptInResult = { ok: true; optIn: OptIn } | { ok: false; problems: OptInProblem[] };
+
+export function defaultOptIn(): OptIn {
+  return {
+    gated: false,
+    floor: DEFAULT_CONFIG.floor,
+    maxSteps: DEFAULT_CONFIG.maxSteps,
+    lambdas: [...DEFAULT_CONFIG.lambdas] as [number, number, number],
+    scope: "self",
+    tools: {},
+    keys: [],
+  };
+}
+
+export function optInProblem(file: string, key: string, found: string, expected: string): OptInProblem {
+  return { file, key, found, expected, message: `${file}: ${key} is ${found}; expected ${expected}.` };
+}
+
+/** The line `utility check` prints: `file: key: found …; expected …`. */
+export function formatProblemLine(p: OptInProblem): string {
+  return `${p.file}: ${p.key}: found ${p.found}; expected ${p.expected}`;
+}
+
+const MAX_SHOWN = 60;
+
+function clip(text: string): string {
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
+}
+
+/** Says what a YAML value is, in words: `the string "true"`, `-3`, `a list of 2 values [1, 0.5]`. */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return "empty";
+  if (typeof value === "string") return `the string ${clip(JSON.stringify(value))}`;
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : `the number ${String(value)}`;
+  if (typeof value === "boolean") return String(value);
+  if (value instanceof Date) return `the date ${Number.isNaN(value.getTime()) ? "(invalid)" : value.toISOString().slice(0, 10)}`;
+  if (Array.isArray(value)) {
+    const n = value.length;
+    return `a list of ${n} value${n === 1 ? "" : "s"} ${clip(safeJson(value))}`;
+  }
+  if (typeof value === "object") return `a mapping ${clip(safeJson(value))}`;
+  return `a ${typeof value}`;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_k, v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : v)) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+const EXPECTED: Record<OptInKey, string> = {
+  utility_gated: "a boolean (true or false, without quotes)",
+  utility_floor: `a number from ${UTILITY_MIN} to ${UTILITY_MAX.toFixed(1)}, the range of U`,
+  utility_max_steps: "a whole number of at least 1",
+  utility_lambdas: "a list of exactly three numbers, each 0 or more, such as [1.0, 0.5, 0.8]",
+  utility_scope: "self or dispatch",
+  utility_tools: `a mapping from ${TOOL_ACTIONS.join(", ")} to lists of tool names, such as {verify: [mcp__ci__run_tests]}`,
+};
+
+type Check<T> = { ok: true; value: T } | { ok: false; problems: Array<{ key: string; found: string; expected: string }> };
+
+function bad<T>(key: string, found: string, expected: string): Check<T> {
+  return { ok: false, problems: [{ key, found, expected }] };
+}
+
+function checkSimple<T>(schema: z.ZodMiniType<T>, key: string, base: OptInKey, value: unknown, extra?: (value: unknown) => string | undefined): Check<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return bad(key, describeValue(value), extra?.(value) ?? EXPECTED[base]);
+}
+
+function checkTools(key: string, value: unknown): Check<Partial<Record<ToolAction, string[]>>> {
+  if (!isPlainObject(value)) return bad(key, describeValue(value), EXPECTED.utility_tools);
+  const problems: Array<{ key: string; found: string; expected: string }> = [];
+  const tools: Partial<Record<ToolAction, string[]>> = {};
+  for (const [action, names] of Object.entries(value)) {
+    const at = `${key}.${action}`;
+    if ((ENDING as readonly string[]).includes(action)) {
+      problems.push({ key: at, found: describeValue(names), expected: `no entry: ${action} ends the loop and takes no tool call; extend ${TOOL_ACTIONS.join(", ")} only` });
+      continue;
+    }
+    if (!(TOOL_ACTIONS as readonly string[]).includes(action)) {
+      problems.push({ key: at, found: "an unknown action", expected: `one of ${TOOL_ACTIONS.join(", ")}` });
+      continue;
+    }
+    if (!Array.isArray(names)) {
+      problems.push({ key: at, found: describeValue(names), expected: "a list of tool names, such as [mcp__ci__run_tests]" });
+      continue;
+    }
+    const good: string[] = [];
+    names.forEach((name, i) => {
+      if (typeof name === "string" && TOOL_NAME.test(name)) good.push(name);
+      else problems.push({ key: `${at}[${i}]`, found: describeValue(name), expected: "a tool name as Claude Code spells it, such as Read or mcp__server__tool" });
+    });
+    tools[action as ToolAction] = good;
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value: tools };
+}
+
+function checkKey(base: OptInKey, key: string, value: unknown): Check<unknown> {
+  switch (base) {
+    case "utility_gated":
+      return checkSimple(GatedSchema, key, base, value, (v) =>
+        typeof v === "string" && /^(true|false|yes|no|on|off)$/i.test(v.trim()) ? `${EXPECTED.utility_gated}; write ${/^(true|yes|on)$/i.test(v.trim()) ? "true" : "false"}` : undefined,
+      );
+    case "utility_floor":
+      return checkSimple(FloorSchema, key, base, value);
+    case "utility_max_steps":
+      return checkSimple(MaxStepsSchema, key, base, value);
+    case "utility_lambdas":
+      return checkSimple(LambdasSchema, key, base, value);
+    case "utility_scope":
+      return checkSimple(ScopeSchema, key, base, value, (v) =>
+        v === "subagent" ? `${EXPECTED.utility_scope} (a subagent's scope comes from being spawned, not from frontmatter)` : undefined,
+      );
+    case "utility_tools":
+      return checkTools(key, value);
+  }
+}
+
+function levenshtein(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** Keys that look like an opt-in key but are not one: `utility_gate`, `Utility_Gated`, `utility-floor`. */
+function isLookAlike(key: string): boolean {
+  return /^utility[_-]/i.test(key) && !(OPT_IN_KEYS as readonly string[]).includes(key);
+}
+
+function nearestKey(key: string): OptInKey | undefined {
+  const normal = key.toLowerCase().replace(/-/g, "_");
+  let best: OptInKey | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of OPT_IN_KEYS) {
+    const d = levenshtein(normal, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= 3 ? best : undefined;
+}
+
+/**
+ * Reads the opt-in of one file from its parsed frontmatter. `undefined`,
+ * `null` or `{}` (no frontmatter) means not opted in: the defaults, ungated.
+ */
+export function resolveOptIn(frontmatterData: unknown, file: string): OptInResult {
+  if (frontmatterData === undefined || frontmatterData === null) return { ok: true, optIn: defaultOptIn() };
+  if (!isPlainObject(frontmatterData)) {
+    return { ok: false, problems: [optInProblem(file, "frontmatter", describeValue(frontmatterData), "a YAML mapping of keys to values")] };
+  }
+  const top = frontmatterData;
+  const meta = isPlainObject(top.metadata) ? top.metadata : {};
+  const problems: OptInProblem[] = [];
+  const optIn = defaultOptIn();
+  const values: Partial<Record<OptInKey, unknown>> = {};
+
+  for (const base of OPT_IN_KEYS) {
+    const atTop = Object.prototype.hasOwnProperty.call(top, base);
+    const atMeta = Object.prototype.hasOwnProperty.call(meta, base);
+    if (!atTop && !atMeta) continue;
+    optIn.keys.push(base);
+    const checks: Array<{ where: string; check: Check<unknown> }> = [];
+    if (atTop) checks.push({ where: "the top level", check: checkKey(base, base, top[base]) });
+    if (atMeta) checks.push({ where: "metadata", check: checkKey(base, `metadata.${base}`, meta[base]) });
+    const failed = checks.filter((c) => !c.check.ok);
+    for (const { check } of failed) {
+      if (!check.ok) for (const p of check.problems) problems.push(optInProblem(file, p.key, p.found, p.expected));
+    }
+    if (failed.length > 0) continue;
+    if (atTop && atMeta && !deepEqual(top[base], meta[base])) {
+      problems.push(
+        optInProblem(
+          file,
+          base,
+          `${describeValue(top[base])} at the top level and ${describeValue(meta[base])} under metadata`,
+          "one value: set the key in one place, or the same value in both",
+        ),
+      );
+      continue;
+    }
+    const first = checks[0]!.check;
+    if (first.ok) values[base] = first.value;
+  }
+
+  const lookAlikes = [
+    ...Object.keys(top).filter(isLookAlike).map((k) => ({ key: k, shown: k })),
+    ...Object.keys(meta).filter(isLookAlike).map((k) => ({ key: k, shown: `metadata.${k}` })),
+  ];
+  for (const { key, shown } of lookAlikes) {
+    const near = nearestKey(key);
+    problems.push(optInProblem(file, shown, `an unknown key${near ? ` (did you mean ${near}?)` : ""}`, `one of ${OPT_IN_KEYS.join(", ")}`));
+  }
+
+  if (problems.length > 0) return { ok: false, problems };
+  if (values.utility_gated !== undefined) optIn.gated = values.utility_gated as boolean;
+  if (values.utility_floor !== undefined) optIn.floor = values.utility_floor as number;
+  if (values.utility_max_steps !== undefined) optIn.maxSteps = values.utility_max_steps as number;
+  if (values.utility_lambdas !== undefined) optIn.lambdas = [...(values.utility_lambdas as [number, number, number])];
+  if (values.utility_scope !== undefined) optIn.scope = values.utility_scope as OptInScope;
+  if (values.utility_tools !== undefined) optIn.tools = values.utility_tools as Partial<Record<ToolAction, string[]>>;
+  return { ok: true, optIn };
+}

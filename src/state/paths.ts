@@ -1,0 +1,36 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** Ids that may become part of a file name: letters, digits, dot, dash, underscore; no `..`. */
+const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
+
+export class UnsafeIdError extends Error {
+  override readonly name = "UnsafeIdError";
+}
+
+/** Checks an id before it names a file: nothing may be written outside the data folder (SPEC §10). */
+export function safeId(kind: string, value: string): string {
+  if (!SAFE_ID.test(value) || value.includes("..")) {
+    const shown = JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}…` : value);
+    throw new UnsafeIdError(`${kind} ${shown} is not a safe id (expected 1-128 letters, digits, '.', '-' or '_', no '..')`);
+  }
+  return value;
+}
+
+/** The plugin's data folder: UTILITY_DATA_DIR, else Claude Code's CLAUDE_PLUGIN_DATA, else a folder under ~/.claude. */
+export function dataDir(env: Record<string, string | undefined>): string {
+  return env.UTILITY_DATA_DIR || env.CLAUDE_PLUGIN_DATA || join(homedir(), ".claude", "plugins", "data", "utility");
+}
+
+export function sessionLogPath(dir: string, sessionId: string): string {
+  return join(dir, "sessions", `${safeId("session id", sessionId)}.jsonl`);
+}
+
+export function sessionStatePath(dir: string, sessionId: string): string {
+  return join(dir, "state", `${safeId("session id", sessionId)}.json`);
+}
+
+/** The log of hook input that could not be tied to a session. */
+export function errorLogPath(dir: string): string {
+  return join(dir, "errors.jsonl");
+}

@@ -1,0 +1,75 @@
+// Where transcript bytes come from. The only file in src/transcript that touches the file system.
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+
+/** Random-access bytes. Sync on purpose: hooks are short-lived and sync fs is the fastest path. */
+export interface ByteSource {
+  /** Size in bytes, taken once when the source is opened (a transcript only grows while we read it). */
+  readonly size: number;
+  /** Bytes handed out so far; tests use it to prove the hot path reads only the end of a file. */
+  readonly bytesRead: number;
+  /** Fill `target` from `position`; returns how many bytes were read (0 at the end). */
+  read(target: Uint8Array, position: number): number;
+  close(): void;
+}
+
+/** A path, or a source the caller opened (and will close). */
+export type TranscriptSource = string | ByteSource;
+
+export function openFileSource(path: string): ByteSource {
+  const fd = openSync(path, "r");
+  let size: number;
+  try {
+    size = fstatSync(fd).size;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  let bytesRead = 0;
+  let open = true;
+  return {
+    size,
+    get bytesRead() {
+      return bytesRead;
+    },
+    read(target, position) {
+      const length = Math.min(target.length, size - position);
+      if (length <= 0) return 0;
+      const n = readSync(fd, target, 0, length, position);
+      bytesRead += n;
+      return n;
+    },
+    close() {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
+}
+
+/** An in-memory source, for tests and for text already in hand. */
+export function bufferSource(bytes: Uint8Array): ByteSource {
+  let bytesRead = 0;
+  return {
+    size: bytes.length,
+    get bytesRead() {
+      return bytesRead;
+    },
+    read(target, position) {
+      const chunk = bytes.subarray(position, position + target.length);
+      target.set(chunk);
+      bytesRead += chunk.length;
+      return chunk.length;
+    },
+    close() {},
+  };
+}
+
+/** Run `use` on the source; a path is opened here and closed afterwards, a caller's source is left open. */
+export function withSource<T>(source: TranscriptSource, use: (bytes: ByteSource) => T): T {
+  if (typeof source !== "string") return use(source);
+  const opened = openFileSource(source);
+  try {
+    return use(opened);
+  } finally {
+    opened.close();
+  }
+}

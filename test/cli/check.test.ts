@@ -1,0 +1,122 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCheck } from "../../src/cli/commands/check.js";
+import { UsageError, type CliIo } from "../../src/cli/io.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+function memoryIo(cwd = ROOT): CliIo & { out: string; err: string } {
+  const io = {
+    out: "",
+    err: "",
+    cwd,
+    env: {},
+    stdout(text: string) {
+      io.out += text;
+    },
+    stderr(text: string) {
+      io.err += text;
+    },
+    readStdin: () => "",
+  };
+  return io;
+}
+
+describe("utility check on the plugin's own files", () => {
+  it("skills and agents pass, and the example skill is gated", () => {
+    const io = memoryIo();
+    const code = runCheck(["skills", "agents"], io);
+    expect(io.out).toMatch(/^checked \d+ files, no problems \(1 gated\)\n$/);
+    expect(code).toBe(0);
+    const n = Number(/checked (\d+)/.exec(io.out)![1]);
+    expect(n).toBeGreaterThanOrEqual(3);
+  });
+
+  it("--json lists each file with its opt-in", () => {
+    const io = memoryIo();
+    expect(runCheck(["--json", "skills/gated-example/SKILL.md", "agents"], io)).toBe(0);
+    const { files } = JSON.parse(io.out) as { files: Array<{ file: string; optIn: { gated: boolean } | null; problems: unknown[] }> };
+    expect(files[0]).toMatchObject({ file: "skills/gated-example/SKILL.md", optIn: { gated: true }, problems: [] });
+    expect(files.some((f) => f.file === "agents/utility-scorer.md" && f.optIn?.gated === false)).toBe(true);
+  });
+});
+
+describe("utility check on broken fixtures", () => {
+  const broken = "test/fixtures/optin/broken";
+
+  it("fails with one line per problem, each naming file, key, found and expected", () => {
+    const io = memoryIo();
+    expect(runCheck([broken], io)).toBe(1);
+    const lines = io.out.trimEnd().split("\n");
+    const expected = [
+      `${broken}/agents/typo-and-scope.md: utility_scope: found the string "subagent"; expected self or dispatch (a subagent's scope comes from being spawned, not from frontmatter)`,
+      `${broken}/agents/typo-and-scope.md: utility_gate: found an unknown key (did you mean utility_gated?); expected one of utility_gated, utility_floor, utility_max_steps, utility_lambdas, utility_scope, utility_tools`,
+      `${broken}/conflict/SKILL.md: utility_floor: found -0.5 at the top level and -1 under metadata; expected one value: set the key in one place, or the same value in both`,
+      `${broken}/floor-too-low/SKILL.md: utility_floor: found -3; expected a number from -2.3 to 1.0, the range of U`,
+      `${broken}/js-frontmatter/SKILL.md: frontmatter: found a "js" block (---js); expected YAML front matter opened by a plain --- line; other languages are never run or read`,
+      `${broken}/string-true/SKILL.md: utility_gated: found the string "true"; expected a boolean (true or false, without quotes); write true`,
+      `${broken}/two-lambdas/SKILL.md: utility_lambdas: found a list of 2 values [1,0.5]; expected a list of exactly three numbers, each 0 or more, such as [1.0, 0.5, 0.8]`,
+      `${broken}/zero-steps/SKILL.md: utility_max_steps: found 0; expected a whole number of at least 1`,
+    ];
+    expect(lines.slice(0, -1)).toEqual(expected);
+    expect(lines.at(-1)).toBe("checked 7 files, 8 problems in 7 files");
+  });
+
+  it("--json carries the sentence for each problem and no opt-in for a broken file", () => {
+    const io = memoryIo();
+    expect(runCheck([`${broken}/string-true/SKILL.md`, "--json"], io)).toBe(1);
+    expect(JSON.parse(io.out)).toEqual({
+      files: [
+        {
+          file: `${broken}/string-true/SKILL.md`,
+          optIn: null,
+          problems: [
+            {
+              file: `${broken}/string-true/SKILL.md`,
+              key: "utility_gated",
+              found: 'the string "true"',
+              expected: "a boolean (true or false, without quotes); write true",
+              message: `${broken}/string-true/SKILL.md: utility_gated is the string "true"; expected a boolean (true or false, without quotes); write true.`,
+            },
+          ],
+        },
+      ],
+    });
+  });
+
+  it("good fixtures pass: top level, metadata, plain, agents with and without frontmatter", () => {
+    const io = memoryIo();
+    expect(runCheck(["test/fixtures/optin/good"], io)).toBe(0);
+    expect(io.out).toBe("checked 5 files, no problems (3 gated)\n");
+  });
+});
+
+describe("utility check: arguments", () => {
+  it("no PATH is a usage error", () => {
+    expect(() => runCheck([], memoryIo())).toThrow(UsageError);
+    expect(() => runCheck(["--json"], memoryIo())).toThrow(UsageError);
+  });
+
+  it("an unknown option is a usage error", () => {
+    expect(() => runCheck(["--jsn", "skills"], memoryIo())).toThrow(/unknown option --jsn/);
+  });
+
+  it("a PATH that does not exist is a problem, exit 1", () => {
+    const io = memoryIo();
+    expect(runCheck(["no/such/place"], io)).toBe(1);
+    expect(io.out).toContain("no/such/place: frontmatter: found no file or folder at this path");
+  });
+
+  it("a folder with nothing to check passes but says so on stderr", () => {
+    const io = memoryIo();
+    expect(runCheck(["src/optin"], io)).toBe(0);
+    expect(io.out).toBe("checked 0 files, no problems\n");
+    expect(io.err).toContain("no SKILL.md or agents/*.md found");
+  });
+
+  it("paths are shown relative to the working directory", () => {
+    const io = memoryIo(join(ROOT, "test", "fixtures", "optin"));
+    runCheck(["broken/zero-steps"], io);
+    expect(io.out.split("\n")[0]).toBe("broken/zero-steps/SKILL.md: utility_max_steps: found 0; expected a whole number of at least 1");
+  });
+});
