@@ -2,12 +2,16 @@ import type { CommandHandler } from "./io.js";
 import { runScore } from "./commands/score.js";
 import { runSelect } from "./commands/select.js";
 import { runCheck } from "./commands/check.js";
+import { runCommand } from "./commands/command.js";
+import { runStatus } from "./commands/status.js";
 
 /** Every subcommand of the `utility` CLI. */
 export const COMMANDS: Record<string, CommandHandler> = {
   score: runScore,
   select: runSelect,
   check: runCheck,
+  status: runStatus,
+  command: runCommand,
 };
 
 export const HELP = `utility: score agent actions with U(a) = Gain − λ1·StepCost − λ2·Uncertainty − λ3·Redundancy
@@ -19,4 +23,8 @@ Commands:
           a candidate table (JSON or a long report) -> a*, every U, the termination verdict
   check   PATH... [--json]
           validate the opt-in frontmatter of skills and agents (a file or a folder)
+  status  --session ID [--json]
+          a session's scopes: task, step, budget, gating, last report
+  command [status|report|on|off] --session ID
+          what the /utility command shows (always exits 0)
 `;
