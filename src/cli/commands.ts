@@ -4,6 +4,9 @@ import { runSelect } from "./commands/select.js";
 import { runCheck } from "./commands/check.js";
 import { runCommand } from "./commands/command.js";
 import { runStatus } from "./commands/status.js";
+import { runReplay } from "./commands/replay.js";
+import { runReport } from "./commands/report.js";
+import { runLog } from "./commands/log.js";
 
 /** Every subcommand of the `utility` CLI. */
 export const COMMANDS: Record<string, CommandHandler> = {
@@ -12,6 +15,9 @@ export const COMMANDS: Record<string, CommandHandler> = {
   check: runCheck,
   status: runStatus,
   command: runCommand,
+  replay: runReplay,
+  report: runReport,
+  log: runLog,
 };
 
 export const HELP = `utility: score agent actions with U(a) = Gain − λ1·StepCost − λ2·Uncertainty − λ3·Redundancy
@@ -27,4 +33,10 @@ Commands:
           a session's scopes: task, step, budget, gating, last report
   command [status|report|on|off] --session ID
           what the /utility command shows (always exits 0)
+  replay  TRANSCRIPT.jsonl... [--gated] [--json]
+          exact repeats per scope (and, with --gated, what the gate would refuse) in recorded sessions
+  report  [SESSION|FILE.jsonl] [--json | --html FILE]
+          a session's steps by action, refusals, overrides, repeats, budget per scope (default: the latest session)
+  log     [SESSION|FILE.jsonl] [--json]
+          a session's step-log records as a table
 `;

@@ -11,7 +11,7 @@ import { isNeutralTool, isPollingTool, isReadOnlyTool } from "./tools.js";
 export type CallEffect =
   | { kind: "read"; paths: string[] } // read-only; `paths` it looks at ([] = unknown or not a file)
   | { kind: "write"; paths: string[] } // writes these files
-  | { kind: "exec" } // Bash and tools whose effects the code cannot know: may change anything
+  | { kind: "exec"; background?: boolean } // Bash and tools whose effects the code cannot know: may change anything; `background`: it goes on changing things after its result came back
   | { kind: "poll" } // polling and bookkeeping: never a repeat, changes nothing
   | { kind: "neutral" };
 
@@ -22,6 +22,8 @@ export interface RanCall {
   /** Where it ran, for messages: a step number or a transcript position. */
   at: number;
   toolUseId?: string;
+  /** The call came back with an error: its effect still counts (it may have done part of its work), but it is never the original of a repeat. */
+  failed?: boolean;
 }
 
 const WRITE_TOOLS: Record<string, string[]> = {
@@ -37,6 +39,18 @@ function stringsAt(input: Record<string, unknown>, keys: readonly string[]): str
   return keys.map((k) => input[k]).filter((v): v is string => typeof v === "string" && v !== "");
 }
 
+/**
+ * Does this call start something that keeps running after its result came
+ * back? A background shell or agent can change anything at any later time.
+ * Claude Code 2.1 runs an `Agent` in the background unless
+ * `run_in_background: false` (docs/claude-code-facts.md); `Task` and `Bash`
+ * only when `run_in_background: true`.
+ */
+function startsInBackground(tool: string, fields: Record<string, unknown>): boolean {
+  if (tool === "Agent") return fields.run_in_background !== false;
+  return fields.run_in_background === true;
+}
+
 /** Classifies a call by what it may change or read. */
 export function effectOf(tool: string, input: unknown): CallEffect {
   const fields = input !== null && typeof input === "object" ? (input as Record<string, unknown>) : {};
@@ -45,7 +59,7 @@ export function effectOf(tool: string, input: unknown): CallEffect {
   if (isReadOnlyTool(tool)) return { kind: "read", paths: stringsAt(fields, READ_PATH_KEYS) };
   const writeKeys = WRITE_TOOLS[tool];
   if (writeKeys) return { kind: "write", paths: stringsAt(fields, writeKeys) };
-  return { kind: "exec" };
+  return startsInBackground(tool, fields) ? { kind: "exec", background: true } : { kind: "exec" };
 }
 
 /** JSON with object keys sorted, so that key order never makes two inputs differ. */
@@ -61,9 +75,33 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/**
+ * An absolute POSIX path with `.`, `..`, repeated and trailing slashes
+ * resolved; null when the path is relative, starts with `~`, or is not POSIX:
+ * the code cannot tell what it names, so it cannot prove two paths differ.
+ */
+export function normalizePath(path: string): string | null {
+  if (!path.startsWith("/")) return null;
+  const parts: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join("/")}`;
+}
+
 function isWithin(path: string, folder: string): boolean {
   const f = folder.endsWith("/") ? folder : `${folder}/`;
   return path === folder || path.startsWith(f);
+}
+
+/** Could a write to `written` change what a read of `read` (a file, or a folder it searches) sees? */
+function touches(written: string, read: string): boolean {
+  const w = normalizePath(written);
+  const r = normalizePath(read);
+  if (w === null || r === null) return true; // relative or odd: assume it could
+  return isWithin(w, r);
 }
 
 /** Could `between` have changed the result of a call with effect `target`? */
@@ -73,7 +111,7 @@ function couldChange(between: CallEffect, target: CallEffect): boolean {
   if (target.kind !== "read") return true; // a non-read call is invalidated by any write at all
   if (target.paths.length === 0 || between.paths.length === 0) return true; // unknown scope: assume it could
   // A read of a file or a search of a folder sees a write to that file or anything inside the folder.
-  return between.paths.some((w) => target.paths.some((r) => isWithin(w, r)));
+  return between.paths.some((w) => target.paths.some((r) => touches(w, r)));
 }
 
 export interface Repeat {
@@ -84,14 +122,30 @@ export interface Repeat {
 /**
  * Looks back through the calls that ran (oldest first, since the last
  * compaction) for an identical earlier call with nothing in between that
- * could have changed its result.
+ * could have changed its result. A shell or agent started in the background
+ * at any point of the history may still be changing things, so after one
+ * nothing is provably a repeat. `inFlight`: calls let through whose results
+ * have not come back (a parallel sibling, or one that failed without a
+ * PostToolUse); they may be changing things right now, so they count as in
+ * between, and are never the original.
  */
-export function findExactRepeat(history: readonly RanCall[], call: { tool: string; digest: string; effect: CallEffect }): Repeat | undefined {
+export function findExactRepeat(
+  history: readonly RanCall[],
+  call: { tool: string; digest: string; effect: CallEffect },
+  inFlight: readonly RanCall[] = [],
+): Repeat | undefined {
   if (call.effect.kind === "poll" || call.effect.kind === "neutral") return undefined;
+  if (inFlight.some((running) => runsInBackground(running) || couldChange(running.effect, call.effect))) return undefined;
   for (let i = history.length - 1; i >= 0; i--) {
     const earlier = history[i]!;
-    if (earlier.tool === call.tool && earlier.digest === call.digest) return { previous: earlier };
+    if (!earlier.failed && earlier.tool === call.tool && earlier.digest === call.digest) {
+      return history.slice(0, i).some(runsInBackground) ? undefined : { previous: earlier };
+    }
     if (couldChange(earlier.effect, call.effect)) return undefined;
   }
   return undefined;
+}
+
+function runsInBackground(ran: RanCall): boolean {
+  return ran.effect.kind === "exec" && ran.effect.background === true;
 }

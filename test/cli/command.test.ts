@@ -73,3 +73,18 @@ describe("utility command (what /utility shows)", () => {
     expect(r.stderr).toContain("is not a safe id");
   });
 });
+
+describe("utility command report", () => {
+  it("summarises the session's steps, or says there are none", async () => {
+    const empty = await cli(["command", "report", "--session", session], { env });
+    expect(empty.stdout).toContain("no step of session");
+    await prompt("fix the test");
+    const transcript = join(dir, "t.jsonl");
+    writeFileSync(transcript, "");
+    await preToolUse({ session_id: session, transcript_path: transcript, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: "/x" } }, processContext(env));
+    const r = await cli(["command", "report", "--session", session], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/steps?/i);
+    expect(r.stdout).not.toContain("no step of session");
+  });
+});

@@ -1,3 +1,4 @@
+import { renderReportText } from "../../report/summarize.js";
 import type { CliIo } from "../io.js";
 import { loadSession, renderStatus, type SessionView } from "./status.js";
 
@@ -13,15 +14,11 @@ export type Renderer = (sessionId: string, view: SessionView | undefined) => str
 const RENDERERS: Record<string, Renderer> = {
   "": renderStatus,
   status: renderStatus,
+  report: (id, view) => (view && view.records.length > 0 ? renderReportText(view.records) : `utility: no step of session ${id} has been logged yet.\n`),
   on: (id, view) => `The utility gate is on for the main scope of this session until /utility off: every tool call needs an action report first, in the same message.\n${renderStatus(id, view)}`,
   off: (id, view) =>
     `The /utility on gate is off. Skills that opt in with utility_gated: true still gate the task that activated them.\n${renderStatus(id, view)}`,
 };
-
-/** Adds a renderer (the session report registers itself here). */
-export function registerRenderer(name: string, render: Renderer): void {
-  RENDERERS[name] = render;
-}
 
 function parse(args: string[]): { argument: string; sessionId: string | undefined } {
   const at = args.indexOf("--session");

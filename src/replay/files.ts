@@ -1,0 +1,133 @@
+// The file layer of replay: which files to read (a session file brings the
+// subagent files beside it), reading them, and putting the findings together.
+import { readdirSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { readAll } from "../transcript/forward-reader.js";
+import { linkSubagents, replayEvents, type Delegation, type ReplayOptions } from "./core.js";
+import { TOKEN_ESTIMATE, type FileReplay, type ReplayReport, type ReplayTotals } from "./types.js";
+
+/** A file that cannot be replayed: the CLI turns it into one line and exit 2. */
+export class ReplayInputError extends Error {
+  override readonly name = "ReplayInputError";
+}
+
+const SUBAGENT_FILE = /(?:^|[\\/])subagents[\\/]agent-([^\\/]+)\.jsonl$/;
+
+/** The agent id of a subagent transcript path (`…/<session>/subagents/agent-<id>.jsonl`), or undefined. */
+export function subagentIdOf(path: string): string | undefined {
+  return SUBAGENT_FILE.exec(path)?.[1];
+}
+
+/** Subagent files Claude Code writes beside a session file: `<dir>/<session_id>/subagents/agent-*.jsonl`, sorted. */
+export function subagentFilesOf(sessionFile: string): string[] {
+  const folder = join(dirname(sessionFile), basename(sessionFile).replace(/\.jsonl$/, ""), "subagents");
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => /^agent-.+\.jsonl$/.test(name))
+    .sort()
+    .map((name) => join(folder, name));
+}
+
+interface Planned {
+  path: string;
+  role: "session" | "subagent";
+  subagentOf?: string;
+}
+
+/** The files to read, in order: each given file, a session file followed by its subagent files; each once. */
+export function planFiles(paths: readonly string[], cwd: string): Planned[] {
+  const planned: Planned[] = [];
+  const seen = new Set<string>();
+  const add = (item: Planned) => {
+    if (seen.has(item.path)) return;
+    seen.add(item.path);
+    planned.push(item);
+  };
+  for (const given of paths) {
+    const path = resolve(cwd, given);
+    let isFile = false;
+    try {
+      isFile = statSync(path).isFile();
+    } catch (error) {
+      throw new ReplayInputError(`cannot read ${given}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+    }
+    if (!isFile) throw new ReplayInputError(`${given} is not a file (give a transcript .jsonl).`);
+    if (subagentIdOf(path) !== undefined) {
+      add({ path, role: "subagent" });
+      continue;
+    }
+    add({ path, role: "session" });
+    for (const sub of subagentFilesOf(path)) add({ path: sub, role: "subagent", subagentOf: path });
+  }
+  return planned;
+}
+
+/** Replays transcript files (and the subagent files beside each session file). */
+export function replayFiles(paths: readonly string[], options: { gated?: boolean; cwd?: string } = {}): ReplayReport {
+  if (paths.length === 0) throw new ReplayInputError("give at least one transcript file.");
+  const planned = planFiles(paths, options.cwd ?? process.cwd());
+  const files: FileReplay[] = [];
+  const delegationsOf = new Map<string, Delegation[]>();
+  for (const item of planned) {
+    const agentId = subagentIdOf(item.path);
+    const replayOptions: ReplayOptions = { gated: options.gated === true };
+    if (item.role === "subagent") replayOptions.subagentFile = agentId !== undefined ? { agentId } : {};
+    let events;
+    try {
+      events = readAll(item.path);
+    } catch (error) {
+      throw new ReplayInputError(`cannot read ${item.path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+    }
+    const replayed = replayEvents(events, replayOptions);
+    if (item.role === "session") delegationsOf.set(item.path, replayed.delegations);
+    if (item.subagentOf) linkSubagents(replayed.scopes, replayed.prompts, delegationsOf.get(item.subagentOf) ?? []);
+    files.push({
+      path: item.path,
+      role: item.role,
+      ...(item.subagentOf ? { subagentOf: item.subagentOf } : {}),
+      lines: replayed.lines,
+      calls: replayed.scopes.reduce((sum, scope) => sum + scope.calls, 0),
+      scopes: replayed.scopes,
+    });
+  }
+  markCopies(files);
+  return { version: 1, gated: options.gated === true, tokenEstimate: TOKEN_ESTIMATE, files, totals: totalsOf(files) };
+}
+
+/** A session file's agent_progress copies of a subagent whose own file is replayed too: counted once, from the file. */
+function markCopies(files: FileReplay[]): void {
+  const ownFiles = new Map<string, string>();
+  for (const file of files) {
+    if (file.role !== "subagent") continue;
+    for (const scope of file.scopes) if (scope.agentId !== undefined) ownFiles.set(scope.agentId, file.path);
+  }
+  for (const file of files) {
+    if (file.role !== "session") continue;
+    for (const scope of file.scopes) {
+      const own = scope.agentId !== undefined ? ownFiles.get(scope.agentId) : undefined;
+      if (own !== undefined) scope.duplicateOf = own;
+    }
+  }
+}
+
+function totalsOf(files: readonly FileReplay[]): ReplayTotals {
+  const counted = files.flatMap((file) => file.scopes).filter((scope) => scope.duplicateOf === undefined);
+  const gated = counted.some((scope) => scope.gate !== undefined);
+  const totals: ReplayTotals = {
+    files: files.length,
+    scopes: counted.length,
+    calls: counted.reduce((sum, scope) => sum + scope.calls, 0),
+    repeats: counted.reduce((sum, scope) => sum + scope.repeats.length, 0),
+    repeatTokens: counted.reduce((sum, scope) => sum + scope.repeatTokens, 0),
+  };
+  if (gated) {
+    totals.refused = counted.reduce((sum, scope) => sum + (scope.gate?.refused ?? 0), 0);
+    totals.passed = counted.reduce((sum, scope) => sum + (scope.gate?.passed ?? 0), 0);
+  }
+  return totals;
+}

@@ -1,0 +1,84 @@
+// The human form of a replay: a short table per file, then the repeats (and refusals with --gated).
+import { canonicalJson } from "../engine/redundancy.js";
+import type { FileReplay, ReplayReport, ScopeReplay } from "./types.js";
+
+const MAX_REFUSALS_SHOWN = 5;
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function scopeLabel(scope: ScopeReplay): string {
+  if (scope.scope === "main") return "main";
+  const name = scope.agentId !== undefined ? `agent ${scope.agentId}` : `subagent ${scope.id.replace(/^sidechain:/, "#")}`;
+  const what = scope.spawnedBy?.description ? ` (${clip(scope.spawnedBy.description, 28)})` : "";
+  return `${name}${what}`;
+}
+
+function table(rows: string[][], rightAligned: ReadonlySet<number>): string[] {
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => (row[col] ?? "").length)));
+  return rows.map((row) =>
+    row
+      .map((cell, col) => (rightAligned.has(col) ? cell.padStart(widths[col]!) : cell.padEnd(widths[col]!)))
+      .join("  ")
+      .trimEnd(),
+  );
+}
+
+function byRule(scope: ScopeReplay): string {
+  const entries = Object.entries(scope.gate?.byRule ?? {}).sort((a, b) => b[1] - a[1]);
+  return entries.length === 0 ? "-" : entries.map(([rule, n]) => `${rule} ${n}`).join(", ");
+}
+
+function fileLines(file: FileReplay, gated: boolean): string[] {
+  const out: string[] = [];
+  const role = file.role === "subagent" ? `subagent file${file.subagentOf ? " (found beside the session file)" : ""}` : "session";
+  out.push(`${file.path}`);
+  out.push(`  ${role}, ${file.lines} lines, ${file.calls} tool calls, ${file.scopes.length} scope${file.scopes.length === 1 ? "" : "s"}`);
+  const header = ["scope", "lines", "calls", "repeats", "~tokens", ...(gated ? ["refused", "why"] : [])];
+  const rows = file.scopes.map((scope) => [
+    `${scopeLabel(scope)}${scope.duplicateOf ? " [copy]" : ""}`,
+    `${scope.firstLine}-${scope.lastLine}`,
+    String(scope.calls),
+    String(scope.repeats.length),
+    String(scope.repeatTokens),
+    ...(gated ? [String(scope.gate?.refused ?? 0), byRule(scope)] : []),
+  ]);
+  out.push(...table([header, ...rows], new Set([2, 3, 4, ...(gated ? [5] : [])])).map((line) => `  ${line}`));
+  for (const scope of file.scopes) {
+    for (const r of scope.repeats) {
+      out.push(
+        `  repeat in ${scopeLabel(scope)}: line ${r.repeat.line} (call ${r.repeat.index}, task ${r.repeat.task} step ${r.repeat.step}) ${r.tool} ${clip(canonicalJson(r.input), 70)}`,
+      );
+      out.push(`    first ran at line ${r.first.line} (call ${r.first.index}, task ${r.first.task} step ${r.first.step}); result ${r.resultBytes} bytes ≈ ${r.tokens} tokens`);
+    }
+    if (!gated || !scope.gate) continue;
+    const shown = scope.gate.refusals.filter((f) => f.rule !== "no_report").slice(0, MAX_REFUSALS_SHOWN);
+    for (const f of shown) out.push(`  would refuse in ${scopeLabel(scope)}: line ${f.call.line} ${f.tool} [${f.rule}] ${clip(f.reason, 110)}`);
+    const noReport = scope.gate.byRule.no_report ?? 0;
+    if (noReport > 0) {
+      const first = scope.gate.refusals.find((f) => f.rule === "no_report");
+      out.push(`  would refuse in ${scopeLabel(scope)}: ${noReport} call${noReport === 1 ? "" : "s"} with no action report before them (first at line ${first?.call.line})`);
+    }
+    const hidden = scope.gate.refusals.filter((f) => f.rule !== "no_report").length - shown.length;
+    if (hidden > 0) out.push(`  … ${hidden} more refusals in ${scopeLabel(scope)} (see --json)`);
+  }
+  if (file.scopes.some((scope) => scope.duplicateOf)) out.push("  [copy]: agent_progress copies of a subagent whose own file is replayed too; counted once, from that file");
+  return out;
+}
+
+/** The replay report for people. */
+export function renderReplayText(report: ReplayReport): string {
+  const out: string[] = [];
+  for (const file of report.files) {
+    out.push(...fileLines(file, report.gated), "");
+  }
+  const t = report.totals;
+  out.push(
+    `total: ${t.files} file${t.files === 1 ? "" : "s"}, ${t.scopes} scope${t.scopes === 1 ? "" : "s"}, ${t.calls} tool calls, ${t.repeats} exact repeat${t.repeats === 1 ? "" : "s"} ≈ ${t.repeatTokens} tokens`,
+  );
+  if (report.gated) out.push(`gated (default config): would refuse ${t.refused ?? 0}, let ${t.passed ?? 0} through (neutral tools are never checked)`);
+  out.push(`estimate: ${report.tokenEstimate}`);
+  return `${out.join("\n")}\n`;
+}

@@ -1,0 +1,125 @@
+// What offline replay reports (the shape of `utility replay --json`).
+import type { RuleId } from "../engine/report/check.js";
+
+/** How the token cost of a repeat is estimated; printed with every report. */
+export const TOKEN_ESTIMATE =
+  "tokens ≈ ceil(UTF-8 bytes of the repeated call's recorded tool result / 4); the call's own input and the model's turn around it are not counted";
+
+/** Where a call stands: its line in the file, its place among the scope's calls, its task and step. */
+export interface CallRef {
+  toolUseId: string;
+  /** 1-based line number in the file. */
+  line: number;
+  /** 1-based index among the scope's tool calls (neutral tools included). */
+  index: number;
+  task: number;
+  /** The step this call is in its task, counted as the hooks count in an ungated scope (neutral tools are not steps: 0). */
+  step: number;
+}
+
+export interface RepeatFinding {
+  tool: string;
+  input: unknown;
+  /** sha256 of the canonical input (keys sorted), first 32 hex digits: the step log's `inputDigest`. */
+  digest: string;
+  /** The latest earlier identical call that ran, with nothing in between that could change its result. */
+  first: CallRef;
+  /** The call that repeats it. */
+  repeat: CallRef;
+  /** Size of the repeat's recorded result (0 when none came back). */
+  resultBytes: number;
+  tokens: number;
+}
+
+export interface RefusalFinding {
+  call: CallRef;
+  tool: string;
+  rule: RuleId;
+  reason: string;
+  /** Steps the gated scope had taken in this task before the call (refused calls are not steps). */
+  stepsBefore: number;
+}
+
+export interface GateReplay {
+  /** Calls the gate would have let through (they count as steps). */
+  passed: number;
+  refused: number;
+  /** Neutral tools (Skill, TodoWrite, …): never checked, never steps. */
+  neutral: number;
+  byRule: Partial<Record<RuleId, number>>;
+  refusals: RefusalFinding[];
+}
+
+export type ScopeSource =
+  /** The session file's own lines (isSidechain false). */
+  | "main"
+  /** Subagent lines inside the session file: 1.0 inline sidechains or 2.1 agent_progress copies. */
+  | "inline"
+  /** A subagent's own file, `<session>/subagents/agent-<id>.jsonl`. */
+  | "subagent_file";
+
+export interface SpawnedBy {
+  toolUseId: string;
+  line: number;
+  tool: string;
+  description?: string;
+  subagentType?: string;
+}
+
+export interface ScopeReplay {
+  /** `main`, `agent:<id>`, or `sidechain:<n>` for 1.0 inline runs (no agent id in the file). */
+  id: string;
+  scope: "main" | "subagent";
+  source: ScopeSource;
+  agentId?: string;
+  /** The delegating call in the main scope whose prompt this subagent received. */
+  spawnedBy?: SpawnedBy;
+  /** The same calls are in a subagent file replayed too; left out of the totals. */
+  duplicateOf?: string;
+  firstLine: number;
+  lastLine: number;
+  /** Tool calls of the scope, each tool_use id once. */
+  calls: number;
+  tools: Record<string, number>;
+  /** Tasks seen (main: one per real user prompt; a subagent: its life). */
+  tasks: number;
+  compactions: number;
+  /** Calls whose result never came back. */
+  unanswered: number;
+  /** Calls that came back with is_error. */
+  errors: number;
+  repeats: RepeatFinding[];
+  repeatTokens: number;
+  gate?: GateReplay;
+}
+
+export interface FileReplay {
+  path: string;
+  role: "session" | "subagent";
+  /** For a subagent file found beside a session file: that session file. */
+  subagentOf?: string;
+  lines: number;
+  /** Tool calls in the file, each tool_use id once (the sum over its scopes). */
+  calls: number;
+  scopes: ScopeReplay[];
+}
+
+export interface ReplayTotals {
+  files: number;
+  scopes: number;
+  /** Distinct tool_use ids over all files (a call copied into two files counts once). */
+  calls: number;
+  repeats: number;
+  repeatTokens: number;
+  /** With --gated. */
+  refused?: number;
+  passed?: number;
+}
+
+export interface ReplayReport {
+  version: 1;
+  gated: boolean;
+  tokenEstimate: string;
+  files: FileReplay[];
+  totals: ReplayTotals;
+}

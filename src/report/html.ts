@@ -1,0 +1,334 @@
+// The session report as one self-contained HTML page: inline CSS and SVG, no
+// script, nothing fetched (a Content-Security-Policy says so to the browser too).
+// Everything that comes from the log is escaped: rationales and reasons are model text.
+import { UTILITY_MAX, UTILITY_MIN, DEFAULT_CONFIG } from "../engine/defaults.js";
+import { ACTIONS } from "../engine/actions.js";
+import type { LogRecord } from "../log/record.js";
+import { scopeCell } from "./log-table.js";
+import { NO_REPORT, scopeKey, scopeTitle, summarize, type ScopeSummary } from "./summarize.js";
+
+export interface HtmlOptions {
+  /** The floor line; records do not carry it, so the default (−0.5) unless told. */
+  floor?: number;
+  /** Where the records came from, shown in the header. */
+  source?: string;
+}
+
+/** Okabe–Ito colours: told apart with the common colour-vision deficiencies. */
+export const ACTION_COLORS: Record<string, string> = {
+  retrieve: "#0072B2",
+  verify: "#009E73",
+  tool_call: "#E69F00",
+  delegate: "#CC79A7",
+  respond: "#56B4E9",
+  stop: "#6b6b6b",
+};
+const REFUSED_COLOR = "#D55E00";
+
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2)).replace("-", "−");
+
+// ---- Chart ----
+
+const W = 1000;
+const H = 400;
+const PAD = { left: 58, right: 24, top: 30, bottom: 74 };
+const PLOT_W = W - PAD.left - PAD.right;
+const PLOT_H = H - PAD.top - PAD.bottom;
+const RUG_Y = PAD.top + PLOT_H + 14;
+
+const yOf = (u: number) => PAD.top + ((UTILITY_MAX - Math.min(UTILITY_MAX, Math.max(UTILITY_MIN, u))) / (UTILITY_MAX - UTILITY_MIN)) * PLOT_H;
+const r1 = (n: number) => Math.round(n * 10) / 10;
+
+function describeMark(record: LogRecord): string {
+  const r = record.report!;
+  const lines = [
+    `${record.tool ?? "?"} · ${record.decision}${record.rule ? ` (${record.rule})` : ""}`,
+    `${scopeLabel(record)} · task ${record.task} · step ${record.step}/${record.maxSteps}`,
+    `${r.action}: U = ${r.utility} (Gain ${r.gain}, StepCost ${r.stepCost}, Uncertainty ${r.uncertainty}, Redundancy ${r.redundancy})`,
+    r.rationale,
+  ];
+  if (record.reason) lines.push(record.reason);
+  return lines.join("\n");
+}
+
+function scopeLabel(record: Pick<LogRecord, "agentId" | "agentType" | "scope">): string {
+  return record.agentId !== undefined ? `subagent ${record.agentId}${record.agentType ? ` (${record.agentType})` : ""}` : `main (${record.scope})`;
+}
+
+function chartSvg(records: readonly LogRecord[], floor: number): string {
+  const timeline = records.filter((r) => r.event === "PreToolUse");
+  const n = timeline.length;
+  const xOf = (i: number) => PAD.left + ((i + 0.5) / Math.max(n, 1)) * PLOT_W;
+  const parts: string[] = [];
+  parts.push(`<rect class="plot" x="${PAD.left}" y="${PAD.top}" width="${PLOT_W}" height="${PLOT_H}"/>`);
+  for (const u of [1, 0.5, 0, -0.5, -1, -1.5, -2]) {
+    const y = r1(yOf(u));
+    parts.push(`<line class="${u === 0 ? "zero" : "grid"}" x1="${PAD.left}" x2="${PAD.left + PLOT_W}" y1="${y}" y2="${y}"/>`);
+    parts.push(`<text class="tick" x="${PAD.left - 8}" y="${y + 4}" text-anchor="end">${fmt(u)}</text>`);
+  }
+  parts.push(`<text class="axis" transform="translate(16 ${PAD.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle">U</text>`);
+  const fy = r1(yOf(floor));
+  parts.push(`<line class="floor" data-floor="${floor}" x1="${PAD.left}" x2="${PAD.left + PLOT_W}" y1="${fy}" y2="${fy}"/>`);
+  parts.push(`<text class="floor-label" x="${PAD.left + PLOT_W - 4}" y="${fy - 5}" text-anchor="end">floor ${fmt(floor)}</text>`);
+
+  // Where the scope or the task changes: a dashed rule, and a label that fits above its stretch.
+  const segments: Array<{ start: number; end: number; record: LogRecord }> = [];
+  timeline.forEach((record, i) => {
+    const last = segments[segments.length - 1];
+    if (last && `${scopeKey(last.record)}#${last.record.task}` === `${scopeKey(record)}#${record.task}`) last.end = i + 1;
+    else segments.push({ start: i, end: i + 1, record });
+  });
+  for (const { start, end, record } of segments) {
+    const x = r1(PAD.left + (start / Math.max(n, 1)) * PLOT_W);
+    const width = ((end - start) / Math.max(n, 1)) * PLOT_W;
+    if (start > 0) parts.push(`<line class="segment" x1="${x}" x2="${x}" y1="${PAD.top}" y2="${PAD.top + PLOT_H}"/>`);
+    const who = record.agentId !== undefined ? `subagent ${record.agentId}` : "main";
+    const label = [`${who} · task ${record.task}`, who, record.agentId !== undefined ? record.agentId : "main"].find((l) => l.length * 6.2 + 8 <= width);
+    if (label) parts.push(`<text class="segment-label" x="${x + 4}" y="${PAD.top - 8}">${escapeHtml(label)}</text>`);
+  }
+
+  // A faint line through the U of the steps that ran (refused calls did not), per scope and task.
+  let path: string[] = [];
+  let pathSegment: string | undefined;
+  const flush = () => {
+    if (path.length > 1) parts.push(`<polyline class="trace" points="${path.join(" ")}"/>`);
+    path = [];
+  };
+  timeline.forEach((record, i) => {
+    const segment = `${scopeKey(record)}#${record.task}`;
+    if (segment !== pathSegment) flush();
+    pathSegment = segment;
+    if (record.report && record.decision !== "refused") path.push(`${r1(xOf(i))},${r1(yOf(record.report.utility))}`);
+  });
+  flush();
+
+  // x ticks: the step of each call, thinned out when there are many.
+  const every = Math.max(1, Math.ceil(n / 30));
+  timeline.forEach((record, i) => {
+    if (i % every !== 0) return;
+    parts.push(`<text class="tick" x="${r1(xOf(i))}" y="${RUG_Y + 22}" text-anchor="middle">${record.step}</text>`);
+  });
+  parts.push(`<text class="axis" x="${PAD.left + PLOT_W / 2}" y="${H - 12}" text-anchor="middle">tool calls in log order (tick: the step recorded)</text>`);
+
+  // Calls without a report (no U): a tick on the rug below the plot.
+  timeline.forEach((record, i) => {
+    if (record.report) return;
+    const x = r1(xOf(i));
+    const refused = record.decision === "refused";
+    parts.push(
+      `<line class="rug${refused ? " refused" : ""}" data-rug="${record.decision}" x1="${x}" x2="${x}" y1="${RUG_Y - 6}" y2="${RUG_Y + 6}"><title>${escapeHtml(`${record.tool ?? "?"} · ${record.decision}${record.rule ? ` (${record.rule})` : ""} · no report\n${scopeLabel(record)} · task ${record.task} · step ${record.step}/${record.maxSteps}${record.reason ? `\n${record.reason}` : ""}`)}</title></line>`,
+    );
+  });
+
+  // One mark per call that has a report.
+  const radius = n > 120 ? 3.5 : n > 60 ? 5 : 7;
+  timeline.forEach((record, i) => {
+    if (!record.report) return;
+    const x = r1(xOf(i));
+    const y = r1(yOf(record.report.utility));
+    const color = ACTION_COLORS[record.report.action] ?? "#333";
+    const refused = record.decision === "refused";
+    const attrs = `class="mark${refused ? " refused" : ""}" data-step="${record.step}" data-seq="${i + 1}" data-action="${escapeHtml(record.report.action)}" data-decision="${escapeHtml(record.decision)}" data-scope="${escapeHtml(scopeKey(record))}" data-task="${record.task}" data-u="${record.report.utility}"`;
+    const title = `<title>${escapeHtml(describeMark(record))}</title>`;
+    if (refused) {
+      const k = r1(radius * 0.75);
+      parts.push(
+        `<g ${attrs}>${title}<circle cx="${x}" cy="${y}" r="${radius + 2}" fill="#fff" stroke="${color}" stroke-width="2.5"/><path d="M${r1(x - k)},${r1(y - k)}L${r1(x + k)},${r1(y + k)}M${r1(x - k)},${r1(y + k)}L${r1(x + k)},${r1(y - k)}" stroke="${REFUSED_COLOR}" stroke-width="3" stroke-linecap="round"/></g>`,
+      );
+    } else {
+      parts.push(`<g ${attrs}>${title}<circle cx="${x}" cy="${y}" r="${radius}" fill="${color}" stroke="#fff" stroke-width="1.5"/></g>`);
+    }
+  });
+  if (n === 0) parts.push(`<text class="empty" x="${PAD.left + PLOT_W / 2}" y="${PAD.top + PLOT_H / 2}" text-anchor="middle">no tool calls recorded</text>`);
+
+  return `<svg class="chart" role="img" aria-label="U per step" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg">${parts.join("")}</svg>`;
+}
+
+function legend(): string {
+  const items = ACTIONS.map(
+    (action) => `<li><svg width="16" height="16" aria-hidden="true"><circle cx="8" cy="8" r="6" fill="${ACTION_COLORS[action]}"/></svg>${action}</li>`,
+  );
+  items.push(
+    `<li><svg width="18" height="18" aria-hidden="true"><circle cx="9" cy="9" r="7" fill="#fff" stroke="#555" stroke-width="2"/><path d="M5,5L13,13M5,13L13,5" stroke="${REFUSED_COLOR}" stroke-width="2.5" stroke-linecap="round"/></svg>refused (ring: the action)</li>`,
+    `<li><svg width="22" height="16" aria-hidden="true"><line x1="1" x2="21" y1="8" y2="8" stroke="${REFUSED_COLOR}" stroke-width="2" stroke-dasharray="5 3"/></svg>floor</li>`,
+    `<li><svg width="10" height="16" aria-hidden="true"><line x1="5" x2="5" y1="2" y2="14" stroke="#999" stroke-width="2"/></svg>call without a report (red: refused)</li>`,
+  );
+  return `<ul class="legend">${items.join("")}</ul>`;
+}
+
+// ---- Tables ----
+
+function countsCell(map: Record<string, number>): string {
+  const entries = Object.entries(map).sort((a, b) => b[1] - a[1]);
+  if (entries.length === 0) return "–";
+  return entries
+    .map(([name, n]) => {
+      const swatch = ACTION_COLORS[name] ? `<span class="swatch" style="background:${ACTION_COLORS[name]}"></span>` : name === NO_REPORT ? `<span class="swatch none"></span>` : "";
+      return `<span class="count">${swatch}${escapeHtml(name)} ${n}</span>`;
+    })
+    .join(" ");
+}
+
+function summaryTable(scopes: readonly ScopeSummary[]): string {
+  const head = ["scope", "gating", "steps", "steps by action", "refused", "refusals by rule", "overrides", "repeats caught", "budget used", "tasks"];
+  const rows = scopes.map((s) => {
+    const budget = s.budget ? `${s.budget.steps} / ${s.budget.maxSteps}${s.tasks.length > 1 ? ` (task ${s.budget.task})` : ""}` : "–";
+    const overrides = s.overrides.length === 0 ? "0" : s.overrides.map((o) => `task ${o.task} step ${o.step}: ${escapeHtml(o.action)} Gain ${o.gain}`).join("<br>");
+    const tasks = s.tasks.map((t) => `${t.task}: ${t.steps}/${t.maxSteps}${t.refusals ? `, ${t.refusals} refused` : ""}`).join("<br>");
+    return [
+      escapeHtml(scopeTitle(s)),
+      s.gatedBy.length ? `gated by ${s.gatedBy.map((g) => `<code>${escapeHtml(g)}</code>`).join(", ")}` : "not gated",
+      String(s.steps),
+      countsCell(s.stepsByAction),
+      String(s.refusals),
+      countsCell(s.refusalsByRule),
+      overrides,
+      `${s.repeats}${s.repeats ? ` (${s.repeatsRefused} refused)` : ""}`,
+      budget,
+      tasks || "–",
+    ];
+  });
+  return table("summary", head, rows.map((cells) => ({ cells })));
+}
+
+function recordsTable(records: readonly LogRecord[]): string {
+  const head = ["#", "time", "scope", "task · step", "call / event", "decision", "action", "U", "G · SC · Unc · Red", "rationale / reason"];
+  const rows = records.map((record, i) => {
+    const r = record.report;
+    const notes = [
+      record.rule ? `<span class="rule">${escapeHtml(record.rule)}</span>` : "",
+      record.repeat ? `<span class="note">repeat of step ${record.repeat.ofStep}</span>` : "",
+    ].filter(Boolean);
+    const what = record.event === "PreToolUse" ? escapeHtml(record.tool ?? "?") : `<span class="event">${escapeHtml(record.event)}</span>`;
+    const action = r ? `<span class="swatch" style="background:${ACTION_COLORS[r.action] ?? "#333"}"></span>${escapeHtml(r.action)}` : "";
+    const signals = r ? [r.gain, r.stepCost, r.uncertainty, r.redundancy].map((v) => escapeHtml(v)).join(" · ") : "";
+    const text = [r?.rationale, record.reason].filter((t): t is string => t !== undefined && t !== "");
+    return {
+      cells: [
+        String(i + 1),
+        escapeHtml(/T(\d\d:\d\d:\d\d)/.exec(record.time)?.[1] ?? record.time),
+        escapeHtml(scopeCell(record)),
+        `${record.task} · ${record.step}/${record.maxSteps}`,
+        what,
+        [escapeHtml(record.decision), ...notes].join("<br>"),
+        action,
+        r ? r.utility.toFixed(2) : "",
+        signals,
+        text.map((t) => `<div>${escapeHtml(t)}</div>`).join(""),
+      ],
+      className: record.decision === "refused" ? "refused" : record.decision === "blocked" ? "blocked" : undefined,
+    };
+  });
+  return table("records", head, rows);
+}
+
+function table(className: string, head: readonly string[], rows: ReadonlyArray<{ cells: string[]; className?: string | undefined }>): string {
+  const thead = `<thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead>`;
+  const body = rows.map((row) => `<tr${row.className ? ` class="${row.className}"` : ""}>${row.cells.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("");
+  return `<table class="${className}">${thead}<tbody>${body}</tbody></table>`;
+}
+
+const CSS = `
+:root{color-scheme:light;--ink:#1d1d1f;--muted:#6e6e73;--line:#d2d2d7;--bg:#fbfbfd}
+*{box-sizing:border-box}
+body{margin:0;padding:24px 32px 48px;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--ink);background:var(--bg)}
+h1{font-size:22px;margin:0 0 4px}
+h2{font-size:16px;margin:28px 0 10px}
+.meta{color:var(--muted);margin:0}
+.totals{display:flex;gap:12px;flex-wrap:wrap;margin:16px 0 0;padding:0;list-style:none}
+.totals li{background:#fff;border:1px solid var(--line);border-radius:8px;padding:8px 14px}
+.totals b{display:block;font-size:20px}
+figure{margin:0;background:#fff;border:1px solid var(--line);border-radius:10px;padding:12px 12px 6px}
+svg.chart{display:block;width:100%;height:auto;max-width:${W}px}
+svg.chart text{font:12px system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;fill:#444}
+svg.chart .plot{fill:#fcfcfd;stroke:var(--line)}
+svg.chart .grid{stroke:#ececf0}
+svg.chart .zero{stroke:#b8b8c0}
+svg.chart .floor{stroke:${REFUSED_COLOR};stroke-width:2;stroke-dasharray:8 5}
+svg.chart .floor-label{fill:${REFUSED_COLOR};font-weight:600}
+svg.chart .segment{stroke:#9a9aa3;stroke-dasharray:3 4}
+svg.chart .segment-label{fill:var(--muted);font-size:11px}
+svg.chart .trace{fill:none;stroke:#b9bcc6;stroke-width:1.5}
+svg.chart .rug{stroke:#a0a0a8;stroke-width:2}
+svg.chart .rug.refused{stroke:${REFUSED_COLOR}}
+svg.chart .axis{fill:var(--muted)}
+svg.chart .empty{fill:var(--muted);font-size:16px}
+.legend{display:flex;flex-wrap:wrap;gap:6px 18px;list-style:none;margin:8px 0 4px;padding:0 8px;color:#333}
+.legend li{display:flex;align-items:center;gap:6px}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;background:#fff;border:1px solid var(--line);width:100%}
+th,td{padding:6px 8px;border-bottom:1px solid #ececf0;text-align:left;vertical-align:top}
+th{background:#f3f3f6;font-weight:600;position:sticky;top:0}
+table.records{font-size:12.5px}
+table.records td:nth-child(1),table.records td:nth-child(4),table.records td:nth-child(8){font-variant-numeric:tabular-nums;text-align:right}
+table.records td:nth-child(9){font-variant-numeric:tabular-nums;color:#444}
+.event{font-style:italic;color:var(--muted)}
+.note{color:var(--muted)}
+.rule{color:${REFUSED_COLOR};font-weight:600}
+table.records td{white-space:nowrap}
+table.records td:last-child{min-width:20em;white-space:pre-wrap;overflow-wrap:anywhere}
+table.records td:last-child div+div{margin-top:4px;color:#7a3b12}
+tr.refused td{background:#fff4ee}
+tr.blocked td{background:#fffbe6}
+.swatch{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:5px;vertical-align:baseline}
+.swatch.none{background:#c8c8cf}
+.count{white-space:nowrap;margin-right:8px}
+code{font-size:12px;background:#f3f3f6;padding:1px 4px;border-radius:4px;overflow-wrap:anywhere}
+`;
+
+/** The whole page. */
+export function renderReportHtml(records: readonly LogRecord[], options: HtmlOptions = {}): string {
+  const floor = options.floor ?? DEFAULT_CONFIG.floor;
+  const summary = summarize(records);
+  const reported = records.filter((r) => r.event === "PreToolUse" && r.report).length;
+  const session = summary.session ?? "(unknown session)";
+  const meta = [
+    `${summary.records} record${summary.records === 1 ? "" : "s"}`,
+    summary.from && summary.to ? `${summary.from} → ${summary.to}` : undefined,
+    options.source ? `from ${options.source}` : undefined,
+  ].filter(Boolean);
+  const t = summary.totals;
+  const totals = [
+    ["steps", t.steps],
+    ["refused", t.refusals],
+    ["overrides", t.overrides],
+    ["repeats caught", t.repeats],
+    ["calls with a report", reported],
+  ]
+    .map(([label, value]) => `<li><b>${value}</b>${label}</li>`)
+    .join("");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>utility report: ${escapeHtml(session)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<header>
+<h1>utility report</h1>
+<p class="meta">session <code>${escapeHtml(session)}</code> · ${meta.map(escapeHtml).join(" · ")}</p>
+<ul class="totals">${totals}</ul>
+</header>
+<section>
+<h2>U per step</h2>
+<figure>${chartSvg(records, floor)}${legend()}</figure>
+</section>
+<section>
+<h2>Per scope</h2>
+<div class="scroll">${summaryTable(summary.scopes)}</div>
+</section>
+<section>
+<h2>Records</h2>
+<div class="scroll">${recordsTable(records)}</div>
+</section>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,237 @@
+// A session's step log summarised per scope: the numbers behind `utility report`
+// and `/utility report`. Pure: records in, summary (or text) out.
+import type { LogRecord } from "../log/record.js";
+import { terminalSafe } from "./text.js";
+
+/** Steps whose record carries no report (an ungated scope, where the hooks only observe) are counted under this key. */
+export const NO_REPORT = "no report";
+
+export interface TaskSummary {
+  task: number;
+  /** The highest step recorded in the task. */
+  steps: number;
+  maxSteps: number;
+  refusals: number;
+  gated: boolean;
+  gatedBy?: string;
+}
+
+export interface OverrideSummary {
+  task: number;
+  step: number;
+  action: string;
+  gain: number;
+  utility: number;
+  rationale: string;
+}
+
+export interface ScopeSummary {
+  /** `main`, or `agent:<id>` for a subagent. */
+  key: string;
+  /** self, dispatch or subagent, as last recorded. */
+  scope: LogRecord["scope"];
+  agentId?: string;
+  agentType?: string;
+  records: number;
+  /** Tool calls that ran (PreToolUse passed or observed). */
+  steps: number;
+  stepsByAction: Record<string, number>;
+  refusals: number;
+  refusalsByRule: Record<string, number>;
+  overrides: OverrideSummary[];
+  /** Calls the code proved to be exact repeats (hinted in an ungated scope, refused or passed with Redundancy 1 under the gate). */
+  repeats: number;
+  repeatsRefused: number;
+  /** Stops blocked because the last report's action was never taken. */
+  stopsBlocked: number;
+  tasks: TaskSummary[];
+  /** The task that came closest to its budget. */
+  budget: { task: number; steps: number; maxSteps: number } | undefined;
+  gatedBy: string[];
+  latencyMs: { median: number; max: number } | undefined;
+}
+
+export interface SessionSummary {
+  session: string | undefined;
+  records: number;
+  from: string | undefined;
+  to: string | undefined;
+  scopes: ScopeSummary[];
+  totals: { steps: number; refusals: number; overrides: number; repeats: number; stopsBlocked: number };
+}
+
+export function scopeKey(record: Pick<LogRecord, "agentId">): string {
+  return record.agentId !== undefined ? `agent:${record.agentId}` : "main";
+}
+
+function bump(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+interface ScopeAcc {
+  summary: ScopeSummary;
+  tasks: Map<number, TaskSummary>;
+  latencies: number[];
+}
+
+function newScope(record: LogRecord): ScopeAcc {
+  return {
+    summary: {
+      key: scopeKey(record),
+      scope: record.scope,
+      ...(record.agentId !== undefined ? { agentId: record.agentId } : {}),
+      ...(record.agentType !== undefined ? { agentType: record.agentType } : {}),
+      records: 0,
+      steps: 0,
+      stepsByAction: {},
+      refusals: 0,
+      refusalsByRule: {},
+      overrides: [],
+      repeats: 0,
+      repeatsRefused: 0,
+      stopsBlocked: 0,
+      tasks: [],
+      budget: undefined,
+      gatedBy: [],
+      latencyMs: undefined,
+    },
+    tasks: new Map(),
+    latencies: [],
+  };
+}
+
+function taskOf(acc: ScopeAcc, record: LogRecord): TaskSummary {
+  let task = acc.tasks.get(record.task);
+  if (!task) {
+    task = { task: record.task, steps: 0, maxSteps: record.maxSteps, refusals: 0, gated: false };
+    acc.tasks.set(record.task, task);
+  }
+  task.steps = Math.max(task.steps, record.step);
+  task.maxSteps = record.maxSteps;
+  if (record.gated) {
+    task.gated = true;
+    if (record.gatedBy !== undefined) task.gatedBy = record.gatedBy;
+  }
+  return task;
+}
+
+/** Summarises a session's records per scope, in the order scopes first appear. */
+export function summarize(records: readonly LogRecord[]): SessionSummary {
+  const scopes = new Map<string, ScopeAcc>();
+  for (const record of records) {
+    if (record.event === "error") continue;
+    const key = scopeKey(record);
+    let acc = scopes.get(key);
+    if (!acc) {
+      acc = newScope(record);
+      scopes.set(key, acc);
+    }
+    const s = acc.summary;
+    s.records += 1;
+    s.scope = record.scope;
+    if (record.agentType !== undefined) s.agentType = record.agentType;
+    if (record.gatedBy !== undefined && !s.gatedBy.includes(record.gatedBy)) s.gatedBy.push(record.gatedBy);
+    acc.latencies.push(record.latencyMs);
+    const task = taskOf(acc, record);
+    if (record.event === "Stop" || record.event === "SubagentStop") {
+      if (record.decision === "blocked") s.stopsBlocked += 1;
+      continue;
+    }
+    if (record.event !== "PreToolUse") continue;
+    if (record.repeat) {
+      s.repeats += 1;
+      if (record.decision === "refused") s.repeatsRefused += 1;
+    }
+    if (record.decision === "refused") {
+      s.refusals += 1;
+      task.refusals += 1;
+      bump(s.refusalsByRule, record.rule ?? "unknown");
+      continue;
+    }
+    if (record.decision !== "passed" && record.decision !== "observed") continue;
+    s.steps += 1;
+    bump(s.stepsByAction, record.report?.action ?? NO_REPORT);
+    const override = record.report?.override;
+    if (override && record.report) {
+      s.overrides.push({ task: record.task, step: record.step, action: override.action, gain: override.gain, utility: record.report.utility, rationale: record.report.rationale });
+    }
+  }
+  const summaries = [...scopes.values()].map((acc) => {
+    const s = acc.summary;
+    s.tasks = [...acc.tasks.values()].sort((a, b) => a.task - b.task);
+    s.budget = s.tasks.reduce<ScopeSummary["budget"]>(
+      (worst, t) => (!worst || t.steps / t.maxSteps > worst.steps / worst.maxSteps ? { task: t.task, steps: t.steps, maxSteps: t.maxSteps } : worst),
+      undefined,
+    );
+    s.latencyMs = acc.latencies.length > 0 ? { median: median(acc.latencies), max: Math.max(...acc.latencies) } : undefined;
+    return s;
+  });
+  const times = records.map((r) => r.time).filter((t) => t !== "").sort();
+  const sum = (pick: (s: ScopeSummary) => number) => summaries.reduce((n, s) => n + pick(s), 0);
+  return {
+    session: records.find((r) => r.session)?.session,
+    records: records.length,
+    from: times[0],
+    to: times[times.length - 1],
+    scopes: summaries,
+    totals: {
+      steps: sum((s) => s.steps),
+      refusals: sum((s) => s.refusals),
+      overrides: sum((s) => s.overrides.length),
+      repeats: sum((s) => s.repeats),
+      stopsBlocked: sum((s) => s.stopsBlocked),
+    },
+  };
+}
+
+// ---- Text ----
+
+function counts(map: Record<string, number>): string {
+  const entries = Object.entries(map).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return entries.map(([name, n]) => `${name} ${n}`).join(", ");
+}
+
+export function scopeTitle(s: Pick<ScopeSummary, "agentId" | "agentType" | "scope">): string {
+  if (s.agentId === undefined) return `main (${s.scope})`;
+  return `subagent ${s.agentId}${s.agentType ? ` (${s.agentType})` : ""}`;
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The summary as text: what `utility report` prints and `/utility report` shows. */
+export function renderSummaryText(summary: SessionSummary): string {
+  const out: string[] = [];
+  const span = summary.from && summary.to ? `, ${summary.from} → ${summary.to}` : "";
+  out.push(`session ${summary.session ?? "(unknown)"}: ${summary.records} record${summary.records === 1 ? "" : "s"}${span}`);
+  if (summary.scopes.length === 0) out.push("  nothing recorded yet");
+  for (const s of summary.scopes) {
+    const gating = s.gatedBy.length > 0 ? `gated by ${s.gatedBy.join(", ")}` : "not gated";
+    out.push(`${scopeTitle(s)}: ${gating}`);
+    out.push(`  steps ${s.steps}${s.steps > 0 ? `: ${counts(s.stepsByAction)}` : ""}`);
+    out.push(`  refused ${s.refusals}${s.refusals > 0 ? `: ${counts(s.refusalsByRule)}` : ""}`);
+    out.push(`  overrides ${s.overrides.length}${s.overrides.map((o) => `; task ${o.task} step ${o.step}: ${o.action} Gain ${o.gain} (U ${o.utility})`).join("")}`);
+    out.push(`  repeats caught ${s.repeats}${s.repeats > 0 ? ` (${s.repeatsRefused} refused)` : ""}`);
+    if (s.stopsBlocked > 0) out.push(`  stops blocked ${s.stopsBlocked}`);
+    const tasks = s.tasks.map((t) => `task ${t.task} ${t.steps}/${t.maxSteps}${t.refusals > 0 ? ` (${t.refusals} refused)` : ""}`);
+    out.push(`  budget: ${tasks.join(", ") || "-"}`);
+    for (const o of s.overrides) out.push(`    override rationale: ${clip(o.rationale, 100)}`);
+  }
+  const t = summary.totals;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  out.push(`total: ${plural(t.steps, "step")}, ${t.refusals} refused, ${plural(t.overrides, "override")}, ${plural(t.repeats, "repeat")} caught${t.stopsBlocked > 0 ? `, ${plural(t.stopsBlocked, "stop")} blocked` : ""}`);
+  return `${out.map(terminalSafe).join("\n")}\n`;
+}
+
+/** The session report as text, straight from the records (for `/utility report`). */
+export function renderReportText(records: readonly LogRecord[]): string {
+  return renderSummaryText(summarize(records));
+}
