@@ -1,0 +1,117 @@
+/**
+ * How a scope becomes gated (SPEC §5): the Skill tool, the user's slash
+ * command for the skill, and `/utility on`. In each, a call with no report is
+ * refused (SPEC §6 "no report") and a valid report passes ("anything else").
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../../support/paths.js";
+import { assertRunOk, type RunClaudeResult } from "../support/claude.js";
+import { text } from "../support/scripted-model.js";
+import { activate, expectPassed, expectRefused, gateRun, id, logOf, markerDir, ok, preRecords, ran, recordOf, stateOf, touch } from "./support.js";
+
+const EXAMPLE = join(ROOT, "skills", "gated-example", "SKILL.md");
+
+describe("the gated example activated with the Skill tool", () => {
+  const marks = markerDir();
+  const ids = { before: id("before"), bare: id("bare"), valid: id("valid") };
+  let run: RunClaudeResult;
+
+  beforeAll(async () => {
+    run = await gateRun({
+      prompt: "why does test_parse fail?",
+      script: [
+        [text("Looking around first."), touch(join(marks, "before"), ids.before)],
+        [activate()],
+        [text("Running the test."), touch(join(marks, "bare"), ids.bare)],
+        [text(ok("verify", "Run the failing test.")), touch(join(marks, "valid"), ids.valid)],
+        [text("It fails because of X.")],
+      ],
+    });
+  });
+  afterAll(() => run?.cleanup());
+
+  it("is not gated before the skill, and the Skill call itself needs no report", () => {
+    expect(ran(join(marks, "before"))).toBe(true);
+    expect(recordOf(run, ids.before)).toMatchObject({ decision: "observed", gated: false, step: 1 });
+    expect(preRecords(run, "Skill")).toEqual([]);
+    expect(assertRunOk(run).permission_denials.map((d) => d.tool_name)).not.toContain("Skill");
+  });
+
+  it("refuses a call with no report, shows the template, and the call does not run", () => {
+    const said = expectRefused(run, ids.bare, "Bash", "no_report");
+    expect(said).toBe(
+      "PreToolUse:Bash hook error: utility gate: No action report before this Bash call. Under the utility gate, write the report in the same message, before the call:\n" +
+        "Action: <respond|retrieve|tool_call|verify|delegate|stop>\nUtility: <U rounded to 2 decimals>\n" +
+        'Breakdown: Gain=<0..1> StepCost=<0..1> Uncertainty=<0..1> Redundancy=<0..1>\nRationale: "<one sentence>"',
+    );
+    expect(ran(join(marks, "bare"))).toBe(false);
+    expect(recordOf(run, ids.bare)).toMatchObject({ step: 1, gatedBy: EXAMPLE });
+  });
+
+  it("lets a valid report through: it runs, counts a step, and logs the report", () => {
+    const rec = expectPassed(run, ids.valid);
+    expect(ran(join(marks, "valid"))).toBe(true);
+    expect(rec).toMatchObject({
+      step: 2,
+      gated: true,
+      gatedBy: EXAMPLE,
+      report: { action: "verify", utility: 0.28, gain: 0.7, stepCost: 0.12, uncertainty: 0.6, redundancy: 0, rationale: "Run the failing test." },
+      selection: { strategy: "reported", candidates: 1, chosen: "verify" },
+    });
+    expect(stateOf(run).main).toMatchObject({ step: 2, refusals: 1, lastAction: "verify" });
+    expect(logOf(run).at(-1)).toMatchObject({ event: "Stop", decision: "observed", gated: true });
+  });
+});
+
+describe("the gated example typed as a slash command", () => {
+  const marks = markerDir();
+  const ids = { bare: id("bare"), valid: id("valid") };
+  let run: RunClaudeResult;
+
+  beforeAll(async () => {
+    run = await gateRun({
+      prompt: "/utility:gated-example test_parse fails",
+      script: [
+        [touch(join(marks, "bare"), ids.bare)],
+        [text(ok("verify")), touch(join(marks, "valid"), ids.valid)],
+        [text("Cause found.")],
+      ],
+    });
+  });
+  afterAll(() => run?.cleanup());
+
+  it("gates the main scope from the first call", () => {
+    expectRefused(run, ids.bare, "Bash", "no_report");
+    expect(ran(join(marks, "bare"))).toBe(false);
+    expect(expectPassed(run, ids.valid)).toMatchObject({ step: 1, gatedBy: EXAMPLE });
+    expect(ran(join(marks, "valid"))).toBe(true);
+  });
+});
+
+describe("/utility on", () => {
+  const marks = markerDir();
+  const ids = { bare: id("bare"), valid: id("valid") };
+  let run: RunClaudeResult;
+
+  beforeAll(async () => {
+    run = await gateRun({
+      prompt: "/utility:utility on",
+      script: [
+        [text("The gate is on."), touch(join(marks, "bare"), ids.bare)],
+        [text(ok("tool_call")), touch(join(marks, "valid"), ids.valid)],
+        [text("Done.")],
+      ],
+    });
+  });
+  afterAll(() => run?.cleanup());
+
+  it("gates the main scope with the defaults, through UserPromptSubmit", () => {
+    expect(logOf(run)[0]).toMatchObject({ event: "UserPromptSubmit", reason: "/utility on", gated: true, gatedBy: "/utility on" });
+    expectRefused(run, ids.bare, "Bash", "no_report");
+    expect(ran(join(marks, "bare"))).toBe(false);
+    expect(expectPassed(run, ids.valid)).toMatchObject({ step: 1, gatedBy: "/utility on", maxSteps: 10 });
+    expect(ran(join(marks, "valid"))).toBe(true);
+    expect(stateOf(run).manualGate).toBe(true);
+  });
+});

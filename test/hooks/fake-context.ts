@@ -1,0 +1,112 @@
+/**
+ * An in-memory HookContext for unit tests of the hook handlers: state in a
+ * MemoryStateStore, log records in an array, the report text of each call
+ * given by the test (no transcript waiting), skills and agent definitions
+ * resolved from maps.
+ */
+import { ConfigSchema, type Config } from "../../src/engine/signals.js";
+import type { HookContext } from "../../src/hooks/context.js";
+import type { ScopeRef } from "../../src/hooks/scope.js";
+import type { LogRecord } from "../../src/log/record.js";
+import { newSession, type GateSource, type SessionState } from "../../src/state/schema.js";
+import { MemoryStateStore, type StateStore } from "../../src/state/store.js";
+import type { GoverningText } from "../../src/transcript/queries.js";
+
+export const SESSION = "session-unit-1";
+/** No such file: the handlers see an empty transcript. */
+export const NO_TRANSCRIPT = "/nonexistent/utility-unit/transcript.jsonl";
+
+export interface FakeContext extends HookContext {
+  store: StateStore;
+  records: LogRecord[];
+  /** tool_use_id → the model's text before that call. */
+  texts: Map<string, string>;
+  skills: Map<string, GateSource>;
+  agents: Map<string, GateSource>;
+  waits: Array<{ ref: ScopeRef; toolUseId: string }>;
+  finals: string[];
+  state(): SessionState | undefined;
+}
+
+export function fakeContext(store: StateStore = new MemoryStateStore()): FakeContext {
+  let t = 0;
+  const ctx: FakeContext = {
+    env: {},
+    dataDir: "/nonexistent/utility-unit",
+    store,
+    records: [],
+    texts: new Map(),
+    skills: new Map(),
+    agents: new Map(),
+    waits: [],
+    finals: [],
+    now: () => (t += 1.5),
+    clock: () => new Date("2026-01-02T03:04:05.000Z"),
+    appendLog: (_session, record) => void ctx.records.push(record),
+    loadSkill: async (file) => ctx.skills.get(file),
+    waitForText: (ref, toolUseId): GoverningText => {
+      ctx.waits.push({ ref, toolUseId });
+      const text = ctx.texts.get(toolUseId);
+      if (text === undefined) return { found: false, reason: "absent" };
+      return { found: true, messageId: "msg_1", text, textBlocks: [text], toolUse: { type: "tool_use", id: toolUseId, name: "x", input: {} }, toolUseIds: [toolUseId], offset: 0 };
+    },
+    waitForFinal: (_ref, finalText) => {
+      ctx.finals.push(finalText);
+      return true;
+    },
+    loadAgent: async (agentType) => ctx.agents.get(agentType),
+    state: () => store.read(SESSION),
+  };
+  return ctx;
+}
+
+/** A gate source as a skill's frontmatter would give it. */
+export function source(file: string, over: { config?: Partial<Config>; scope?: "self" | "dispatch"; problem?: string; extraTools?: Record<string, string[]>; gated?: boolean } = {}): GateSource {
+  return {
+    file,
+    gated: over.gated ?? true,
+    scope: over.scope ?? "self",
+    config: ConfigSchema.parse(over.config ?? {}),
+    extraTools: over.extraTools ?? {},
+    ...(over.problem ? { problem: over.problem } : {}),
+  };
+}
+
+/** Seeds the session's state: the main scope gated by `gate` (a source, or true for /utility on). */
+export function seedMainGate(ctx: FakeContext, gate: GateSource | true, change: (s: SessionState) => void = () => {}): void {
+  const state = newSession(SESSION);
+  if (gate === true) state.manualGate = true;
+  else state.main.sources.push(gate);
+  change(state);
+  (ctx.store as MemoryStateStore).states.set(SESSION, state);
+}
+
+let n = 0;
+/** PreToolUse input for the main scope (or a subagent with `agent`). */
+export function preInput(tool: string, toolInput: unknown = { command: "true" }, over: { id?: string; agent?: { id: string; type: string }; transcript?: string } = {}) {
+  n += 1;
+  return {
+    session_id: SESSION,
+    transcript_path: over.transcript ?? NO_TRANSCRIPT,
+    cwd: "/tmp",
+    hook_event_name: "PreToolUse",
+    tool_name: tool,
+    tool_input: toolInput,
+    tool_use_id: over.id ?? `toolu_unit_${n}`,
+    ...(over.agent ? { agent_id: over.agent.id, agent_type: over.agent.type } : {}),
+  };
+}
+
+export function postInput(pre: ReturnType<typeof preInput>, response: unknown = { stdout: "" }) {
+  return { ...pre, hook_event_name: "PostToolUse", tool_response: response };
+}
+
+export const report = (action: string, utility: string | number, breakdown: string, rationale = "because") =>
+  `Action: ${action}\nUtility: ${utility}\nBreakdown: ${breakdown}\nRationale: "${rationale}"`;
+export const GOOD = "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0";
+
+/** The deny reason of a handler result, or undefined when it did not refuse. */
+export function denyReason(result: { output?: Record<string, unknown> }): string | undefined {
+  const out = result.output?.hookSpecificOutput as { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
+  return out?.permissionDecision === "deny" ? out.permissionDecisionReason : undefined;
+}

@@ -1,0 +1,85 @@
+/** Finding what gates a scope: transcript scans and agent definitions, including the cases the real binary showed. */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { findAgentDefinition, pluginDirsOf } from "../../src/hooks/agent-definition.js";
+import { scanTranscript } from "../../src/hooks/gating.js";
+import { scopeOf } from "../../src/hooks/scope.js";
+import { newScope } from "../../src/state/schema.js";
+import { transcriptHoldsFinal, waitForFinalMessage } from "../../src/hooks/wait.js";
+import { assistant, call, jsonl, meta, prompt, text } from "../transcript/helpers.js";
+
+const scratch = realpathSync(mkdtempSync(join(tmpdir(), "utility-gating-")));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("scanTranscript", () => {
+  it("sees nothing, and does not throw, when the transcript does not exist yet (the first call of a session or subagent)", () => {
+    const main = scopeOf({ session_id: "s1", transcript_path: join(scratch, "missing.jsonl") });
+    expect(scanTranscript(newScope(), main)).toEqual({ folders: [], compacted: false, promptSeen: false, nextOffset: 0 });
+    const agent = scopeOf({ session_id: "s1", transcript_path: join(scratch, "missing.jsonl"), agent_id: "a1" });
+    expect(scanTranscript({ ...newScope(), offset: 0 }, agent).folders).toEqual([]);
+  });
+
+  it("finds an activation in the current task and continues from where it stopped", () => {
+    const file = join(scratch, "t.jsonl");
+    writeFileSync(file, jsonl([prompt("old task"), meta("Base directory for this skill: /old\n\nx"), prompt("new task"), meta("Base directory for this skill: /new\n\nx")]));
+    const ref = scopeOf({ session_id: "s1", transcript_path: file });
+    const first = scanTranscript(newScope(), ref);
+    expect(first.folders).toEqual(["/new"]);
+    writeFileSync(file, jsonl([meta("Base directory for this skill: /later\n\nx")]), { flag: "a" });
+    expect(scanTranscript({ ...newScope(), offset: first.nextOffset }, ref).folders).toEqual(["/later"]);
+  });
+});
+
+const hasProc = existsSync("/proc/self/cmdline");
+
+describe.skipIf(!hasProc)("plugin agents of a plugin loaded with --plugin-dir", () => {
+  const plugin = join(scratch, "plugins", "fixture-folder");
+  mkdirSync(join(plugin, ".claude-plugin"), { recursive: true });
+  mkdirSync(join(plugin, "agents"), { recursive: true });
+  writeFileSync(join(plugin, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "ufix" }));
+  writeFileSync(join(plugin, "agents", "helper-file.md"), "---\nname: gated-helper\nutility_gated: true\n---\nbody\n");
+
+  it("reads the folders from Claude Code's command line, relative ones against its cwd", async () => {
+    const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 10000)", "--", "-p", "x", "--plugin-dir", "plugins/fixture-folder", `--plugin-dir=${scratch}/other`], {
+      cwd: scratch,
+      stdio: "ignore",
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      expect(pluginDirsOf(String(child.pid))).toEqual([plugin, join(scratch, "other")]);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+
+  it("finds the definition by the plugin's manifest name and the agent's name", () => {
+    const home = join(scratch, "home");
+    expect(findAgentDefinition({ agentType: "ufix:gated-helper", home, pluginDirs: [plugin] })).toBe(join(plugin, "agents", "helper-file.md"));
+    expect(findAgentDefinition({ agentType: "other:gated-helper", home, pluginDirs: [plugin] })).toBeUndefined();
+    expect(findAgentDefinition({ agentType: "ufix:gated-helper", home })).toBeUndefined();
+  });
+
+  it("gives nothing for a missing or odd pid", () => {
+    expect(pluginDirsOf(undefined)).toEqual([]);
+    expect(pluginDirsOf("../1")).toEqual([]);
+    expect(pluginDirsOf("999999999")).toEqual([]);
+    expect(pluginDirsOf(String(process.pid))).toEqual([]);
+  });
+});
+
+describe("transcriptHoldsFinal (the Stop hook's wait)", () => {
+  it("is true once the scope's newest assistant line holds the final message", () => {
+    const file = join(scratch, "final.jsonl");
+    const ref = scopeOf({ session_id: "s1", transcript_path: file });
+    expect(transcriptHoldsFinal(ref, "Final.")).toBe(false);
+    writeFileSync(file, jsonl([prompt("go"), assistant("m1", [text("Earlier words.")]), assistant("m1", [call("t1", "Skill", {})])]));
+    expect(transcriptHoldsFinal(ref, "Final.")).toBe(false);
+    expect(waitForFinalMessage(ref, "Final.", { timeoutMs: 30, intervalMs: 5 })).toBe(false);
+    writeFileSync(file, jsonl([assistant("m2", [text("Final.")])]), { flag: "a" });
+    expect(transcriptHoldsFinal(ref, "Report…\n\nFinal.")).toBe(true);
+    expect(waitForFinalMessage(ref, "Final.", { timeoutMs: 30, intervalMs: 5 })).toBe(true);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * The Stop and SubagentStop handlers (SPEC §6, last point): in a gated scope,
+ * block a stop once when the last report selected an action never taken.
+ */
+import { describe, expect, it } from "vitest";
+import { stopHook, untakenAction } from "../../src/hooks/stop.js";
+import { newSession } from "../../src/state/schema.js";
+import { MemoryStateStore } from "../../src/state/store.js";
+import { fakeContext, GOOD, NO_TRANSCRIPT, report, SESSION, seedMainGate, source } from "./fake-context.js";
+
+const stopInput = (last: unknown, over: Record<string, unknown> = {}) => ({
+  session_id: SESSION,
+  transcript_path: NO_TRANSCRIPT,
+  hook_event_name: "Stop",
+  stop_hook_active: false,
+  last_assistant_message: last,
+  ...over,
+});
+
+describe("untakenAction (pure)", () => {
+  it("finds a report selecting an action that takes a call", () => {
+    expect(untakenAction(`${report("verify", "0.28", GOOD)}\n\nNext I run it.`)).toEqual({ action: "verify", utility: 0.28 });
+    expect(untakenAction({ content: [{ type: "text", text: report("retrieve", "0.28", GOOD) }] })).toEqual({ action: "retrieve", utility: 0.28 });
+  });
+  it("ignores ending actions, no report and malformed reports", () => {
+    expect(untakenAction(report("respond", "0.28", GOOD))).toBeUndefined();
+    expect(untakenAction(report("stop", "0.28", GOOD))).toBeUndefined();
+    expect(untakenAction("The answer is 42.")).toBeUndefined();
+    expect(untakenAction(report("verify", "0.28", "Gain=2"))).toBeUndefined();
+    expect(untakenAction(undefined)).toBeUndefined();
+  });
+});
+
+describe("the Stop hook", () => {
+  it("blocks once in a gated scope, with the reason, and logs it", async () => {
+    const ctx = fakeContext();
+    seedMainGate(ctx, source("/s/SKILL.md"));
+    const last = `${report("verify", "0.28", GOOD)}\nI will run the test.`;
+    const first = await stopHook(stopInput(last), ctx, "Stop");
+    expect(first.output).toEqual({
+      decision: "block",
+      reason: "utility gate: your last report selected verify (Utility 0.28) but no call was made. Take that action now, or write a new report that selects respond or stop.",
+    });
+    expect(await stopHook(stopInput(last), ctx, "Stop")).toEqual({}); // the scope remembers
+    expect(ctx.records.map((r) => [r.event, r.decision, r.gated])).toEqual([
+      ["Stop", "blocked", true],
+      ["Stop", "observed", true],
+    ]);
+  });
+
+  it("never blocks when Claude Code says the stop hook is already active", async () => {
+    const ctx = fakeContext();
+    seedMainGate(ctx, source("/s/SKILL.md"));
+    expect(await stopHook(stopInput(report("verify", "0.28", GOOD), { stop_hook_active: true }), ctx, "Stop")).toEqual({});
+  });
+
+  it("never blocks an ungated scope or a final answer", async () => {
+    const ctx = fakeContext();
+    expect(await stopHook(stopInput(report("verify", "0.28", GOOD)), ctx, "Stop")).toEqual({});
+    seedMainGate(ctx, source("/s/SKILL.md"));
+    expect(await stopHook(stopInput(`${report("respond", "0.28", GOOD)}\nThe cause is X.`), ctx, "Stop")).toEqual({});
+  });
+
+  it("waits for the final message first when a skill may just have been activated", async () => {
+    const ctx = fakeContext();
+    seedMainGate(ctx, source("/s/SKILL.md"), (s) => void (s.main.awaitingActivation = true));
+    await stopHook(stopInput("Final."), ctx, "Stop");
+    expect(ctx.finals).toEqual(["Final."]);
+    expect(ctx.state()!.main.awaitingActivation).toBeUndefined();
+    await stopHook(stopInput("Final again."), ctx, "Stop");
+    expect(ctx.finals).toEqual(["Final."]);
+  });
+
+  it("SubagentStop ends a subagent's scope; a gated one blocks once too", async () => {
+    const store = new MemoryStateStore();
+    const ctx = fakeContext(store);
+    const session = newSession(SESSION);
+    session.agents.a1 = { ...session.main, definition: source("/agents/h.md"), agentType: "p:h" };
+    store.states.set(SESSION, session);
+    const input = stopInput(report("verify", "0.28", GOOD), { agent_id: "a1", agent_type: "p:h", hook_event_name: "SubagentStop" });
+    expect((await stopHook(input, ctx, "SubagentStop")).output).toMatchObject({ decision: "block" });
+    expect(await stopHook({ ...input, stop_hook_active: true }, ctx, "SubagentStop")).toEqual({});
+    expect(ctx.state()!.agents.a1).toMatchObject({ ended: true, history: [], pending: {} });
+    expect(ctx.records.map((r) => [r.event, r.scope, r.agentId, r.decision])).toEqual([
+      ["SubagentStop", "subagent", "a1", "blocked"],
+      ["SubagentStop", "subagent", "a1", "observed"],
+    ]);
+  });
+});
