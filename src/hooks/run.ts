@@ -48,6 +48,11 @@ export function parseHookInput<T>(bytes: Buffer, schema: Schema<T>): T {
   return parsed.data;
 }
 
+function errorText(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code ?? (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+}
+
 function recordError(env: HookIo["env"], event: string, message: string): void {
   try {
     appendJsonLine(errorLogPath(dataDir(env)), { v: 1, time: new Date().toISOString(), event, decision: "error", reason: message });
@@ -66,12 +71,27 @@ export async function runHook<T>(
   schema: Schema<T>,
   handler: (input: T, ctx: HookContext) => Promise<HookResult>,
   io: HookIo = processIo,
+  /** How the handler's context is made from the environment; tests pass one with shorter waits. */
+  makeContext: (env: HookIo["env"]) => HookContext = processContext,
 ): Promise<void> {
   try {
     const input = parseHookInput(io.readStdin(), schema);
-    const result = await handler(input, processContext(io.env));
+    const ctx = makeContext(io.env);
+    // A log that cannot be written must not cost the decision (a refusal dropped is a gate opened): note it, go on.
+    let logTrouble: string | undefined;
+    const appendLog = ctx.appendLog;
+    ctx.appendLog = (sessionId, record) => {
+      try {
+        appendLog(sessionId, record);
+      } catch (error) {
+        logTrouble ??= `the step log cannot be written (${errorText(error)})`;
+      }
+    };
+    const result = await handler(input, ctx);
     if (result.output) io.stdout(`${JSON.stringify(result.output)}\n`);
-    if (result.stderr) io.stderr(`${result.stderr.split("\n")[0]}\n`);
+    const trouble = [result.stderr?.split("\n")[0], logTrouble && `utility ${event} hook: ${logTrouble}`].filter(Boolean).join("; ");
+    if (trouble) io.stderr(`${trouble}\n`);
+    if (logTrouble) recordError(io.env, event, logTrouble);
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
     io.stderr(`utility ${event} hook: ${message}\n`);

@@ -1,16 +1,21 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 
-/** Ids that may become part of a file name: letters, digits, dot, dash, underscore; no `..`. */
+/** Ids that may become part of a file name: letters, digits, dot, dash, underscore; no `..`; not `__proto__` (ids are keys of the state's maps too). */
 const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 
 export class UnsafeIdError extends Error {
   override readonly name = "UnsafeIdError";
 }
 
+/** Whether an id may name a file (see safeId), without throwing. */
+export function isSafeId(value: string): boolean {
+  return SAFE_ID.test(value) && !value.includes("..") && value !== "__proto__";
+}
+
 /** Checks an id before it names a file: nothing may be written outside the data folder (SPEC §10). */
 export function safeId(kind: string, value: string): string {
-  if (!SAFE_ID.test(value) || value.includes("..")) {
+  if (!isSafeId(value)) {
     const shown = JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}…` : value);
     throw new UnsafeIdError(`${kind} ${shown} is not a safe id (expected 1-128 letters, digits, '.', '-' or '_', no '..')`);
   }

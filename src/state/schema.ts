@@ -7,7 +7,7 @@ import { ConfigSchema } from "../engine/signals.js";
 const EffectSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("read"), paths: z.array(z.string()) }),
   z.object({ kind: z.literal("write"), paths: z.array(z.string()) }),
-  z.object({ kind: z.literal("exec") }),
+  z.object({ kind: z.literal("exec"), background: z.optional(z.boolean()) }),
   z.object({ kind: z.literal("poll") }),
   z.object({ kind: z.literal("neutral") }),
 ]);
@@ -18,6 +18,8 @@ export const RanCallSchema = z.object({
   effect: EffectSchema,
   at: z.number(),
   toolUseId: z.optional(z.string()),
+  /** It came back with an error: it counts as in between, never as the original of a repeat. */
+  failed: z.optional(z.boolean()),
 });
 
 /** What gates a scope and with which settings: resolved from a skill's or agent's frontmatter, or /utility on. */

@@ -1,7 +1,8 @@
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { SessionStateSchema, type SessionState } from "./schema.js";
 import { sessionStatePath } from "./paths.js";
+import { isWellFormedState } from "./well-formed.js";
 
 /** The state could not be read: corrupt, of the wrong shape, or not a file. Gated scopes fail closed on it. */
 export class StateUnreadableError extends Error {
@@ -53,28 +54,96 @@ export interface LockOptions {
 
 const DEFAULT_LOCK: LockOptions = { timeoutMs: 4000, staleMs: 15000 };
 
-/** A lock file created with O_EXCL holding the owner's pid; a dead owner's lock is taken over. */
-function acquire(lock: string, options: LockOptions): void {
+/**
+ * For the hardening tests only (Claude Code never sets them; unset, they cost
+ * nothing): a pause between seeing a stale lock and taking it over, which
+ * widens the race that takeOver() closes, and a pause while holding the lock
+ * (the state read and changed, not yet written), so that a test can kill a
+ * hook between its writes or race it.
+ */
+const testPause = (name: string) => Math.min(Number(process.env[name]) || 0, 5000);
+const STALE_PAUSE_MS = testPause("UTILITY_TEST_STALE_PAUSE_MS");
+const HELD_PAUSE_MS = testPause("UTILITY_TEST_HELD_PAUSE_MS");
+
+/**
+ * A lock file created with O_EXCL holding the owner's pid, the time and a
+ * token; a dead owner's lock is taken over. Returns the token, for release.
+ */
+function acquire(lock: string, options: LockOptions): string {
   const deadline = Date.now() + options.timeoutMs;
+  const token = `${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}`;
   for (let attempt = 0; ; attempt++) {
     try {
       const fd = openSync(lock, "wx");
-      writeSync(fd, `${process.pid} ${Date.now()}`);
-      closeSync(fd);
-      return;
+      try {
+        writeSync(fd, token);
+      } finally {
+        closeSync(fd);
+      }
+      return token;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     if (isStale(lock, options.staleMs)) {
-      try {
-        unlinkSync(lock);
-      } catch {
-        // another hook took it over first
-      }
+      if (STALE_PAUSE_MS > 0) sleep(STALE_PAUSE_MS);
+      takeOver(lock, options.staleMs);
       continue;
     }
     if (Date.now() > deadline) throw new StateUnreadableError(`the state lock ${lock} is held by a live process for more than ${options.timeoutMs} ms`);
     sleep(Math.min(20, 1 + attempt) + Math.random() * 2);
+  }
+}
+
+/**
+ * Removes a stale lock under a second, short-lived lock. Two hooks that both
+ * saw the same stale lock must not both remove "it": the slower one would
+ * remove the lock the faster one has just created, and both would go on
+ * (a lost step). Under the guard the lock is checked again before removal.
+ */
+function takeOver(lock: string, staleMs: number): void {
+  const guard = `${lock}.takeover`;
+  try {
+    closeSync(openSync(guard, "wx"));
+  } catch {
+    // Another hook is taking it over. A guard left by a hook killed in these few microseconds expires after a second.
+    try {
+      if (Date.now() - statSync(guard).mtimeMs > 1000) unlinkSync(guard);
+    } catch {
+      // gone already
+    }
+    sleep(1);
+    return;
+  }
+  try {
+    if (isStale(lock, staleMs)) unlinkSync(lock);
+  } catch {
+    // gone already
+  } finally {
+    try {
+      unlinkSync(guard);
+    } catch {
+      // cannot happen but by hand
+    }
+  }
+}
+
+/** Removes the lock only if it is still ours: one taken over as stale (held too long) now belongs to another hook. */
+function release(lock: string, token: string): void {
+  try {
+    if (readFileSync(lock, "utf8") === token) unlinkSync(lock);
+  } catch {
+    // taken over and released already
+  }
+}
+
+/** The store's own I/O failed (the data folder cannot be written, the lock cannot be made): the state cannot be kept. */
+function storeIo<T>(file: string, io: () => T): T {
+  try {
+    return io();
+  } catch (error) {
+    if (error instanceof StateUnreadableError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new StateUnreadableError(`cannot keep the state file ${file}: ${code ?? (error instanceof Error ? error.message : String(error))}`);
   }
 }
 
@@ -88,12 +157,26 @@ function isStale(lock: string, staleMs: number): boolean {
   }
 }
 
+/** A regular file's text. Opened non-blocking: a FIFO in its place would otherwise block the read forever. */
+function readRegularFile(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: "ENOTREG" });
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Session state in one JSON file per session, replaced by rename so no reader ever sees a torn file. */
 export class FileStateStore implements StateStore {
   constructor(
     private readonly dir: string,
     private readonly lockOptions: LockOptions = DEFAULT_LOCK,
   ) {}
+
+  /** The last state file this store validated: its bytes, and the schema's output as JSON. */
+  private validated: { file: string; text: string; json: string } | undefined;
 
   path(sessionId: string): string {
     return sessionStatePath(this.dir, sessionId);
@@ -103,40 +186,55 @@ export class FileStateStore implements StateStore {
     const file = this.path(sessionId);
     let text: string;
     try {
-      text = readFileSync(file, "utf8");
+      text = readRegularFile(file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return undefined;
       throw new StateUnreadableError(`cannot read the state file ${file}: ${code ?? String(error)}`);
     }
+    // A hook reads its state twice (before the lock, to know whether to wait for the transcript, then under it):
+    // the same bytes need not be validated again (SPEC §11). A fresh copy each time: callers change what they get.
+    if (this.validated?.file === file && this.validated.text === text) return JSON.parse(this.validated.json) as SessionState;
     let data: unknown;
     try {
       data = JSON.parse(text);
     } catch {
       throw new StateUnreadableError(`the state file ${file} is not valid JSON`);
     }
+    // What the hooks wrote passes a fast exact check; anything else goes through the schema (SPEC §11).
+    if (isWellFormedState(data)) {
+      this.validated = { file, text, json: text };
+      return data;
+    }
     const parsed = SessionStateSchema.safeParse(data);
     if (!parsed.success) throw new StateUnreadableError(`the state file ${file} has the wrong shape at ${parsed.error.issues[0]?.path.join(".") || "its root"}`);
+    this.validated = { file, text, json: JSON.stringify(parsed.data) };
     return parsed.data;
   }
 
   async transact<T>(sessionId: string, change: (state: SessionState | undefined) => Transaction<T> | Promise<Transaction<T>>): Promise<T> {
     const file = this.path(sessionId);
-    mkdirSync(dirname(file), { recursive: true });
     const lock = `${file}.lock`;
-    acquire(lock, this.lockOptions);
+    const token = storeIo(file, () => {
+      mkdirSync(dirname(file), { recursive: true });
+      return acquire(lock, this.lockOptions);
+    });
     try {
       const { state, result } = await change(this.read(sessionId));
+      if (HELD_PAUSE_MS > 0) sleep(HELD_PAUSE_MS);
       const temp = `${file}.${process.pid}.tmp`;
-      writeFileSync(temp, JSON.stringify(state));
-      renameSync(temp, file);
+      storeIo(file, () => {
+        try {
+          writeFileSync(temp, JSON.stringify(state));
+          renameSync(temp, file);
+        } catch (error) {
+          rmSync(temp, { force: true });
+          throw error;
+        }
+      });
       return result;
     } finally {
-      try {
-        unlinkSync(lock);
-      } catch {
-        // taken over as stale: nothing to release
-      }
+      release(lock, token);
     }
   }
 

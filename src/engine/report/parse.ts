@@ -15,7 +15,9 @@ type Label = (typeof LABELS)[number];
 
 const DECOR = "[*_`]*";
 const LABEL_LINE = new RegExp(`^${DECOR}\\s*(action|utility|breakdown|rationale|candidates)\\s*${DECOR}\\s*:\\s*${DECOR}\\s*(.*)$`, "i");
-const CANDIDATE_ROW = /^[*_`]*(\p{L}[^\s:=*`]*?)[*_`]*\s*:\s*(.*=.*)$/u;
+// A row's name starts with any visible character, not only a letter: a row disguised by a leading
+// invisible or look-alike character (U+202E, U+200B…) is an unknown action, never a line to skip.
+const CANDIDATE_ROW = /^[*_`]*([^\s:=*_`][^\s:=*`]*?)[*_`]*\s*:\s*(.*=.*)$/u;
 const FENCE = /^(```|~~~)/;
 const PLAIN_DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 

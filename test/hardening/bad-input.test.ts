@@ -1,0 +1,262 @@
+/**
+ * SPEC §10, bad hook input: every bundled hook entry, run as a real process,
+ * is fed input Claude Code would never send (and some it might: huge,
+ * with a transcript that is missing or not a file). Each answers with at
+ * most one line on stderr and exit 0, never a stack trace; the state and the
+ * log stay whole and lose nothing; input that is valid gets the normal
+ * behaviour.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { processContext } from "../../src/hooks/context.js";
+import { postToolUse } from "../../src/hooks/post-tool-use.js";
+import { preToolUse } from "../../src/hooks/pre-tool-use.js";
+import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
+import {
+  ENTRIES,
+  expectDataWhole,
+  expectOneLineStderr,
+  expectValidOutput,
+  hookInput,
+  line,
+  logRecords,
+  readState,
+  runEntry,
+  sandbox,
+  type EntryFile,
+  type Sandbox,
+} from "./support.js";
+
+const SESSION = "5c505ef3-1111-4222-8333-444455556666";
+const AGENT = "ae5fab07137205403";
+
+/** A session with a task and two steps, written by the real handlers. */
+async function seeded(box: Sandbox): Promise<{ transcript: string }> {
+  const transcript = box.transcript(`${SESSION}.jsonl`, [line.prompt("fix the test")]);
+  const ctx = () => processContext(box.env());
+  const base = { session_id: SESSION, transcript_path: transcript, hook_event_name: "UserPromptSubmit" };
+  await userPromptSubmit({ ...base, prompt: "fix the test" }, ctx());
+  // Calls that ran: PreToolUse, then PostToolUse (a call still pending at a stop never ran, and is uncounted).
+  const calls = [
+    { tool_name: "Bash", tool_input: { command: "echo seed 1" }, tool_use_id: "toolu_seed_1" },
+    { tool_name: "Bash", tool_input: { command: "echo seed 2" }, tool_use_id: "toolu_seed_2" },
+    { agent_id: AGENT, agent_type: "general-purpose", tool_name: "Read", tool_input: { file_path: "/x" }, tool_use_id: "toolu_seed_sub" },
+  ];
+  for (const call of calls) {
+    await preToolUse({ ...base, ...call, hook_event_name: "PreToolUse" }, ctx());
+    await postToolUse({ ...base, ...call, hook_event_name: "PostToolUse", tool_response: { stdout: "" } }, ctx());
+  }
+  return { transcript };
+}
+
+type Stdin = string | Buffer;
+interface ErrorCase {
+  name: string;
+  stdin: (input: Record<string, unknown>) => Stdin;
+  /** What stderr must name. */
+  names: RegExp;
+  only?: readonly EntryFile[];
+}
+
+const without = (input: Record<string, unknown>, key: string) => JSON.stringify(Object.fromEntries(Object.entries(input).filter(([k]) => k !== key)));
+const withField = (key: string, value: unknown) => (input: Record<string, unknown>) => JSON.stringify({ ...input, [key]: value });
+const TOOL_HOOKS = ["pre-tool-use", "post-tool-use"] as const;
+const STOP_HOOKS = ["stop", "subagent-stop"] as const;
+
+const ERROR_CASES: ErrorCase[] = [
+  { name: "empty input", stdin: () => "", names: /hook input is empty/ },
+  { name: "only whitespace", stdin: () => "  \n\t\n", names: /not valid JSON/ },
+  { name: "an open brace", stdin: () => "{", names: /not valid JSON/ },
+  { name: "cut in half", stdin: (i) => JSON.stringify(i).slice(0, 60), names: /not valid JSON/ },
+  { name: "two objects", stdin: (i) => `${JSON.stringify(i)}\n${JSON.stringify(i)}`, names: /not valid JSON/ },
+  { name: "UTF-16", stdin: (i) => Buffer.from(JSON.stringify(i), "utf16le"), names: /not valid JSON/ },
+  { name: "an array", stdin: (i) => JSON.stringify([i]), names: /not a JSON object/ },
+  { name: "a string", stdin: () => '"PreToolUse"', names: /not a JSON object/ },
+  { name: "null", stdin: () => "null", names: /not a JSON object/ },
+  { name: "a number", stdin: () => "42", names: /not a JSON object/ },
+  { name: "true", stdin: () => "true", names: /not a JSON object/ },
+  { name: "invalid UTF-8", stdin: (i) => Buffer.concat([Buffer.from(JSON.stringify(i).slice(0, -1)), Buffer.from(',"x":"\xff\xfe'.split("").map((c) => c.charCodeAt(0))), Buffer.from('"}')]), names: /not valid UTF-8/ },
+  { name: "a lone surrogate byte sequence", stdin: (i) => Buffer.concat([Buffer.from(JSON.stringify(i).slice(0, -1)), Buffer.from(',"x":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]), names: /not valid UTF-8/ },
+  { name: "10 MB that is not JSON", stdin: () => "x".repeat(10 * 1024 * 1024), names: /not valid JSON/ },
+  { name: "no session_id", stdin: (i) => without(i, "session_id"), names: /session_id/ },
+  { name: "session_id a number", stdin: withField("session_id", 42), names: /session_id/ },
+  { name: "session_id empty", stdin: withField("session_id", ""), names: /session_id/ },
+  { name: "session_id null", stdin: withField("session_id", null), names: /session_id/ },
+  { name: "session_id an object", stdin: withField("session_id", { id: SESSION }), names: /session_id/ },
+  { name: "no transcript_path", stdin: (i) => without(i, "transcript_path"), names: /transcript_path/ },
+  { name: "transcript_path a number", stdin: withField("transcript_path", 7), names: /transcript_path/ },
+  { name: "transcript_path a list", stdin: withField("transcript_path", ["/a", "/b"]), names: /transcript_path/ },
+  { name: "no hook_event_name", stdin: (i) => without(i, "hook_event_name"), names: /hook_event_name/ },
+  { name: "agent_id a number", stdin: withField("agent_id", 5), names: /agent_id/ },
+  { name: "cwd a list", stdin: withField("cwd", []), names: /cwd/ },
+  { name: "permission_mode false", stdin: withField("permission_mode", false), names: /permission_mode/ },
+  { name: "no tool_name", stdin: (i) => without(i, "tool_name"), names: /tool_name/, only: TOOL_HOOKS },
+  { name: "tool_name an object", stdin: withField("tool_name", { name: "Bash" }), names: /tool_name/, only: TOOL_HOOKS },
+  { name: "tool_name empty", stdin: withField("tool_name", ""), names: /tool_name/, only: TOOL_HOOKS },
+  { name: "tool_use_id a number", stdin: withField("tool_use_id", 12), names: /tool_use_id/, only: TOOL_HOOKS },
+  { name: "stop_hook_active a string", stdin: withField("stop_hook_active", "yes"), names: /stop_hook_active/, only: STOP_HOOKS },
+  { name: "agent_transcript_path a number", stdin: withField("agent_transcript_path", 1), names: /agent_transcript_path/, only: STOP_HOOKS },
+  { name: "prompt a number", stdin: withField("prompt", 5), names: /prompt/, only: ["user-prompt-submit"] },
+  { name: "trigger a list", stdin: withField("trigger", ["auto"]), names: /trigger/, only: ["pre-compact"] },
+];
+
+interface ValidCase {
+  name: string;
+  bom?: boolean;
+  /** Changes the (valid) input; may prepare the sandbox. */
+  input: (input: Record<string, unknown>, box: Sandbox, entry: EntryFile) => Record<string, unknown>;
+}
+
+/** Where a subagent's own transcript is, beside the session's (the hooks derive it from transcript_path). */
+const subagentTranscript = (box: Sandbox) => join(box.transcripts, SESSION, "subagents", `agent-${AGENT}.jsonl`);
+
+/** Stands for a value nested too deep for JSON.stringify: spliced into the input's text. */
+const DEEP = "\u0000DEEP\u0000";
+const DEEP_TEXT = `${"[".repeat(50_000)}{"a":1}${"]".repeat(50_000)}`;
+
+const TEN_MB = "y".repeat(10 * 1024 * 1024);
+const VALID_CASES: ValidCase[] = [
+  { name: "the input as Claude Code sends it", input: (i) => i },
+  { name: "a byte-order mark before the JSON", input: (i) => i, bom: true },
+  { name: "unknown extra fields", input: (i) => ({ ...i, future_field: { nested: [1, 2, 3] }, another: null }) },
+  {
+    name: "a 10 MB input",
+    input: (i, _box, entry) =>
+      entry === "pre-tool-use" || entry === "post-tool-use"
+        ? { ...i, tool_input: { command: `echo ${TEN_MB}` } }
+        : entry === "user-prompt-submit"
+          ? { ...i, prompt: TEN_MB }
+          : entry === "stop" || entry === "subagent-stop"
+            ? { ...i, last_assistant_message: TEN_MB }
+            : { ...i, custom_instructions: TEN_MB },
+  },
+  {
+    name: "a tool input nested 50 000 levels deep",
+    input: (i, _box, entry) => (entry === "pre-tool-use" || entry === "post-tool-use" ? { ...i, tool_input: DEEP } : { ...i, deep: DEEP }),
+  },
+  { name: "a transcript that does not exist", input: (i, box) => ({ ...i, transcript_path: join(box.root, "nowhere", "missing.jsonl") }) },
+  {
+    name: "a transcript that is a directory",
+    input: (i, box) => {
+      const dir = join(box.transcripts, "dir.jsonl");
+      mkdirSync(dir);
+      mkdirSync(subagentTranscript(box), { recursive: true });
+      return { ...i, transcript_path: dir };
+    },
+  },
+  {
+    name: "a transcript that is a FIFO nobody writes to",
+    input: (i, box) => {
+      const fifo = join(box.transcripts, "fifo.jsonl");
+      execFileSync("mkfifo", [fifo]);
+      mkdirSync(join(subagentTranscript(box), ".."), { recursive: true });
+      execFileSync("mkfifo", [subagentTranscript(box)]);
+      return { ...i, transcript_path: fifo };
+    },
+  },
+  {
+    name: "a transcript that is a symlink loop",
+    input: (i, box) => {
+      const loop = join(box.transcripts, "loop.jsonl");
+      symlinkSync(loop, loop);
+      return { ...i, transcript_path: loop };
+    },
+  },
+  { name: "a transcript path with a NUL byte", input: (i, box) => ({ ...i, transcript_path: `${box.transcripts}/a\u0000b.jsonl` }) },
+  {
+    name: "a transcript of garbage and invalid UTF-8",
+    input: (i, box) => ({ ...i, transcript_path: box.file("garbage.jsonl", Buffer.concat([Buffer.from("{not json\n\xff\xfe\n"), Buffer.from([0xc3, 0x28, 0x0a]), Buffer.from('{"type":"assistant","message":')])) }),
+  },
+];
+
+const EVENT: Record<EntryFile, string> = Object.fromEntries(ENTRIES.map((e) => [e.file, e.event])) as Record<EntryFile, string>;
+
+/** Subagent-stop is about a subagent; everything else about the main scope. */
+function baseInput(entry: EntryFile, transcript: string): Record<string, unknown> {
+  return hookInput(entry, { session: SESSION, transcript, agentId: entry === "subagent-stop" ? AGENT : undefined }, entry === "pre-tool-use" || entry === "post-tool-use" ? { tool_input: { command: "echo fresh" }, tool_use_id: "toolu_fresh" } : {});
+}
+
+describe.concurrent.each(ENTRIES.map((e) => e.file))("dist/hooks/%s.js", (entry) => {
+  it.each(ERROR_CASES.filter((c) => !c.only || c.only.includes(entry)))("$name: one line on stderr, exit 0, nothing lost", async (c) => {
+    const box = sandbox();
+    try {
+      const { transcript } = await seeded(box);
+      const before = expectDataWhole(box.data);
+      const logBefore = logRecords(box.data, SESSION);
+      const run = await runEntry(entry, c.stdin(baseInput(entry, transcript)), box.env());
+      expect(run.code).toBe(0);
+      expect(run.signal).toBeNull();
+      expect(run.stdout).toBe("");
+      expectOneLineStderr(run.stderr);
+      expect(run.stderr).toMatch(new RegExp(`^utility ${EVENT[entry]} hook: `));
+      expect(run.stderr).toMatch(c.names);
+      const after = expectDataWhole(box.data);
+      expect(after.states).toEqual(before.states);
+      expect(logRecords(box.data, SESSION)).toEqual(logBefore);
+      expect(after.errors).toBe(before.errors + 1);
+    } finally {
+      box.remove();
+    }
+  });
+
+  it.each(VALID_CASES)("$name: the normal behaviour", async (c) => {
+    const box = sandbox();
+    try {
+      const { transcript } = await seeded(box);
+      const before = expectDataWhole(box.data);
+      const logBefore = logRecords(box.data, SESSION);
+      const input = c.input(baseInput(entry, transcript), box, entry);
+      const text = JSON.stringify(input).replace(JSON.stringify(DEEP), DEEP_TEXT);
+      const run = await runEntry(entry, `${c.bom ? "\uFEFF" : ""}${text}`, box.env());
+      expect(run.code).toBe(0);
+      expect(run.signal).toBeNull();
+      expectOneLineStderr(run.stderr);
+      expect(run.stderr).toBe("");
+      expectValidOutput(EVENT[entry], run.stdout);
+      expect(run.stdout).toBe(""); // an ungated session: nothing refused, nothing blocked
+      const after = expectDataWhole(box.data);
+      expect(after.errors).toBe(before.errors);
+      const was = before.states[SESSION]!;
+      const now = readState(box.data, SESSION)!;
+      const logged = logRecords(box.data, SESSION);
+      const newLines = logged.length - before.logs[SESSION]!;
+      switch (entry) {
+        case "pre-tool-use":
+          expect(now.main.step).toBe(was.main.step + 1);
+          expect(newLines).toBe(1);
+          expect(logged.at(-1)).toMatchObject({ event: "PreToolUse", decision: "observed", step: was.main.step + 1, toolUseId: "toolu_fresh" });
+          break;
+        case "post-tool-use":
+          expect(now.main.history.length).toBe(was.main.history.length + 1);
+          expect(newLines).toBe(0);
+          break;
+        case "stop":
+          expect(newLines).toBe(1);
+          expect(logged.at(-1)).toMatchObject({ event: "Stop", decision: "observed" });
+          break;
+        case "subagent-stop":
+          expect(newLines).toBe(1);
+          expect(logged.at(-1)).toMatchObject({ event: "SubagentStop", decision: "observed", agentId: AGENT });
+          expect(now.agents[AGENT]!.ended).toBe(true);
+          expect(now.agents[AGENT]!.step).toBe(was.agents[AGENT]!.step);
+          break;
+        case "user-prompt-submit":
+          expect(now.main.task).toBe(was.main.task + 1);
+          expect(now.main.step).toBe(0);
+          expect(newLines).toBe(1);
+          break;
+        case "pre-compact":
+          expect(now.main.history).toEqual([]);
+          expect(newLines).toBe(0);
+          break;
+      }
+      // Nothing written before is lost: the old lines are still the log's first lines.
+      expect(logged.slice(0, logBefore.length)).toEqual(logBefore);
+      expect(now.main.task).toBeGreaterThanOrEqual(was.main.task);
+    } finally {
+      box.remove();
+    }
+  });
+});
