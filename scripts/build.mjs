@@ -2,9 +2,18 @@
 // Bundles the CLI and the hook scripts into dist/: plain JavaScript that
 // needs no node_modules, because an installed plugin gets only the
 // repository's files. `--out DIR` builds elsewhere (the staleness test).
+//
+// Hooks run before and after every tool call (SPEC §11), so they are built
+// for start-up time, not size:
+// - one CommonJS file per hook, nothing to resolve or link: Node's ESM
+//   loader and a graph of shared chunks cost about 7 ms more per start on
+//   Node 20 (dist/hooks/package.json makes their .js CommonJS);
+// - the frontmatter reader (gray-matter, js-yaml) is a separate ES module,
+//   dist/hooks/optin-read.mjs, that a hook imports only when it must read a
+//   skill or agent file, so its 60 KB are never compiled on the hot path.
 import { build } from "esbuild";
-import { readdirSync, rmSync, existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readdirSync, rmSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -19,18 +28,43 @@ const hookEntries = existsSync(hookDir)
 const shared = {
   bundle: true,
   platform: "node",
-  format: "esm",
   target: "node20",
   minify: true,
   legalComments: "none",
   logLevel: "warning",
-  // gray-matter and its YAML parser are CommonJS; give the ESM bundle a require().
-  banner: { js: 'import{createRequire as __cr}from"node:module";const require=__cr(import.meta.url);' },
+};
+// gray-matter and its YAML parser are CommonJS; give an ESM bundle a require().
+const esmRequire = { js: 'import{createRequire as __cr}from"node:module";const require=__cr(import.meta.url);' };
+
+/** The name of the reader module next to the hook scripts. */
+const OPTIN_READER = "optin-read.mjs";
+const OPTIN_SOURCE = join(root, "src", "optin", "read.ts");
+
+/** In a hook bundle, `import("../optin/read.js")` stays a dynamic import of the separate reader module. */
+const optinReaderExternal = {
+  name: "optin-reader-external",
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)optin\/read\.js$/ }, (args) => {
+      if (args.kind !== "dynamic-import") return undefined;
+      return { path: `./${OPTIN_READER}`, external: true };
+    });
+  },
 };
 
 rmSync(outdir, { recursive: true, force: true });
-await build({ ...shared, entryPoints: { cli: join(root, "src", "cli", "main.ts") }, outdir });
+await build({ ...shared, format: "esm", banner: esmRequire, entryPoints: { cli: join(root, "src", "cli", "main.ts") }, outdir });
 if (hookEntries.length > 0) {
-  // Splitting lets a hook load the frontmatter reader only when it must read a skill file.
-  await build({ ...shared, entryPoints: hookEntries, outdir: join(outdir, "hooks"), splitting: true, chunkNames: "chunks/[name]-[hash]" });
+  const hooksOut = join(outdir, "hooks");
+  mkdirSync(hooksOut, { recursive: true });
+  writeFileSync(join(hooksOut, "package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
+  for (const entry of hookEntries) {
+    await build({
+      ...shared,
+      format: "cjs",
+      entryPoints: [entry],
+      outfile: join(hooksOut, `${basename(entry, ".ts")}.js`),
+      plugins: [optinReaderExternal],
+    });
+  }
+  await build({ ...shared, format: "esm", banner: esmRequire, entryPoints: [OPTIN_SOURCE], outfile: join(hooksOut, OPTIN_READER) });
 }

@@ -5,6 +5,7 @@ import type { Config } from "./signals.js";
 import { actionPermits, actionsPermitting, describePermits, isNeutralTool, type ExtraTools } from "./tools.js";
 import { formatUtility, roundUtility, utility } from "./utility.js";
 import type { Repeat } from "./redundancy.js";
+import type { Report } from "./report/types.js";
 
 /**
  * The PreToolUse decision of SPEC §6, as a pure function. The gate only ever
@@ -35,13 +36,14 @@ export interface GateInput {
 }
 
 export type GateDecision =
-  | { decision: "refused"; rule: RuleId; reason: string; evaluation?: Evaluation }
+  | { decision: "refused"; rule: RuleId; reason: string; evaluation?: Evaluation; report?: Report }
   | { decision: "passed"; evaluation: Evaluation }
   | { decision: "observed"; hint?: string }
   | { decision: "neutral" };
 
-const refused = (rule: RuleId, reason: string, evaluation?: Evaluation): GateDecision => ({
+const refused = (rule: RuleId, reason: string, evaluation?: Evaluation, report?: Report): GateDecision => ({
   decision: "refused",
+  ...(report ? { report } : {}),
   rule,
   reason,
   ...(evaluation ? { evaluation } : {}),
@@ -88,6 +90,7 @@ export function decideToolCall(input: GateInput): GateDecision {
     return refused("malformed", `The action report is malformed: ${parsed.problems.map((p) => p.message).join(" ")}`);
   }
   const checked = checkReport(parsed.value, { scope: input.scope, step: input.step, config: input.config });
-  if (!checked.ok) return refused(checked.refusal.rule, checked.refusal.message);
+  // The parsed report goes with a refusal that checks it, so the log shows what the model claimed.
+  if (!checked.ok) return refused(checked.refusal.rule, checked.refusal.message, undefined, parsed.value);
   return checkPermission(input, checked.evaluation) ?? checkRepeat(input, checked.evaluation) ?? { decision: "passed", evaluation: checked.evaluation };
 }

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { basename, join, resolve } from "node:path";
+import { isSafeId } from "../state/paths.js";
 
 /**
  * Finds the file that defines a subagent type. The hook input names the
@@ -16,6 +17,44 @@ export interface AgentSearch {
   pluginRoot?: string;
   /** This plugin's name: its own agents are `<pluginName>:<name>`. */
   pluginName?: string;
+  /** Plugin folders Claude Code was given with --plugin-dir (see `pluginDirsOf`). */
+  pluginDirs?: string[];
+}
+
+/**
+ * The folders the running Claude Code was started with `--plugin-dir`: such a
+ * plugin is in no cache and no hook input names its folder, so its agents'
+ * definitions are found through Claude Code's own command line (`CLAUDE_PID`;
+ * Linux /proc only, elsewhere none).
+ */
+export function pluginDirsOf(pid: string | undefined): string[] {
+  if (!pid || !/^\d+$/.test(pid)) return [];
+  let args: string[];
+  let cwd: string;
+  try {
+    args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    cwd = readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return [];
+  }
+  const dirs: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--plugin-dir" && args[i + 1]) dirs.push(args[++i]!);
+    else if (arg.startsWith("--plugin-dir=")) dirs.push(arg.slice("--plugin-dir=".length));
+  }
+  return dirs.map((d) => resolve(cwd, d));
+}
+
+/** A plugin folder's name: its manifest's `name`, else the folder's name. */
+function pluginNameOf(root: string): string {
+  try {
+    const name = (JSON.parse(readFileSync(join(root, ".claude-plugin", "plugin.json"), "utf8")) as { name?: unknown }).name;
+    if (typeof name === "string" && name !== "") return name;
+  } catch {
+    // no manifest or not JSON
+  }
+  return basename(root);
 }
 
 function markdownFiles(dir: string): string[] {
@@ -59,8 +98,11 @@ export function candidateFolders(search: AgentSearch): Array<{ dir: string; pref
   const home = search.home ?? homedir();
   const [plugin, bare] = search.agentType.includes(":") ? search.agentType.split(":", 2) : [undefined, search.agentType];
   if (plugin) {
+    // The plugin's name becomes a path under the plugin cache: a name that is no safe id ("../..") names no plugin.
+    if (!isSafeId(plugin)) return [];
     const own = search.pluginRoot && plugin === search.pluginName ? [search.pluginRoot] : [];
-    const roots = [...own, ...cachedPluginDirs(home, plugin!)];
+    const given = (search.pluginDirs ?? []).filter((dir) => pluginNameOf(dir) === plugin);
+    const roots = [...own, ...given, ...cachedPluginDirs(home, plugin!)];
     return roots.map((root) => ({ dir: join(root, "agents"), prefix: bare }));
   }
   return [

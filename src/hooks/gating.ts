@@ -67,9 +67,13 @@ export interface ScanResult {
  * start only, never the whole file.
  */
 export function scanTranscript(scope: ScopeState, ref: ScopeRef): ScanResult & { promptSeen: boolean } {
+  // At a scope's first call Claude Code may not have created its transcript yet: nothing to see so far.
+  const size = fileSize(ref.transcript);
+  if (size < 0) return { folders: [], compacted: false, promptSeen: false, nextOffset: scope.offset };
   if (scope.offset === 0 && ref.kind === "main") {
+    // The size is taken before reading: lines written meanwhile are read again next time, never skipped.
     const activations = findSkillActivations(ref.transcript, { sinceLastUserPrompt: true, lines: ref.lines });
-    return { folders: activations.map((a) => a.folder), compacted: false, promptSeen: false, nextOffset: fileSize(ref.transcript) };
+    return { folders: activations.map((a) => a.folder), compacted: false, promptSeen: false, nextOffset: size };
   }
   const read = readEventsFrom(ref.transcript, scope.offset);
   let folders: string[] = [];
@@ -88,11 +92,13 @@ export function scanTranscript(scope: ScopeState, ref: ScopeRef): ScanResult & {
   return { folders, compacted, promptSeen, nextOffset: read.shrunk ? 0 : read.nextOffset };
 }
 
+/** The file's size, or -1 when it does not exist (yet) or is not a regular file (a folder, a FIFO: nothing to read). */
 function fileSize(path: string): number {
   try {
-    return statSync(path).size;
+    const stat = statSync(path);
+    return stat.isFile() ? stat.size : -1;
   } catch {
-    return 0;
+    return -1;
   }
 }
 
@@ -111,11 +117,32 @@ export async function applyScan(scope: ScopeState, scan: ScanResult & { promptSe
 }
 
 /**
- * The source that gates the scope now, if any: the latest gated one. A later
- * ungated skill never ungates (gating lasts to the end of the task).
+ * The gate in force for the scope, if any. Gating only tightens within a
+ * task: a later skill never ungates, and never loosens what an earlier gated
+ * source set (otherwise a model could activate a laxer skill to escape).
+ * Settings merge strictest-first: the highest floor, the smallest step
+ * budget, and an invalid opt-in anywhere refuses; λ, scope and extra tools
+ * come from the first gated source.
  */
 export function effectiveGate(session: SessionState, scope: ScopeState, ref: ScopeRef): GateSource | undefined {
   const manual = ref.kind === "main" && session.manualGate ? [manualSource()] : [];
   const all = [...(scope.definition ? [scope.definition] : []), ...manual, ...scope.sources];
-  return all.filter((s) => s.gated).at(-1);
+  const gated = all.filter((s) => s.gated);
+  const [first, ...later] = gated;
+  if (!first) return undefined;
+  return later.reduce(tighten, first);
+}
+
+function tighten(current: GateSource, next: GateSource): GateSource {
+  const problem = [current.problem, next.problem].filter(Boolean).join(" ");
+  return {
+    ...current,
+    file: `${current.file}, ${next.file}`,
+    config: {
+      ...current.config,
+      floor: Math.max(current.config.floor, next.config.floor),
+      maxSteps: Math.min(current.config.maxSteps, next.config.maxSteps),
+    },
+    ...(problem ? { problem } : {}),
+  };
 }

@@ -1,4 +1,5 @@
 import type { Evaluation } from "../engine/report/check.js";
+import type { Report } from "../engine/report/types.js";
 import type { Config } from "../engine/signals.js";
 import type { LogRecord, LoggedReport } from "../log/record.js";
 import type { ScopeState } from "../state/schema.js";
@@ -11,14 +12,15 @@ export interface HookResult {
   stderr?: string;
 }
 
-export function loggedReport(evaluation: Evaluation): LoggedReport {
-  const { report, termination } = evaluation;
+/** The report as logged: what the model claimed, and the override the engine found, if any. */
+export function loggedReport(report: Report, evaluation?: Evaluation): LoggedReport {
+  const override = evaluation?.termination.override;
   return {
     action: report.action,
     utility: report.utility,
     ...report.signals,
     rationale: report.rationale,
-    ...(termination.override ? { override: termination.override } : {}),
+    ...(override ? { override } : {}),
   };
 }
 
@@ -44,6 +46,7 @@ export function baseRecord(
     task: scope.task,
     step: scope.step,
     maxSteps: config.maxSteps,
+    floor: config.floor,
     lambdas: config.lambdas,
     gated: gatedBy !== undefined,
     ...(gatedBy !== undefined ? { gatedBy } : {}),

@@ -11,7 +11,7 @@ import { scopeOf, scopeState } from "./scope.js";
 export const HISTORY_LIMIT = 256;
 
 /**
- * PostToolUse: the call ran. Move it from pending to the scope's history, the
+ * PostToolUse and PostToolUseFailure: the call ran (a failed call ran too). Move it from pending to the scope's history, the
  * memory that exact repeats are judged against (SPEC §7). No log record: the
  * step was recorded when it was decided.
  */
@@ -23,10 +23,12 @@ export async function postToolUse(input: PostToolUseInput, ctx: HookContext): Pr
     const session = existing ?? newSession(input.session_id);
     const scope = scopeState(session, ref);
     const id = input.tool_use_id;
-    const pending = id ? scope.pending[id] : undefined;
+    // Own keys only: a tool_use_id such as "constructor" must not find what every object inherits.
+    const pending = id && Object.hasOwn(scope.pending, id) ? scope.pending[id] : undefined;
     if (id) delete scope.pending[id];
-    const ran = pending ?? { tool: input.tool_name, digest: inputDigest(input.tool_input), effect: effectOf(input.tool_name, input.tool_input), at: scope.step, ...(id ? { toolUseId: id } : {}) };
-    scope.history.push(ran);
+    const failed = input.hook_event_name === "PostToolUseFailure";
+    const found = pending ?? { tool: input.tool_name, digest: inputDigest(input.tool_input), effect: effectOf(input.tool_name, input.tool_input), at: scope.step, ...(id ? { toolUseId: id } : {}) };
+    scope.history.push(failed ? { ...found, failed: true } : found);
     if (scope.history.length > HISTORY_LIMIT) scope.history.splice(0, scope.history.length - HISTORY_LIMIT);
     return { state: session, result: undefined };
   });

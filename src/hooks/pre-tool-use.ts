@@ -1,9 +1,10 @@
-import { createHash } from "node:crypto";
 import { decideToolCall, type GateDecision } from "../engine/gate.js";
 import { canonicalJson, effectOf, findExactRepeat, type RanCall } from "../engine/redundancy.js";
 import { defaultConfig } from "../engine/signals.js";
 import { isNeutralTool } from "../engine/tools.js";
 import { newScope, newSession, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
+import { lastManualSwitch } from "../state/log.js";
+import { sessionLogPath } from "../state/paths.js";
 import { StateUnreadableError } from "../state/store.js";
 import type { LogRecord } from "../log/record.js";
 import type { HookContext } from "./context.js";
@@ -11,9 +12,17 @@ import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
 import type { PreToolUseInput } from "./input.js";
 import { baseRecord, loggedReport, type HookResult } from "./output.js";
 import { scopeOf, scopeState, type ScopeRef } from "./scope.js";
+import { sha256Hex } from "./sha256.js";
 
 export function inputDigest(toolInput: unknown): string {
-  return createHash("sha256").update(canonicalJson(toolInput)).digest("hex").slice(0, 32);
+  let canonical: string;
+  try {
+    canonical = canonicalJson(toolInput);
+  } catch {
+    // Nested too deep to walk (the stack overflows): a digest of its own, so the call is still decided (never a repeat).
+    canonical = `unwalkable:${process.pid}:${Date.now()}:${Math.random()}`;
+  }
+  return sha256Hex(canonical).slice(0, 32);
 }
 
 /**
@@ -70,7 +79,8 @@ function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseIn
   const scopeName = ref.kind === "agent" ? "subagent" : gate?.scope === "dispatch" ? "dispatch" : "self";
   const digest = inputDigest(input.tool_input);
   const effect = effectOf(input.tool_name, input.tool_input);
-  const repeat = findExactRepeat(scope.history, { tool: input.tool_name, digest, effect });
+  // Calls let through whose results are not back yet count as in between (a parallel sibling may be writing).
+  const repeat = findExactRepeat(scope.history, { tool: input.tool_name, digest, effect }, Object.values(scope.pending));
   const decision = decideToolCall({
     scope: scopeName,
     gated: gate !== undefined,
@@ -106,6 +116,7 @@ function toOutput(decided: Decided): HookResult["output"] {
 function record(input: PreToolUseInput, ref: ScopeRef, decided: Decided, ctx: HookContext, started: number): LogRecord {
   const { decision, gate, scope } = decided;
   const evaluation = decision.decision === "passed" || decision.decision === "refused" ? decision.evaluation : undefined;
+  const report = evaluation?.report ?? (decision.decision === "refused" ? decision.report : undefined);
   const config = gate?.config ?? defaultConfig();
   return {
     ...baseRecord(ctx, "PreToolUse", input, ref, decided.scopeName, scope, config, gate?.file),
@@ -114,9 +125,9 @@ function record(input: PreToolUseInput, ref: ScopeRef, decided: Decided, ctx: Ho
     inputDigest: inputDigest(input.tool_input),
     decision: decision.decision === "neutral" ? "observed" : decision.decision,
     ...(decision.decision === "refused" ? { rule: decision.rule, reason: decision.reason } : {}),
-    ...(evaluation ? { report: loggedReport(evaluation) } : {}),
-    ...(evaluation
-      ? { selection: { strategy: "reported" as const, candidates: evaluation.report.candidates?.length ?? 1, chosen: evaluation.report.action } }
+    ...(report ? { report: loggedReport(report, evaluation) } : {}),
+    ...(report
+      ? { selection: { strategy: "reported" as const, candidates: report.candidates?.length ?? 1, chosen: report.action } }
       : {}),
     ...(decided.repeat ? { repeat: { ofStep: decided.repeat.at, ...(decided.repeat.toolUseId ? { toolUseId: decided.repeat.toolUseId } : {}) } } : {}),
     latencyMs: Math.round((ctx.now() - started) * 100) / 100,
@@ -134,7 +145,8 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
   const ref = scopeOf(input);
   let decided: Decided | undefined;
   try {
-    const waited = (await needsTranscript(input, ref, ctx)) ? governingText(ref, input.tool_use_id, ctx) : undefined;
+    const needed = await needsTranscript(input, ref, ctx);
+    const waited = needed ? governingText(ref, input.tool_use_id, ctx) : undefined;
     decided = await ctx.store.transact(input.session_id, async (existing) => {
       const session = existing ?? newSession(input.session_id);
       const scope = scopeState(session, ref);
@@ -142,7 +154,8 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
       await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
       delete scope.awaitingActivation;
       // Gated only now (a skill seen in this scan): the text is there, since the scan found lines written before the call.
-      const reportText = waited ?? (effectiveGate(session, scope, ref) ? governingText(ref, input.tool_use_id, ctx) : undefined);
+      // Already waited (and found nothing): never wait a second time, holding the lock.
+      const reportText = needed ? waited : effectiveGate(session, scope, ref) ? governingText(ref, input.tool_use_id, ctx) : undefined;
       return { state: session, result: decideInState(session, ref, input, reportText) };
     });
   } catch (error) {
@@ -159,7 +172,14 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
  */
 async function stateTrouble(error: unknown, input: PreToolUseInput, ref: ScopeRef, ctx: HookContext): Promise<HookResult> {
   if (!(error instanceof StateUnreadableError)) throw error;
-  const session = newSession(input.session_id);
+  let session = newSession(input.session_id);
+  try {
+    // Only locked (held too long), not unreadable: what it holds (/utility on, skills seen) still shows a gate.
+    session = ctx.store.read(input.session_id) ?? session;
+  } catch {
+    // Unreadable: /utility on is still in the log (the user's own prompt, logged by UserPromptSubmit); skills show in the transcript.
+    session.manualGate = lastManualSwitch(sessionLogPath(ctx.dataDir, input.session_id)) === "on";
+  }
   const scope = scopeState(session, ref);
   try {
     await ensureDefinition(scope, input, ctx);

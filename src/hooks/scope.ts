@@ -23,7 +23,8 @@ export function scopeOf(input: { session_id: string; transcript_path: string; ag
 
 export function scopeState(session: SessionState, ref: ScopeRef): ScopeState {
   if (ref.kind === "main") return session.main;
-  const existing = session.agents[ref.agentId!];
+  // Own keys only: an id such as "constructor" must not find what every object inherits.
+  const existing = Object.hasOwn(session.agents, ref.agentId!) ? session.agents[ref.agentId!] : undefined;
   if (existing) return existing;
   const created = newScope(1);
   session.agents[ref.agentId!] = created;

@@ -1,7 +1,7 @@
 import type { Action } from "../engine/actions.js";
 import { parseLastReport } from "../engine/report/parse.js";
 import { defaultConfig } from "../engine/signals.js";
-import { newSession } from "../state/schema.js";
+import { newSession, type ScopeState } from "../state/schema.js";
 import { flattenResultContent } from "../transcript/line.js";
 import type { HookContext } from "./context.js";
 import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
@@ -25,6 +25,19 @@ export function untakenAction(lastMessage: unknown): { action: Action; utility: 
 }
 
 /**
+ * Steps are counted when the gate lets a call through; a call that Claude
+ * Code's own permissions then refused (or that was interrupted) never
+ * reaches PostToolUse. At the end of the turn every call has finished, so
+ * what is still pending never ran: it is not a step.
+ */
+export function uncountNeverRan(scope: ScopeState): number {
+  const never = Object.keys(scope.pending).length;
+  scope.step = Math.max(0, scope.step - never);
+  scope.pending = {};
+  return never;
+}
+
+/**
  * Stop and SubagentStop: in a gated scope, block a stop once when the last
  * report selected an action that was never taken; stop_hook_active (Claude
  * Code's own flag) and the scope's memory keep it from looping.
@@ -32,17 +45,23 @@ export function untakenAction(lastMessage: unknown): { action: Action; utility: 
 export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop" | "SubagentStop"): Promise<HookResult> {
   const started = ctx.now();
   const ref = scopeOf(input);
+  // A skill activated just before the stop may not be in the transcript yet: wait for the final message's line.
+  const known = ctx.store.read(input.session_id);
+  const finalText = messageText(input.last_assistant_message);
+  if (known && scopeState(known, ref).awaitingActivation && finalText.trim() !== "") ctx.waitForFinal?.(ref, finalText);
   const result = await ctx.store.transact(input.session_id, async (existing) => {
     const session = existing ?? newSession(input.session_id);
     const scope = scopeState(session, ref);
     await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
+    delete scope.awaitingActivation;
     const gate = effectiveGate(session, scope, ref);
     const untaken = gate && !input.stop_hook_active && !scope.stopBlocked ? untakenAction(input.last_assistant_message) : undefined;
+    const uncounted = uncountNeverRan(scope);
     if (untaken) scope.stopBlocked = true;
     else if (ref.kind === "agent") Object.assign(scope, { ended: true, history: [], pending: {} });
-    return { state: session, result: { scope: { ...scope }, gate, untaken } };
+    return { state: session, result: { scope: { ...scope }, gate, untaken, uncounted } };
   });
-  const { scope, gate, untaken } = result;
+  const { scope, gate, untaken, uncounted } = result;
   const reason = untaken
     ? `utility gate: your last report selected ${untaken.action} (Utility ${untaken.utility}) but no call was made. Take that action now, or write a new report that selects respond or stop.`
     : undefined;
@@ -50,6 +69,7 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
     ...baseRecord(ctx, event, input, ref, ref.kind === "agent" ? "subagent" : gate?.scope === "dispatch" ? "dispatch" : "self", scope, gate?.config ?? defaultConfig(), gate?.file),
     decision: untaken ? "blocked" : "observed",
     ...(reason ? { reason } : {}),
+    ...(uncounted > 0 ? { uncounted } : {}),
     latencyMs: Math.round((ctx.now() - started) * 100) / 100,
   });
   return reason ? { output: { decision: "block", reason } } : {};

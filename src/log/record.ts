@@ -8,7 +8,7 @@ import { RULES } from "../engine/report/check.js";
  * the gate never reads a report back from it as evidence.
  */
 
-export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact", "error"] as const;
+export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact", "error"] as const;
 export const DECISIONS = ["refused", "passed", "observed", "blocked", "error"] as const;
 
 export const LoggedReportSchema = z.object({
@@ -36,6 +36,7 @@ export const LogRecordSchema = z.object({
   /** Steps taken in the task when this record was written (a passed call counts itself). */
   step: z.number(),
   maxSteps: z.number(),
+  floor: z.optional(z.number()),
   lambdas: z.tuple([z.number(), z.number(), z.number()]),
   report: z.optional(LoggedReportSchema),
   tool: z.optional(z.string()),
@@ -55,6 +56,8 @@ export const LogRecordSchema = z.object({
       chosen: ActionSchema,
     }),
   ),
+  /** At a stop: calls let through that never ran (refused by Claude Code's permissions, interrupted), taken off the step count. */
+  uncounted: z.optional(z.number()),
   latencyMs: z.number(),
 });
 export type LogRecord = z.infer<typeof LogRecordSchema>;

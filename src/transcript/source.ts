@@ -1,5 +1,5 @@
 // Where transcript bytes come from. The only file in src/transcript that touches the file system.
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 
 /** Random-access bytes. Sync on purpose: hooks are short-lived and sync fs is the fastest path. */
 export interface ByteSource {
@@ -12,14 +12,36 @@ export interface ByteSource {
   close(): void;
 }
 
+/**
+ * Transcript bytes read from files by this process, whatever reader asked:
+ * a diagnostic for tests and the benchmark (the hot path must read only the
+ * end of a transcript, SPEC §11). Only openFileSource counts; state and log
+ * files are not transcripts.
+ */
+const fileReads = { bytes: 0, opens: 0 };
+
+/** Bytes read from transcript files (and files opened) since the process started or the last reset. */
+export function transcriptReadStats(): { bytes: number; opens: number } {
+  return { ...fileReads };
+}
+
+export function resetTranscriptReadStats(): void {
+  fileReads.bytes = 0;
+  fileReads.opens = 0;
+}
+
 /** A path, or a source the caller opened (and will close). */
 export type TranscriptSource = string | ByteSource;
 
 export function openFileSource(path: string): ByteSource {
-  const fd = openSync(path, "r");
+  // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  fileReads.opens += 1;
   let size: number;
   try {
-    size = fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "ENOTREG" });
+    size = stat.size;
   } catch (error) {
     closeSync(fd);
     throw error;
@@ -36,6 +58,7 @@ export function openFileSource(path: string): ByteSource {
       if (length <= 0) return 0;
       const n = readSync(fd, target, 0, length, position);
       bytesRead += n;
+      fileReads.bytes += n;
       return n;
     },
     close() {

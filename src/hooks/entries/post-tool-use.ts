@@ -2,4 +2,4 @@ import { postToolUse } from "../post-tool-use.js";
 import { PostToolUseInputSchema } from "../input.js";
 import { runHook } from "../run.js";
 
-await runHook("PostToolUse", PostToolUseInputSchema, postToolUse);
+void runHook("PostToolUse", PostToolUseInputSchema, postToolUse);

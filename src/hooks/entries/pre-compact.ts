@@ -2,4 +2,4 @@ import { preCompact } from "../pre-compact.js";
 import { PreCompactInputSchema } from "../input.js";
 import { runHook } from "../run.js";
 
-await runHook("PreCompact", PreCompactInputSchema, preCompact);
+void runHook("PreCompact", PreCompactInputSchema, preCompact);

@@ -2,4 +2,4 @@ import { preToolUse } from "../pre-tool-use.js";
 import { PreToolUseInputSchema } from "../input.js";
 import { runHook } from "../run.js";
 
-await runHook("PreToolUse", PreToolUseInputSchema, preToolUse);
+void runHook("PreToolUse", PreToolUseInputSchema, preToolUse);

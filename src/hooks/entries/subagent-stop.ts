@@ -2,4 +2,4 @@ import { StopInputSchema } from "../input.js";
 import { runHook } from "../run.js";
 import { stopHook } from "../stop.js";
 
-await runHook("SubagentStop", StopInputSchema, (input, ctx) => stopHook(input, ctx, "SubagentStop"));
+void runHook("SubagentStop", StopInputSchema, (input, ctx) => stopHook(input, ctx, "SubagentStop"));

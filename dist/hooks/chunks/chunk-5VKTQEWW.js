@@ -1,2 +1,0 @@
-import{createRequire as __cr}from"node:module";const require=__cr(import.meta.url);
-function p(o){let{report:e,termination:t}=o;return{action:e.action,utility:e.utility,...e.signals,rationale:e.rationale,...t.override?{override:t.override}:{}}}function d(o,e,t,r,a,i,s,n){return{v:1,time:o.clock().toISOString(),event:e,session:t.session_id,scope:a,...r.agentId?{agentId:r.agentId}:{},...t.agent_type?{agentType:t.agent_type}:{},task:i.task,step:i.step,maxSteps:s.maxSteps,lambdas:s.lambdas,gated:n!==void 0,...n!==void 0?{gatedBy:n}:{}}}export{p as a,d as b};

@@ -1,0 +1,42 @@
+// What a hook loads at start-up decides its cost (SPEC §11). The bundles in
+// dist/hooks must stay single CommonJS files with nothing heavy on their
+// static path: the frontmatter reader (gray-matter, js-yaml) only through a
+// dynamic import, no node:crypto, no classic zod.
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../support/paths.js";
+
+const HOOKS = join(ROOT, "dist", "hooks");
+const entries = readdirSync(join(ROOT, "src", "hooks", "entries")).filter((f) => f.endsWith(".ts")).map((f) => f.replace(/\.ts$/, ".js"));
+
+describe("dist/hooks", () => {
+  it("holds one CommonJS file per hook, the lazily imported reader, and nothing else", () => {
+    expect(JSON.parse(readFileSync(join(HOOKS, "package.json"), "utf8"))).toEqual({ type: "commonjs" });
+    expect(readdirSync(HOOKS).sort()).toEqual([...entries, "optin-read.mjs", "package.json"].sort());
+  });
+
+  describe.each(entries)("%s", (entry) => {
+    const code = readFileSync(join(HOOKS, entry), "utf8");
+    const required = [...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
+
+    it("requires only Node built-ins, and not node:crypto", () => {
+      expect(required.every((r) => r!.startsWith("node:"))).toBe(true);
+      expect(required).not.toContain("node:crypto");
+      expect(code).not.toMatch(/\bimport\s*[{*\w]/); // no static ES imports: CommonJS
+    });
+
+    it("imports the frontmatter reader only on demand", () => {
+      expect(code).not.toMatch(/gray-matter|js-yaml|section-matter/i);
+      const dynamic = [...code.matchAll(/import\("([^"]+)"\)/g)].map((m) => m[1]);
+      expect(dynamic.every((d) => d === "./optin-read.mjs")).toBe(true);
+      expect(existsSync(join(HOOKS, "optin-read.mjs"))).toBe(true);
+    });
+
+    it("carries zod/mini's core only, not classic zod", () => {
+      // Classic zod names its classes "ZodString", "ZodError", …; zod/mini's are "ZodMiniString", … (core: "$ZodString").
+      expect(code).toMatch(/"ZodMini[A-Z]\w*"/);
+      expect(code).not.toMatch(/"Zod(?!Mini)[A-Z]\w*"/);
+    });
+  });
+});
