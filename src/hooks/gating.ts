@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { transcriptSize } from "../transcript/source.js";
 import { join } from "node:path";
 import { ConfigSchema } from "../engine/signals.js";
 import type { OptInFile } from "../optin/read.js";
@@ -68,7 +68,7 @@ export interface ScanResult {
  */
 export function scanTranscript(scope: ScopeState, ref: ScopeRef): ScanResult & { promptSeen: boolean } {
   // At a scope's first call Claude Code may not have created its transcript yet: nothing to see so far.
-  const size = fileSize(ref.transcript);
+  const size = transcriptSize(ref.transcript);
   if (size < 0) return { folders: [], compacted: false, promptSeen: false, nextOffset: scope.offset };
   if (scope.offset === 0 && ref.kind === "main") {
     // The size is taken before reading: lines written meanwhile are read again next time, never skipped.
@@ -90,16 +90,6 @@ export function scanTranscript(scope: ScopeState, ref: ScopeRef): ScanResult & {
     if (folder) folders.push(folder);
   }
   return { folders, compacted, promptSeen, nextOffset: read.shrunk ? 0 : read.nextOffset };
-}
-
-/** The file's size, or -1 when it does not exist (yet) or is not a regular file (a folder, a FIFO: nothing to read). */
-function fileSize(path: string): number {
-  try {
-    const stat = statSync(path);
-    return stat.isFile() ? stat.size : -1;
-  } catch {
-    return -1;
-  }
 }
 
 /** Applies a scan to the scope: new skills (loaded once per task), history cleared by a compaction. */

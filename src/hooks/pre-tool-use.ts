@@ -70,6 +70,7 @@ interface Decided {
   gate?: GateSource;
   scope: ScopeState;
   scopeName: "self" | "subagent" | "dispatch";
+  digest: string;
   repeat?: RanCall;
 }
 
@@ -99,7 +100,7 @@ function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseIn
     if (decision.decision === "passed") scope.lastAction = decision.evaluation.report.action;
     if (input.tool_use_id) scope.pending[input.tool_use_id] = { tool: input.tool_name, digest, effect, at: scope.step, toolUseId: input.tool_use_id };
   }
-  return { decision, scope, scopeName, ...(gate ? { gate } : {}), ...(repeat ? { repeat: repeat.previous } : {}) };
+  return { decision, scope, scopeName, digest, ...(gate ? { gate } : {}), ...(repeat ? { repeat: repeat.previous } : {}) };
 }
 
 function toOutput(decided: Decided): HookResult["output"] {
@@ -122,7 +123,7 @@ function record(input: PreToolUseInput, ref: ScopeRef, decided: Decided, ctx: Ho
     ...baseRecord(ctx, "PreToolUse", input, ref, decided.scopeName, scope, config, gate?.file),
     tool: input.tool_name,
     ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
-    inputDigest: inputDigest(input.tool_input),
+    inputDigest: decided.digest,
     decision: decision.decision === "neutral" ? "observed" : decision.decision,
     ...(decision.decision === "refused" ? { rule: decision.rule, reason: decision.reason } : {}),
     ...(report ? { report: loggedReport(report, evaluation) } : {}),

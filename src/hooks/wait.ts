@@ -1,20 +1,10 @@
-import { statSync } from "node:fs";
+import { transcriptSize } from "../transcript/source.js";
 import { findGoverningText, type GoverningText } from "../transcript/queries.js";
 import { readEventsBackward } from "../transcript/reverse-reader.js";
 import { inScope } from "../transcript/scope.js";
 import type { ScopeRef } from "./scope.js";
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
-/** The file's size, or -1 when it is missing or not a regular file (a folder, a FIFO that would block a read). */
-function sizeOf(path: string): number {
-  try {
-    const stat = statSync(path);
-    return stat.isFile() ? stat.size : -1;
-  } catch {
-    return -1;
-  }
-}
 
 export interface WaitOptions {
   timeoutMs: number;
@@ -35,7 +25,7 @@ export function waitForGoverningText(ref: ScopeRef, toolUseId: string, options: 
   let lastSize = -2;
   let result: GoverningText = { found: false, reason: "absent" };
   for (;;) {
-    const size = sizeOf(ref.transcript);
+    const size = transcriptSize(ref.transcript);
     if (size !== lastSize) {
       lastSize = size;
       if (size >= 0) result = findGoverningText(ref.transcript, toolUseId, { lines: ref.lines });
@@ -49,7 +39,7 @@ export function waitForGoverningText(ref: ScopeRef, toolUseId: string, options: 
 /** Does the scope's newest assistant line hold (part of) the final message? Then every line before it is written too. */
 export function transcriptHoldsFinal(ref: ScopeRef, finalText: string): boolean {
   const wanted = finalText.trim();
-  if (sizeOf(ref.transcript) < 0) return false;
+  if (transcriptSize(ref.transcript) < 0) return false;
   try {
     for (const event of readEventsBackward(ref.transcript)) {
       if (event.kind !== "assistant" || !inScope(event, { lines: ref.lines })) continue;
@@ -71,7 +61,7 @@ export function waitForFinalMessage(ref: ScopeRef, finalText: string, options: W
   const started = Date.now();
   let lastSize = -2;
   for (;;) {
-    const size = sizeOf(ref.transcript);
+    const size = transcriptSize(ref.transcript);
     if (size !== lastSize) {
       lastSize = size;
       if (transcriptHoldsFinal(ref, finalText)) return true;

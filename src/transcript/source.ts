@@ -1,5 +1,5 @@
 // Where transcript bytes come from. The only file in src/transcript that touches the file system.
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
 
 /** Random-access bytes. Sync on purpose: hooks are short-lived and sync fs is the fastest path. */
 export interface ByteSource {
@@ -94,5 +94,15 @@ export function withSource<T>(source: TranscriptSource, use: (bytes: ByteSource)
     return use(opened);
   } finally {
     opened.close();
+  }
+}
+
+/** A transcript's size, or -1 when it is missing or not a regular file (a folder, or a FIFO that would block a read). */
+export function transcriptSize(path: string): number {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() ? stat.size : -1;
+  } catch {
+    return -1;
   }
 }
