@@ -1,0 +1,63 @@
+/**
+ * `claude plugin validate --strict` on the plugin and its marketplace, with
+ * the plugin directory's own checks (README, LICENSE, author, icon): no
+ * error, no warning, nothing the directory would refuse.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ROOT } from "../support/paths.js";
+
+const CLAUDE = join(ROOT, "node_modules", ".bin", "claude");
+const home = mkdtempSync(join(tmpdir(), "utility-validate-"));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+interface Validation {
+  success: boolean;
+  manifest: { errors: unknown[]; warnings: unknown[] };
+  provides: { hooks: Array<{ event: string; command: string; args: string[] }>; skills: string[]; commands: string[]; agents: string[] };
+  directory: { findings: unknown[] };
+}
+
+/** Runs the validator; a non-zero exit throws (strict fails on any warning). */
+function validate(target: string): Validation {
+  const out = execFileSync(CLAUDE, ["plugin", "validate", "--strict", "--json", "--profile", "directory", target], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", HOME: home, DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+  });
+  return JSON.parse(out) as Validation;
+}
+
+describe("claude plugin validate --strict", () => {
+  it("passes the plugin manifest with nothing to report", () => {
+    const v = validate(".claude-plugin/plugin.json");
+    expect(v.success).toBe(true);
+    expect(v.manifest.errors).toEqual([]);
+    expect(v.manifest.warnings).toEqual([]);
+    expect(v.directory.findings).toEqual([]);
+  });
+
+  it("sees every hook, skill, command and agent", () => {
+    const v = validate(".claude-plugin/plugin.json");
+    const hooks = JSON.parse(readFileSync(join(ROOT, "hooks", "hooks.json"), "utf8")).hooks as Record<string, unknown>;
+    expect(v.provides.hooks.map((h) => h.event).sort()).toEqual(Object.keys(hooks).sort());
+    for (const hook of v.provides.hooks) {
+      expect(hook.command).toBe("node");
+      expect(hook.args[0]).toMatch(/^\$\{CLAUDE_PLUGIN_ROOT\}\/dist\/hooks\/[a-z-]+\.js$/);
+    }
+    expect(v.provides.skills.sort()).toEqual(["utility:gated-example", "utility:utility-scoring"]);
+    expect(v.provides.commands).toEqual(["utility:utility"]);
+    expect(v.provides.agents).toEqual(["utility:utility-scorer"]);
+  });
+
+  it("passes the marketplace that lists the plugin", () => {
+    const v = validate(".");
+    expect(v.success).toBe(true);
+    expect(v.manifest.errors).toEqual([]);
+    expect(v.manifest.warnings).toEqual([]);
+    expect(v.directory.findings).toEqual([]);
+  });
+});
