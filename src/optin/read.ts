@@ -14,7 +14,7 @@
  * Anything else that reads frontmatter in this project should go through
  * here: gray-matter called without options caches and uses its defaults.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import matter from "gray-matter";
 import { defaultOptIn, isPlainObject, optInProblem, resolveOptIn, type OptIn, type OptInProblem } from "./schema.js";
 
@@ -100,6 +100,11 @@ export function parseFrontmatter(text: string, file: string): Frontmatter {
 
 function readText(path: string, file: string): { ok: true; text: string } | { ok: false; problems: OptInProblem[] } {
   try {
+    // Only a regular file: a FIFO in a skill's place would block the hook until Claude Code's timeout.
+    const stat = statSync(path);
+    if (!stat.isFile() && !stat.isDirectory()) {
+      return { ok: false, problems: [optInProblem(file, "frontmatter", "not a regular file", "a readable SKILL.md or agent .md file")] };
+    }
     return { ok: true, text: readFileSync(path, "utf8") };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

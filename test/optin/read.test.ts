@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -139,5 +140,20 @@ describe("readFrontmatter and readOptIn on files", () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.problems[0]!.message).toBe('skills/demo/SKILL.md: utility_gated is the string "true"; expected a boolean (true or false, without quotes); write true.');
+  });
+});
+
+describe("a skill file that is not a regular file", () => {
+  it("is a problem, read without blocking (a FIFO)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "utility-fifo-"));
+    try {
+      const fifo = join(dir, "SKILL.md");
+      execFileSync("mkfifo", [fifo]);
+      const read = readOptIn(fifo);
+      expect(read.ok).toBe(false);
+      if (!read.ok) expect(read.problems[0]!.message).toContain("not a regular file");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
