@@ -57,6 +57,8 @@ export interface ScanResult {
   /** Skill folders activated since the scope's offset (in this task). */
   folders: string[];
   compacted: boolean;
+  /** A real prompt was seen: the skills before it belonged to an earlier task. */
+  promptSeen: boolean;
   nextOffset: number;
 }
 
@@ -66,7 +68,7 @@ export interface ScanResult {
  * compactions. The first look at a main transcript reads back to the task's
  * start only, never the whole file.
  */
-export function scanTranscript(scope: ScopeState, ref: ScopeRef): ScanResult & { promptSeen: boolean } {
+export function scanTranscript(scope: ScopeState, ref: ScopeRef): ScanResult {
   // At a scope's first call Claude Code may not have created its transcript yet: nothing to see so far.
   const size = transcriptSize(ref.transcript);
   if (size < 0) return { folders: [], compacted: false, promptSeen: false, nextOffset: scope.offset };
@@ -93,7 +95,7 @@ export function scanTranscript(scope: ScopeState, ref: ScopeRef): ScanResult & {
 }
 
 /** Applies a scan to the scope: new skills (loaded once per task), history cleared by a compaction. */
-export async function applyScan(scope: ScopeState, scan: ScanResult & { promptSeen: boolean }, load: SkillLoader): Promise<void> {
+export async function applyScan(scope: ScopeState, scan: ScanResult, load: SkillLoader): Promise<void> {
   if (scan.promptSeen) scope.sources = [];
   if (scan.compacted) scope.history = [];
   for (const folder of scan.folders) {
