@@ -1,9 +1,9 @@
 // Finding and reading a session's step log (SPEC §8). The only file in src/report that touches the disk.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { LogRecordSchema, type LogRecord } from "../log/record.js";
-import { dataDir, sessionLogPath } from "../state/paths.js";
+import { dataDirs } from "../state/locate.js";
+import { sessionLogPath } from "../state/paths.js";
 
 /** A log that cannot be found or read: the CLI turns it into one line and exit 2. */
 export class LogInputError extends Error {
@@ -45,27 +45,6 @@ export function readLogFile(file: string): LoadedLog {
     throw new LogInputError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
   }
   return { file, ...parseLogText(text) };
-}
-
-/**
- * The data folders that may hold session logs: UTILITY_DATA_DIR alone when set;
- * else CLAUDE_PLUGIN_DATA (or ~/.claude/plugins/data/utility) and the folders
- * Claude Code gives the plugin when installed (`utility-<marketplace>`, `utility-inline`).
- */
-export function dataDirs(env: Record<string, string | undefined>): string[] {
-  if (env.UTILITY_DATA_DIR) return [env.UTILITY_DATA_DIR];
-  const base = join(env.HOME || homedir(), ".claude", "plugins", "data");
-  let installed: string[] = [];
-  try {
-    installed = readdirSync(base)
-      .filter((name) => name === "utility" || name.startsWith("utility-"))
-      .sort()
-      .map((name) => join(base, name));
-  } catch {
-    installed = [];
-  }
-  const primary = env.CLAUDE_PLUGIN_DATA ? dataDir(env) : join(base, "utility");
-  return [...new Set([primary, ...installed])];
 }
 
 /** The most recently written session log in the data folders, or undefined. */

@@ -1,7 +1,8 @@
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LogInputError, dataDirs, latestSessionLog, loadSessionLog, parseLogText, resolveSessionLog } from "../../src/report/load.js";
+import { LogInputError, latestSessionLog, loadSessionLog, parseLogText, resolveSessionLog } from "../../src/report/load.js";
+import { dataDirs } from "../../src/state/locate.js";
 import { tempDir, type TempDir } from "../transcript/helpers.js";
 
 const RECORD = JSON.stringify({ v: 1, time: "2026-01-01T00:00:00.000Z", event: "UserPromptSubmit", session: "s", scope: "self", task: 1, step: 0, maxSteps: 10, lambdas: [1, 0.5, 0.8], decision: "observed", gated: false, latencyMs: 1 });

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
-import { LogRecordSchema, type LogRecord } from "../../log/record.js";
+import { existsSync } from "node:fs";
+import type { LogRecord } from "../../log/record.js";
+import { readLogFile } from "../../report/load.js";
 import { effectiveGate } from "../../hooks/gating.js";
 import type { ScopeRef } from "../../hooks/scope.js";
 import { locateSessionData } from "../../state/locate.js";
@@ -24,18 +25,7 @@ export function loadSession(env: CliIo["env"], sessionId: string): SessionView |
   if (!dir) return undefined;
   const state = new FileStateStore(dir).read(sessionId);
   const file = sessionLogPath(dir, sessionId);
-  const records = existsSync(file)
-    ? readFileSync(file, "utf8")
-        .split("\n")
-        .flatMap((line) => {
-          try {
-            const parsed = LogRecordSchema.safeParse(JSON.parse(line));
-            return parsed.success ? [parsed.data] : [];
-          } catch {
-            return [];
-          }
-        })
-    : [];
+  const records = existsSync(file) ? readLogFile(file).records : [];
   return { dir, state, records };
 }
 
