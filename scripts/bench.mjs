@@ -11,6 +11,7 @@
 // --quick: fewer runs. --strict: exit 1 when a budget is missed. --dist:
 // measure another build (e.g. a copy of an older dist/). --keep: leave the
 // work folder (transcripts, states, logs) for a look.
+import { readerScaling } from "./bench/reader-scaling.mjs";
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeFileSync, fstatSync } from "node:fs";
@@ -329,6 +330,11 @@ const parallelOk = parallel.facts.runsChecked > 0 && parallel.facts.newLogLines 
 budgets.push({ budget: `${PARALLEL} parallel PreToolUse calls lose no step and no log line`, value: `${parallel.facts.newLogLines} lines, step ${parallel.facts.stepsBefore} → ${parallel.facts.stepsAfter}`, pass: parallelOk });
 
 printTable(rows);
+const scaling = replay.fixture ? readerScaling({ cli: dist.cli, fixture: join(root, replay.fixture), work, runs: quick ? 1 : 3 }) : [];
+if (scaling.length > 0) {
+  console.log("\nreader scaling (utility replay --json on the largest fixture repeated k times):");
+  for (const r of scaling) console.log(`  ${String(r.factor).padStart(3)}×  ${formatBytes(r.bytes).padStart(8)}  ${r.medianMs.toFixed(1).padStart(8)} ms${r.msPerMbAboveFirst === null ? "" : `   ${r.msPerMbAboveFirst} ms per MB above 1×`}`);
+}
 console.log("");
 for (const b of budgets) console.log(`${b.pass ? "ok  " : "MISS"} ${b.budget}: ${typeof b.value === "number" ? `${b.value.toFixed(2)}×` : b.value}`);
 // The parallel cases raise the load themselves; only a machine busy before the run says the figures are shaky.
@@ -343,6 +349,7 @@ const result = {
   method: `wall time of whole processes (spawn to exit) measured from Node, cases interleaved round-robin in shuffled order, one warm-up round; ratio = median / median of node -e 0 in the same run; ${runs} runs per case, ${parallelRuns} for the parallel cases; cpuMs = mean user+system time of the child processes (Linux /proc), cpuRatio against node -e 0's`,
   transcripts: Object.fromEntries(Object.entries(sizes).map(([k, v]) => [k, v])),
   rows,
+  readerScaling: scaling,
   budgets,
   parallel: parallel.facts,
 };
