@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { appendJsonLine } from "../state/log.js";
 import { dataDir, sessionLogPath } from "../state/paths.js";
 import { FileStateStore, type StateStore } from "../state/store.js";
@@ -56,8 +55,4 @@ export function processContext(env: Record<string, string | undefined> = process
       return file ? loadSkillSource(file) : undefined;
     },
   };
-}
-
-export function errorLogFile(ctx: HookContext): string {
-  return join(ctx.dataDir, "errors.jsonl");
 }

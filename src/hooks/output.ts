@@ -1,10 +1,10 @@
 import type { Evaluation } from "../engine/report/check.js";
 import type { Report } from "../engine/report/types.js";
-import type { Config } from "../engine/signals.js";
+import { defaultConfig } from "../engine/signals.js";
 import type { LogRecord, LoggedReport } from "../log/record.js";
-import type { ScopeState } from "../state/schema.js";
+import type { GateSource, ScopeState } from "../state/schema.js";
 import type { HookContext } from "./context.js";
-import type { ScopeRef } from "./scope.js";
+import { scopeNameOf, type ScopeRef } from "./scope.js";
 
 /** What a handler asks the entry script to print: JSON on stdout, a line on stderr. Exit code is always 0. */
 export interface HookResult {
@@ -24,23 +24,23 @@ export function loggedReport(report: Report, evaluation?: Evaluation): LoggedRep
   };
 }
 
-/** The fields every record of a scope carries. */
+/** The fields every record of a scope carries, with the hook's latency since `started`. */
 export function baseRecord(
   ctx: HookContext,
   event: LogRecord["event"],
   input: { session_id: string; agent_id?: string | undefined; agent_type?: string | undefined },
   ref: ScopeRef,
-  scopeName: LogRecord["scope"],
   scope: ScopeState,
-  config: Config,
-  gatedBy?: string,
-): Omit<LogRecord, "decision" | "latencyMs"> {
+  gate: GateSource | undefined,
+  started: number,
+): Omit<LogRecord, "decision"> {
+  const config = gate?.config ?? defaultConfig();
   return {
     v: 1,
     time: ctx.clock().toISOString(),
     event,
     session: input.session_id,
-    scope: scopeName,
+    scope: scopeNameOf(ref, gate),
     ...(ref.agentId ? { agentId: ref.agentId } : {}),
     ...(input.agent_type ? { agentType: input.agent_type } : {}),
     task: scope.task,
@@ -48,7 +48,8 @@ export function baseRecord(
     maxSteps: config.maxSteps,
     floor: config.floor,
     lambdas: config.lambdas,
-    gated: gatedBy !== undefined,
-    ...(gatedBy !== undefined ? { gatedBy } : {}),
+    gated: gate !== undefined,
+    ...(gate ? { gatedBy: gate.file } : {}),
+    latencyMs: Math.round((ctx.now() - started) * 100) / 100,
   };
 }

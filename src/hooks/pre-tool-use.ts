@@ -11,7 +11,7 @@ import type { HookContext } from "./context.js";
 import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
 import type { PreToolUseInput } from "./input.js";
 import { baseRecord, loggedReport, type HookResult } from "./output.js";
-import { scopeOf, scopeState, type ScopeRef } from "./scope.js";
+import { scopeNameOf, scopeOf, scopeState, type ScopeRef } from "./scope.js";
 import { sha256Hex } from "./sha256.js";
 
 export function inputDigest(toolInput: unknown): string {
@@ -69,7 +69,6 @@ interface Decided {
   decision: GateDecision;
   gate?: GateSource;
   scope: ScopeState;
-  scopeName: "self" | "subagent" | "dispatch";
   digest: string;
   repeat?: RanCall;
 }
@@ -77,7 +76,7 @@ interface Decided {
 function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseInput, reportText: string | undefined): Decided {
   const scope = scopeState(session, ref);
   const gate = effectiveGate(session, scope, ref);
-  const scopeName = ref.kind === "agent" ? "subagent" : gate?.scope === "dispatch" ? "dispatch" : "self";
+  const scopeName = scopeNameOf(ref, gate);
   const digest = inputDigest(input.tool_input);
   const effect = effectOf(input.tool_name, input.tool_input);
   // Calls let through whose results are not back yet count as in between (a parallel sibling may be writing).
@@ -100,7 +99,7 @@ function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseIn
     if (decision.decision === "passed") scope.lastAction = decision.evaluation.report.action;
     if (input.tool_use_id) scope.pending[input.tool_use_id] = { tool: input.tool_name, digest, effect, at: scope.step, toolUseId: input.tool_use_id };
   }
-  return { decision, scope, scopeName, digest, ...(gate ? { gate } : {}), ...(repeat ? { repeat: repeat.previous } : {}) };
+  return { decision, scope, digest, ...(gate ? { gate } : {}), ...(repeat ? { repeat: repeat.previous } : {}) };
 }
 
 function toOutput(decided: Decided): HookResult["output"] {
@@ -118,9 +117,8 @@ function record(input: PreToolUseInput, ref: ScopeRef, decided: Decided, ctx: Ho
   const { decision, gate, scope } = decided;
   const evaluation = decision.decision === "passed" || decision.decision === "refused" ? decision.evaluation : undefined;
   const report = evaluation?.report ?? (decision.decision === "refused" ? decision.report : undefined);
-  const config = gate?.config ?? defaultConfig();
   return {
-    ...baseRecord(ctx, "PreToolUse", input, ref, decided.scopeName, scope, config, gate?.file),
+    ...baseRecord(ctx, "PreToolUse", input, ref, scope, gate, started),
     tool: input.tool_name,
     ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
     inputDigest: decided.digest,
@@ -131,7 +129,6 @@ function record(input: PreToolUseInput, ref: ScopeRef, decided: Decided, ctx: Ho
       ? { selection: { strategy: "reported" as const, candidates: report.candidates?.length ?? 1, chosen: report.action } }
       : {}),
     ...(decided.repeat ? { repeat: { ofStep: decided.repeat.at, ...(decided.repeat.toolUseId ? { toolUseId: decided.repeat.toolUseId } : {}) } } : {}),
-    latencyMs: Math.round((ctx.now() - started) * 100) / 100,
   };
 }
 

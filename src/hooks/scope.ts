@@ -1,7 +1,8 @@
 import { dirname, join } from "node:path";
 import type { LineScope } from "../transcript/scope.js";
 import { safeId } from "../state/paths.js";
-import { newScope, type ScopeState, type SessionState } from "../state/schema.js";
+import type { Scope } from "../engine/actions.js";
+import { newScope, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
 
 /** Which loop a hook call belongs to: the main conversation, or one subagent (SPEC §2). */
 export interface ScopeRef {
@@ -29,4 +30,10 @@ export function scopeState(session: SessionState, ref: ScopeRef): ScopeState {
   const created = newScope(1);
   session.agents[ref.agentId!] = created;
   return created;
+}
+
+/** The scope's name (SPEC §2): a subagent, or the main conversation, which a skill with utility_scope: dispatch makes a dispatcher. */
+export function scopeNameOf(ref: ScopeRef, gate: GateSource | undefined): Scope {
+  if (ref.kind === "agent") return "subagent";
+  return gate?.scope === "dispatch" ? "dispatch" : "self";
 }

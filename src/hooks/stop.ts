@@ -1,6 +1,5 @@
 import type { Action } from "../engine/actions.js";
 import { parseLastReport } from "../engine/report/parse.js";
-import { defaultConfig } from "../engine/signals.js";
 import { newSession, type ScopeState } from "../state/schema.js";
 import { flattenResultContent } from "../transcript/line.js";
 import type { HookContext } from "./context.js";
@@ -66,11 +65,10 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
     ? `utility gate: your last report selected ${untaken.action} (Utility ${untaken.utility}) but no call was made. Take that action now, or write a new report that selects respond or stop.`
     : undefined;
   ctx.appendLog(input.session_id, {
-    ...baseRecord(ctx, event, input, ref, ref.kind === "agent" ? "subagent" : gate?.scope === "dispatch" ? "dispatch" : "self", scope, gate?.config ?? defaultConfig(), gate?.file),
+    ...baseRecord(ctx, event, input, ref, scope, gate, started),
     decision: untaken ? "blocked" : "observed",
     ...(reason ? { reason } : {}),
     ...(uncounted > 0 ? { uncounted } : {}),
-    latencyMs: Math.round((ctx.now() - started) * 100) / 100,
   });
   return reason ? { output: { decision: "block", reason } } : {};
 }

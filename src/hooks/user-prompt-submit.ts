@@ -1,4 +1,3 @@
-import { defaultConfig } from "../engine/signals.js";
 import { newSession, type ScopeState } from "../state/schema.js";
 import type { HookContext } from "./context.js";
 import { effectiveGate } from "./gating.js";
@@ -43,10 +42,9 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
   });
   const gate = effectiveGate(session, session.main, ref);
   ctx.appendLog(input.session_id, {
-    ...baseRecord(ctx, "UserPromptSubmit", input, ref, "self", session.main, gate?.config ?? defaultConfig(), gate?.file),
+    ...baseRecord(ctx, "UserPromptSubmit", input, ref, session.main, gate, started),
     decision: "observed",
     ...(switched ? { reason: `/utility ${switched}` } : own ? { reason: "/utility (same task)" } : {}),
-    latencyMs: Math.round((ctx.now() - started) * 100) / 100,
   });
   return {};
 }

@@ -15,25 +15,34 @@ export interface WaitOptions {
 export const DEFAULT_WAIT: WaitOptions = { timeoutMs: 3000, intervalMs: 5 };
 
 /**
+ * Calls `check` at the start and each time the transcript's size changes,
+ * until `done` says so or the time is up; returns the last value.
+ */
+function pollTranscript<T>(path: string, check: (size: number) => T, done: (value: T) => boolean, options: WaitOptions): T {
+  const started = Date.now();
+  let lastSize = -2; // no size: the first round always checks
+  let value: T | undefined;
+  for (;;) {
+    const size = transcriptSize(path);
+    if (size !== lastSize) {
+      lastSize = size;
+      value = check(size);
+      if (done(value)) return value;
+    }
+    if (Date.now() - started >= options.timeoutMs) return value!;
+    Atomics.wait(sleeper, 0, 0, options.intervalMs);
+  }
+}
+
+/**
  * The text governing a call, waiting for Claude Code to write the call's line:
  * when PreToolUse starts, the assistant message being decided is usually not
  * in the transcript yet (docs/claude-code-facts.md). Re-reads only when the
  * file has grown.
  */
-export function waitForGoverningText(ref: ScopeRef, toolUseId: string, options: WaitOptions = DEFAULT_WAIT): GoverningText & { waitedMs: number } {
-  const started = Date.now();
-  let lastSize = -2;
-  let result: GoverningText = { found: false, reason: "absent" };
-  for (;;) {
-    const size = transcriptSize(ref.transcript);
-    if (size !== lastSize) {
-      lastSize = size;
-      if (size >= 0) result = findGoverningText(ref.transcript, toolUseId, { lines: ref.lines });
-      if (result.found) return { ...result, waitedMs: Date.now() - started };
-    }
-    if (Date.now() - started >= options.timeoutMs) return { ...result, waitedMs: Date.now() - started };
-    Atomics.wait(sleeper, 0, 0, options.intervalMs);
-  }
+export function waitForGoverningText(ref: ScopeRef, toolUseId: string, options: WaitOptions = DEFAULT_WAIT): GoverningText {
+  const absent: GoverningText = { found: false, reason: "absent" };
+  return pollTranscript(ref.transcript, (size) => (size >= 0 ? findGoverningText(ref.transcript, toolUseId, { lines: ref.lines }) : absent), (r) => r.found, options);
 }
 
 /** Does the scope's newest assistant line hold (part of) the final message? Then every line before it is written too. */
@@ -58,15 +67,5 @@ export function transcriptHoldsFinal(ref: ScopeRef, finalText: string): boolean 
  * the model stops at once (Claude Code flushes its transcript every 100 ms).
  */
 export function waitForFinalMessage(ref: ScopeRef, finalText: string, options: WaitOptions = { timeoutMs: 1500, intervalMs: 5 }): boolean {
-  const started = Date.now();
-  let lastSize = -2;
-  for (;;) {
-    const size = transcriptSize(ref.transcript);
-    if (size !== lastSize) {
-      lastSize = size;
-      if (transcriptHoldsFinal(ref, finalText)) return true;
-    }
-    if (Date.now() - started >= options.timeoutMs) return false;
-    Atomics.wait(sleeper, 0, 0, options.intervalMs);
-  }
+  return pollTranscript(ref.transcript, () => transcriptHoldsFinal(ref, finalText), (held) => held, options);
 }
