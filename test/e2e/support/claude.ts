@@ -267,13 +267,22 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals = "SIG
   }
 }
 
-/** Run `claude -p` once against a scripted model. Never throws for a failing claude: inspect exitCode / stderr. */
-export async function runClaude(opts: RunClaudeOptions): Promise<RunClaudeResult> {
-  if (!existsSync(CLAUDE_BIN)) throw new Error(`Claude Code binary not found at ${CLAUDE_BIN} (run npm run setup)`);
+/**
+ * The project folder and scratch HOME of a run: the given ones (HOME seeded to
+ * trust the folder), or new temporary ones, listed in `created` for clean-up.
+ */
+export function prepareDirs(opts: { cwd?: string; home?: string }): { cwd: string; home: string; created: string[] } {
   const cwd = opts.cwd ? realpathSync(opts.cwd) : realpathSync(mkdtempSync(join(tmpdir(), "cc-cwd-")));
   const home = opts.home ?? makeScratchHome([cwd]);
   if (opts.home) seedScratchHome(home, [cwd]);
   const created = [...(opts.cwd ? [] : [cwd]), ...(opts.home ? [] : [home])];
+  return { cwd, home, created };
+}
+
+/** Run `claude -p` once against a scripted model. Never throws for a failing claude: inspect exitCode / stderr. */
+export async function runClaude(opts: RunClaudeOptions): Promise<RunClaudeResult> {
+  if (!existsSync(CLAUDE_BIN)) throw new Error(`Claude Code binary not found at ${CLAUDE_BIN} (run npm run setup)`);
+  const { cwd, home, created } = prepareDirs(opts);
   const model = await startScriptedModel({
     script: opts.script,
     subagentScript: opts.subagentScript,

@@ -13,10 +13,9 @@
  * never touches anyone else's tmux; `stop()` kills that server only.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { CLAUDE_BIN, claudeEnv, findTranscripts, makeScratchHome, seedScratchHome } from "./claude.js";
+import { CLAUDE_BIN, claudeEnv, findTranscripts, prepareDirs } from "./claude.js";
 import { startNetTrap, type OutboundAttempt } from "./net-trap.js";
 import { startScriptedModel, type RecordedRequest, type RequestKind, type Script, type ScriptedModel } from "./scripted-model.js";
 
@@ -96,10 +95,7 @@ export function tmuxAvailable(): boolean {
 export async function startClaudeTui(opts: StartTuiOptions): Promise<ClaudeTui> {
   if (!tmuxAvailable()) throw new Error("tmux is not installed");
   if (!existsSync(CLAUDE_BIN)) throw new Error(`Claude Code binary not found at ${CLAUDE_BIN}`);
-  const cwd = opts.cwd ? realpathSync(opts.cwd) : realpathSync(mkdtempSync(join(tmpdir(), "cc-cwd-")));
-  const home = opts.home ?? makeScratchHome([cwd]);
-  if (opts.home) seedScratchHome(home, [cwd]);
-  const created = [...(opts.cwd ? [] : [cwd]), ...(opts.home ? [] : [home])];
+  const { cwd, home, created } = prepareDirs(opts);
   const model = await startScriptedModel({
     script: opts.script,
     subagentScript: opts.subagentScript,
