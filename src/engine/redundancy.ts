@@ -1,3 +1,4 @@
+import { sha256Hex } from "./sha256.js";
 import { isNeutralTool, isPollingTool, isReadOnlyTool } from "./tools.js";
 
 /**
@@ -89,6 +90,22 @@ export function normalizePath(path: string): string | null {
     else parts.push(part);
   }
   return `/${parts.join("/")}`;
+}
+
+/**
+ * The digest of a call's input that repeats are matched on and the step log
+ * records: SHA-256 of the canonical JSON, first 32 hex digits. An input nested
+ * too deep to walk (the stack overflows) gets a digest of its own: it is still
+ * decided, and never a repeat.
+ */
+export function inputDigest(toolInput: unknown): string {
+  let canonical: string;
+  try {
+    canonical = canonicalJson(toolInput);
+  } catch {
+    canonical = `unwalkable:${Date.now()}:${Math.random()}`;
+  }
+  return sha256Hex(canonical).slice(0, 32);
 }
 
 function isWithin(path: string, folder: string): boolean {

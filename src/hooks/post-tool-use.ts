@@ -1,10 +1,9 @@
-import { effectOf } from "../engine/redundancy.js";
+import { effectOf, inputDigest } from "../engine/redundancy.js";
 import { isNeutralTool } from "../engine/tools.js";
 import { newSession } from "../state/schema.js";
 import type { HookContext } from "./context.js";
 import type { PostToolUseInput } from "./input.js";
 import type { HookResult } from "./output.js";
-import { inputDigest } from "./pre-tool-use.js";
 import { scopeOf, scopeState } from "./scope.js";
 
 /** How many calls a scope remembers for exact repeats; older ones age out. */

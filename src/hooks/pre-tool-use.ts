@@ -1,5 +1,5 @@
 import { decideToolCall, type GateDecision } from "../engine/gate.js";
-import { canonicalJson, effectOf, findExactRepeat, type RanCall } from "../engine/redundancy.js";
+import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../engine/redundancy.js";
 import { defaultConfig } from "../engine/signals.js";
 import { isNeutralTool } from "../engine/tools.js";
 import { newScope, newSession, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
@@ -12,18 +12,6 @@ import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
 import type { PreToolUseInput } from "./input.js";
 import { baseRecord, loggedReport, type HookResult } from "./output.js";
 import { scopeNameOf, scopeOf, scopeState, type ScopeRef } from "./scope.js";
-import { sha256Hex } from "./sha256.js";
-
-export function inputDigest(toolInput: unknown): string {
-  let canonical: string;
-  try {
-    canonical = canonicalJson(toolInput);
-  } catch {
-    // Nested too deep to walk (the stack overflows): a digest of its own, so the call is still decided (never a repeat).
-    canonical = `unwalkable:${process.pid}:${Date.now()}:${Math.random()}`;
-  }
-  return sha256Hex(canonical).slice(0, 32);
-}
 
 /**
  * The model's own text before this call in its assistant message, from the

@@ -1,9 +1,8 @@
 // Offline replay of one transcript's events: the redundancy rule (SPEC §7) and,
 // optionally, the gate (SPEC §6) run over each scope as the hooks would have.
 // Pure: events in, findings out. The file layer is in ./files.ts.
-import { createHash } from "node:crypto";
 import { decideToolCall } from "../engine/gate.js";
-import { canonicalJson, effectOf, findExactRepeat, type RanCall } from "../engine/redundancy.js";
+import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../engine/redundancy.js";
 import { defaultConfig, type Config } from "../engine/signals.js";
 import { isNeutralTool, DELEGATE_TOOLS } from "../engine/tools.js";
 import type { LocatedEvent } from "../transcript/reverse-reader.js";
@@ -35,11 +34,6 @@ export interface EventsReplay {
   prompts: Record<string, string>;
   /** Highest line number seen. */
   lines: number;
-}
-
-/** The step log's `inputDigest`: sha256 of the canonical input, first 32 hex digits (as the hooks compute it). */
-export function inputDigest(input: unknown): string {
-  return createHash("sha256").update(canonicalJson(input)).digest("hex").slice(0, 32);
 }
 
 interface CallState {

@@ -7,7 +7,8 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { postToolUse } from "../../src/hooks/post-tool-use.js";
-import { inputDigest, preToolUse } from "../../src/hooks/pre-tool-use.js";
+import { inputDigest } from "../../src/engine/redundancy.js";
+import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { newSession, type SessionState } from "../../src/state/schema.js";
 import { StateUnreadableError, type StateStore } from "../../src/state/store.js";
 import { assistant, call, jsonl, meta, prompt, tempDir, text as textBlock, type TempDir } from "../transcript/helpers.js";

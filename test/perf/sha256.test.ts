@@ -4,8 +4,8 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/engine/redundancy.js";
-import { inputDigest } from "../../src/hooks/pre-tool-use.js";
-import { sha256Hex } from "../../src/hooks/sha256.js";
+import { inputDigest } from "../../src/engine/redundancy.js";
+import { sha256Hex } from "../../src/engine/sha256.js";
 
 const reference = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 
