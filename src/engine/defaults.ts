@@ -33,3 +33,6 @@ export const DISPATCH_OVERHEAD = [
 
 /** On an exact tie, the action that spends less and ends sooner wins. */
 export const TIE_BREAK_ORDER = ["stop", "respond", "verify", "retrieve", "tool_call", "delegate"] as const;
+
+/** With `utility_step_cost: computed`, a reported StepCost may fall this far below the computed one, no further (SPEC §12). */
+export const STEP_COST_TOLERANCE = 0.05;

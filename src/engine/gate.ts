@@ -6,6 +6,9 @@ import { actionPermits, actionsPermitting, describePermits, isNeutralTool, type 
 import { formatUtility, roundUtility, utility } from "./utility.js";
 import type { Repeat } from "./redundancy.js";
 import type { Report } from "./report/types.js";
+import { checkAgentLimit, checkReportedStepCost, checkSpendBudget, measuredStepCost, tightestBudgets, type Budgets } from "./budget.js";
+import type { PriceTable } from "./prices.js";
+import type { Spend } from "./spend.js";
 
 /**
  * The PreToolUse decision of SPEC §6, as a pure function. The gate only ever
@@ -33,6 +36,24 @@ export interface GateInput {
   config: Config;
   extraTools: ExtraTools;
   repeat?: Repeat;
+  /** The task's spend and the budgets on it (SPEC §12); without it no budget applies. */
+  budget?: GateBudget;
+}
+
+export interface GateBudget {
+  /** What the task at the root of this scope's tree has spent, its subagents included. */
+  spend: Spend;
+  /** The user's budgets (plugin settings): they apply to every scope, gated or not. */
+  user: Budgets;
+  /** The budgets of the frontmatter that gates this scope: they apply only while it is gated. */
+  gate?: Budgets;
+  prices: PriceTable;
+  /** Subagents the task launched or admitted before this call, parallel calls of the same message included. */
+  launched: number;
+  /** The model making this call, for a computed StepCost. */
+  model?: string;
+  /** The user's budget settings are invalid: every call that is not neutral is refused with this. */
+  userProblem?: string;
 }
 
 export type GateDecision =
@@ -76,8 +97,39 @@ function checkRepeat(input: GateInput, evaluation: Evaluation): GateDecision | u
   );
 }
 
+/** Budgets in force: the user's always, the frontmatter's only in a gated scope; the smallest of each wins. */
+export function budgetsInForce(input: Pick<GateInput, "gated" | "budget">): Budgets {
+  if (!input.budget) return {};
+  return input.gated ? tightestBudgets(input.budget.user, input.budget.gate) : tightestBudgets(input.budget.user);
+}
+
+function checkBudgets(input: GateInput): GateDecision | undefined {
+  const budget = input.budget;
+  if (!budget) return undefined;
+  if (budget.userProblem) return refused("budget_invalid", `Your utility budget settings are invalid, so no budget can be enforced: ${budget.userProblem}`);
+  const budgets = budgetsInForce(input);
+  const over = checkSpendBudget(budget.spend, budgets, budget.prices) ?? checkAgentLimit(input.tool, budget.launched, budgets);
+  return over ? refused(over.rule, over.reason) : undefined;
+}
+
+function checkStepCost(input: GateInput, evaluation: Evaluation): GateDecision | undefined {
+  if (!input.budget || budgetsInForce(input).stepCost !== "computed") return undefined;
+  const measured = measuredStepCost({
+    scope: input.scope,
+    step: input.step,
+    maxSteps: input.config.maxSteps,
+    spend: input.budget.spend,
+    budgets: budgetsInForce(input),
+    ...(input.budget.model ? { model: input.budget.model } : {}),
+  });
+  const under = checkReportedStepCost(evaluation.report.signals.stepCost, measured);
+  return under ? refused(under.rule, under.reason, evaluation) : undefined;
+}
+
 export function decideToolCall(input: GateInput): GateDecision {
   if (isNeutralTool(input.tool)) return { decision: "neutral" };
+  const overBudget = checkBudgets(input);
+  if (overBudget) return overBudget;
   if (!input.gated) return input.repeat ? { decision: "observed", hint: repeatHint(input.tool, input.repeat) } : { decision: "observed" };
   if (input.optInProblem) return refused("optin_invalid", `The skill that gates this scope has an invalid opt-in, so no tool call can be checked: ${input.optInProblem}`);
   const parsed = input.reportText === undefined ? undefined : parseLastReport(input.reportText);
@@ -92,5 +144,5 @@ export function decideToolCall(input: GateInput): GateDecision {
   const checked = checkReport(parsed.value, { scope: input.scope, step: input.step, config: input.config });
   // The parsed report goes with a refusal that checks it, so the log shows what the model claimed.
   if (!checked.ok) return refused(checked.refusal.rule, checked.refusal.message, undefined, parsed.value);
-  return checkPermission(input, checked.evaluation) ?? checkRepeat(input, checked.evaluation) ?? { decision: "passed", evaluation: checked.evaluation };
+  return checkStepCost(input, checked.evaluation) ?? checkPermission(input, checked.evaluation) ?? checkRepeat(input, checked.evaluation) ?? { decision: "passed", evaluation: checked.evaluation };
 }

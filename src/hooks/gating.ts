@@ -8,6 +8,7 @@ import { readEventsFrom } from "../transcript/forward-reader.js";
 import { skillBaseDir } from "../transcript/line.js";
 import { inScope, isPrompt } from "../transcript/scope.js";
 import type { ScopeRef } from "./scope.js";
+import { tightestBudgets } from "../engine/budget.js";
 
 /** What `/utility on` gates with: the defaults. */
 export const MANUAL_GATE_FILE = "/utility on";
@@ -39,6 +40,7 @@ export function gateSourceFrom(file: string, read: OptInFile): GateSource | unde
       scope: optIn.scope,
       config: ConfigSchema.parse({ lambdas: optIn.lambdas, floor: optIn.floor, maxSteps: optIn.maxSteps }),
       extraTools: optIn.tools as Record<string, string[]>,
+      ...(Object.keys(optIn.budgets).length > 0 ? { budgets: optIn.budgets } : {}),
     };
   }
   if (!asksForGating(read.data) && !read.seemsGated) return undefined;
@@ -113,7 +115,7 @@ export async function applyScan(scope: ScopeState, scan: ScanResult, load: Skill
  * task: a later skill never ungates, and never loosens what an earlier gated
  * source set (otherwise a model could activate a laxer skill to escape).
  * Settings merge strictest-first: the highest floor, the smallest step
- * budget, and an invalid opt-in anywhere refuses; λ, scope and extra tools
+ * budget and the smallest spend budgets, and an invalid opt-in anywhere refuses; λ, scope and extra tools
  * come from the first gated source.
  */
 export function effectiveGate(session: SessionState, scope: ScopeState, ref: ScopeRef): GateSource | undefined {
@@ -127,6 +129,7 @@ export function effectiveGate(session: SessionState, scope: ScopeState, ref: Sco
 
 function tighten(current: GateSource, next: GateSource): GateSource {
   const problem = [current.problem, next.problem].filter(Boolean).join(" ");
+  const budgets = tightestBudgets(current.budgets, next.budgets);
   return {
     ...current,
     file: `${current.file}, ${next.file}`,
@@ -136,5 +139,6 @@ function tighten(current: GateSource, next: GateSource): GateSource {
       maxSteps: Math.min(current.config.maxSteps, next.config.maxSteps),
     },
     ...(problem ? { problem } : {}),
+    ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
   };
 }

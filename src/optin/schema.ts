@@ -8,6 +8,7 @@
  */
 import * as z from "zod/mini";
 import { DEFAULT_CONFIG, UTILITY_MAX, UTILITY_MIN } from "../engine/defaults.js";
+import { BUDGET_EXPECTED, BUDGET_FIELD, BUDGET_KEYS, CostBudgetSchema, MaxAgentsSchema, StepCostModeSchema, TokenBudgetSchema, type Budgets } from "../engine/budget.js";
 
 export const OPT_IN_KEYS = [
   "utility_gated",
@@ -16,6 +17,7 @@ export const OPT_IN_KEYS = [
   "utility_lambdas",
   "utility_scope",
   "utility_tools",
+  ...BUDGET_KEYS,
 ] as const;
 export type OptInKey = (typeof OPT_IN_KEYS)[number];
 
@@ -52,6 +54,10 @@ export const OptInSchema = z.object({
   utility_lambdas: z._default(LambdasSchema, () => [...DEFAULT_CONFIG.lambdas] as [number, number, number]),
   utility_scope: z._default(ScopeSchema, "self"),
   utility_tools: z._default(ToolsSchema, {}),
+  utility_token_budget: z.optional(TokenBudgetSchema),
+  utility_cost_budget_usd: z.optional(CostBudgetSchema),
+  utility_max_agents: z.optional(MaxAgentsSchema),
+  utility_step_cost: z.optional(StepCostModeSchema),
 });
 
 export interface OptIn {
@@ -62,6 +68,8 @@ export interface OptIn {
   scope: OptInScope;
   /** Extra tool names per action, added to the gate's defaults (SPEC §6). */
   tools: Partial<Record<ToolAction, string[]>>;
+  /** Spend budgets (SPEC §12); a key not set is absent. */
+  budgets: Budgets;
   /** The opt-in keys the file sets, top level or under metadata; empty when it sets none. */
   keys: OptInKey[];
 }
@@ -88,6 +96,7 @@ export function defaultOptIn(): OptIn {
     lambdas: [...DEFAULT_CONFIG.lambdas] as [number, number, number],
     scope: "self",
     tools: {},
+    budgets: {},
     keys: [],
   };
 }
@@ -153,6 +162,7 @@ const EXPECTED: Record<OptInKey, string> = {
   utility_lambdas: "a list of exactly three numbers, each 0 or more, such as [1.0, 0.5, 0.8]",
   utility_scope: "self or dispatch",
   utility_tools: `a mapping from ${TOOL_ACTIONS.join(", ")} to lists of tool names, such as {verify: [mcp__ci__run_tests]}`,
+  ...BUDGET_EXPECTED,
 };
 
 type Check<T> = { ok: true; value: T } | { ok: false; problems: Array<{ key: string; found: string; expected: string }> };
@@ -213,6 +223,14 @@ function checkKey(base: OptInKey, key: string, value: unknown): Check<unknown> {
       );
     case "utility_tools":
       return checkTools(key, value);
+    case "utility_token_budget":
+      return checkSimple(TokenBudgetSchema, key, base, value);
+    case "utility_cost_budget_usd":
+      return checkSimple(CostBudgetSchema, key, base, value);
+    case "utility_max_agents":
+      return checkSimple(MaxAgentsSchema, key, base, value);
+    case "utility_step_cost":
+      return checkSimple(StepCostModeSchema, key, base, value);
   }
 }
 
@@ -308,5 +326,8 @@ export function resolveOptIn(frontmatterData: unknown, file: string): OptInResul
   if (values.utility_lambdas !== undefined) optIn.lambdas = [...(values.utility_lambdas as [number, number, number])];
   if (values.utility_scope !== undefined) optIn.scope = values.utility_scope as OptInScope;
   if (values.utility_tools !== undefined) optIn.tools = values.utility_tools as Partial<Record<ToolAction, string[]>>;
+  for (const key of BUDGET_KEYS) {
+    if (values[key] !== undefined) (optIn.budgets as Record<string, unknown>)[BUDGET_FIELD[key]] = values[key];
+  }
   return { ok: true, optIn };
 }

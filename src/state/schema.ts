@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { ActionSchema } from "../engine/actions.js";
 import { ConfigSchema } from "../engine/signals.js";
+import { BudgetsSchema } from "../engine/budget.js";
 
 /** Everything the hooks remember between calls, per session (SPEC §8: the log is telemetry, this is state). */
 
@@ -31,6 +32,8 @@ export const GateSourceSchema = z.object({
   extraTools: z.record(z.string(), z.array(z.string())),
   /** An invalid opt-in: under the gate, every checked call is refused with this. */
   problem: z.optional(z.string()),
+  /** Spend budgets the file sets (SPEC §12); they apply while the scope is gated. */
+  budgets: z.optional(BudgetsSchema),
 });
 export type GateSource = z.infer<typeof GateSourceSchema>;
 

@@ -27,6 +27,7 @@ describe("resolveOptIn: defaults", () => {
         lambdas: [...DEFAULT_CONFIG.lambdas],
         scope: "self",
         tools: {},
+        budgets: {},
         keys: [],
       });
     }
@@ -52,6 +53,10 @@ describe("resolveOptIn: defaults", () => {
         utility_lambdas: [1, 0.4, 0.9],
         utility_scope: "dispatch",
         utility_tools: { verify: ["mcp__ci__run_tests"] },
+        utility_token_budget: 50000,
+        utility_cost_budget_usd: 0.5,
+        utility_max_agents: 2,
+        utility_step_cost: "computed",
       }),
     ).toEqual({
       gated: true,
@@ -60,6 +65,7 @@ describe("resolveOptIn: defaults", () => {
       lambdas: [1, 0.4, 0.9],
       scope: "dispatch",
       tools: { verify: ["mcp__ci__run_tests"] },
+      budgets: { tokenBudget: 50000, costBudgetUsd: 0.5, maxAgents: 2, stepCost: "computed" },
       keys: [...OPT_IN_KEYS],
     });
   });

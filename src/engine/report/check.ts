@@ -14,12 +14,15 @@ export const RULES = [
   "utility_mismatch",
   "not_argmax",
   "budget_spent",
+  "agents_exhausted",
+  "step_cost_understated",
   "loop_ended",
   "below_floor",
   "override_undocumented",
   "tool_not_permitted",
   "exact_repeat",
   "optin_invalid",
+  "budget_invalid",
   "state_unreadable",
 ] as const;
 export type RuleId = (typeof RULES)[number];
