@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { ActionSchema, ScopeSchema } from "../engine/actions.js";
 import { RULES } from "../engine/report/check.js";
+import { TokenCountsSchema } from "../engine/spend.js";
 
 /**
  * One line of a session's step log (SPEC §8). It is telemetry for people and
@@ -23,6 +24,15 @@ export const LoggedReportSchema = z.object({
   override: z.optional(z.object({ action: ActionSchema, gain: z.number() })),
 });
 export type LoggedReport = z.infer<typeof LoggedReportSchema>;
+
+/** The usage of the assistant message that made a call (SPEC §8, §12), as the transcript reports it. */
+export const RecordSpendSchema = z.object({
+  /** `message.id`: the calls of one message share its tokens, counted once. */
+  messageId: z.optional(z.string()),
+  model: z.optional(z.string()),
+  tokens: TokenCountsSchema,
+});
+export type RecordSpend = z.infer<typeof RecordSpendSchema>;
 
 export const LogRecordSchema = z.object({
   v: z.literal(1),
@@ -58,6 +68,13 @@ export const LogRecordSchema = z.object({
   ),
   /** At a stop: calls let through that never ran (refused by Claude Code's permissions, interrupted), taken off the step count. */
   uncounted: z.optional(z.number()),
+  /** What the assistant message behind this record spent, when the hook knows it. */
+  spend: z.optional(RecordSpendSchema),
   latencyMs: z.number(),
 });
 export type LogRecord = z.infer<typeof LogRecordSchema>;
+
+/** `main`, or `agent:<id>` for a subagent: how reports key a record's scope. */
+export function scopeKey(record: Pick<LogRecord, "agentId">): string {
+  return record.agentId !== undefined ? `agent:${record.agentId}` : "main";
+}

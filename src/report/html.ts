@@ -6,6 +6,8 @@ import { ACTIONS } from "../engine/actions.js";
 import type { LogRecord } from "../log/record.js";
 import { scopeCell } from "./log-table.js";
 import { NO_REPORT, scopeKey, scopeTitle, summarize, type ScopeSummary } from "./summarize.js";
+import { formatUsd } from "../engine/prices.js";
+import type { SessionSpend } from "./spend.js";
 
 export interface HtmlOptions {
   /** The floor line; records do not carry it, so the default (−0.5) unless told. */
@@ -160,6 +162,73 @@ function legend(): string {
   return `<ul class="legend">${items.join("")}</ul>`;
 }
 
+// ---- Spend under the timeline (SPEC §12) ----
+
+const SPEND_H = 170;
+const SPEND_PAD = { top: 16, bottom: 26 };
+const SPEND_PLOT_H = SPEND_H - SPEND_PAD.top - SPEND_PAD.bottom;
+const tokensText = (n: number) => n.toLocaleString("en-US");
+
+/** The session's cumulative tokens after each tool call, on the same x as the U chart. */
+export function cumulativeSpendAt(records: readonly LogRecord[], spend: SessionSpend): Array<{ tokens: number; usd: number }> {
+  const out: Array<{ tokens: number; usd: number }> = [];
+  let next = 0;
+  let current = { tokens: 0, usd: 0 };
+  records.forEach((record, index) => {
+    while (next < spend.steps.length && spend.steps[next]!.index <= index) {
+      current = { tokens: spend.steps[next]!.sessionTotal, usd: spend.steps[next]!.sessionCostUsd };
+      next += 1;
+    }
+    if (record.event === "PreToolUse") out.push(current);
+  });
+  return out;
+}
+
+function spendChartSvg(records: readonly LogRecord[], spend: SessionSpend): string {
+  const points = cumulativeSpendAt(records, spend);
+  const n = points.length;
+  const max = Math.max(1, spend.total.total);
+  const xOf = (i: number) => PAD.left + ((i + 0.5) / Math.max(n, 1)) * PLOT_W;
+  const yOf = (tokens: number) => SPEND_PAD.top + (1 - tokens / max) * SPEND_PLOT_H;
+  const parts = [`<rect class="plot" x="${PAD.left}" y="${SPEND_PAD.top}" width="${PLOT_W}" height="${SPEND_PLOT_H}"/>`];
+  for (const [value, label] of [
+    [0, "0"],
+    [max, tokensText(spend.total.total)],
+  ] as const) {
+    parts.push(`<text class="tick" x="${PAD.left - 8}" y="${r1(yOf(value)) + 4}" text-anchor="end">${label}</text>`);
+  }
+  parts.push(`<text class="axis" transform="translate(16 ${SPEND_PAD.top + SPEND_PLOT_H / 2}) rotate(-90)" text-anchor="middle">tokens</text>`);
+  const path = points.map((p, i) => `${r1(xOf(i))},${r1(yOf(p.tokens))}`);
+  if (n > 0) {
+    parts.push(`<polyline class="spend" data-final-tokens="${points[n - 1]!.tokens}" points="${path.join(" ")}"/>`);
+    points.forEach((p, i) => parts.push(`<circle class="spend-point" data-seq="${i + 1}" data-tokens="${p.tokens}" cx="${r1(xOf(i))}" cy="${r1(yOf(p.tokens))}" r="2.5"><title>${escapeHtml(`after call ${i + 1}: ${tokensText(p.tokens)} tokens, about ${formatUsd(p.usd)}`)}</title></circle>`));
+  }
+  parts.push(`<text class="axis" x="${PAD.left + PLOT_W / 2}" y="${SPEND_H - 6}" text-anchor="middle">cumulative spend of the session, every scope together: ${escapeHtml(tokensText(spend.total.total))} tokens, about ${escapeHtml(formatUsd(spend.total.costUsd))}</text>`);
+  return `<svg class="spend-chart" role="img" aria-label="cumulative spend" viewBox="0 0 ${W} ${SPEND_H}" width="${W}" height="${SPEND_H}" xmlns="http://www.w3.org/2000/svg">${parts.join("")}</svg>`;
+}
+
+function tokenCells(t: { tokens: { input: number; output: number; cacheCreation: number; cacheRead: number }; total: number; costUsd: number }): string[] {
+  return [t.tokens.input, t.tokens.output, t.tokens.cacheCreation, t.tokens.cacheRead, t.total].map(tokensText).concat(formatUsd(t.costUsd));
+}
+
+function spendTables(spend: SessionSpend, titles: ReadonlyMap<string, string>): string {
+  const head = ["scope", "task", "input", "output", "cache writes", "cache reads", "tokens", "cost (est.)"];
+  const rows = spend.scopes.flatMap((s) => [
+    ...s.tasks.map((t) => ({ cells: [escapeHtml(titles.get(s.key) ?? s.key), String(t.task), ...tokenCells(t)] })),
+    ...(s.tasks.length > 1 ? [{ cells: [escapeHtml(titles.get(s.key) ?? s.key), "all", ...tokenCells(s.total)], className: "subtotal" }] : []),
+  ]);
+  rows.push({ cells: ["session", "all", ...tokenCells(spend.total)], className: "subtotal" });
+  const stepHead = ["#", "scope", "task · step", "call", "tokens", "cost (est.)", "session tokens so far", "session cost so far"];
+  const stepRows = spend.steps.map((s, i) => ({
+    cells: [String(i + 1), escapeHtml(titles.get(s.scope) ?? s.scope), `${s.task} · ${s.step}`, escapeHtml(s.tool ?? ""), tokensText(s.total), formatUsd(s.costUsd), tokensText(s.sessionTotal), formatUsd(s.sessionCostUsd)],
+  }));
+  const assumed = spend.assumedModels.length > 0 ? ` Models that name no family are priced as opus: ${spend.assumedModels.map((m) => `<code>${escapeHtml(m)}</code>`).join(", ")}.` : "";
+  return `<p class="meta">Estimated from the prices of ${escapeHtml(spend.prices.date)} (${escapeHtml(spend.prices.source.replace(/^https?:\/\//, ""))}).${assumed}</p>
+<div class="scroll">${table("spend", head, rows)}</div>
+<h2>Spend per step</h2>
+<div class="scroll">${table("spend-steps", stepHead, stepRows)}</div>`;
+}
+
 // ---- Tables ----
 
 function countsCell(map: Record<string, number>): string {
@@ -274,6 +343,14 @@ table.records td:last-child{min-width:20em;white-space:pre-wrap;overflow-wrap:an
 table.records td:last-child div+div{margin-top:4px;color:#7a3b12}
 tr.refused td{background:#fff4ee}
 tr.blocked td{background:#fffbe6}
+tr.subtotal td{font-weight:600;background:#f7f7fa}
+table.spend td,table.spend-steps td{font-variant-numeric:tabular-nums}
+svg.spend-chart{display:block;width:100%;height:auto;max-width:${W}px;margin-top:6px}
+svg.spend-chart text{font:12px system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;fill:#444}
+svg.spend-chart .plot{fill:#fcfcfd;stroke:var(--line)}
+svg.spend-chart .axis{fill:var(--muted)}
+svg.spend-chart .spend{fill:none;stroke:#0072B2;stroke-width:2}
+svg.spend-chart .spend-point{fill:#0072B2}
 .swatch{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:5px;vertical-align:baseline}
 .swatch.none{background:#c8c8cf}
 .count{white-space:nowrap;margin-right:8px}
@@ -318,7 +395,11 @@ export function renderReportHtml(records: readonly LogRecord[], options: HtmlOpt
 </header>
 <section>
 <h2>U per step</h2>
-<figure>${chartSvg(records, floor)}${legend()}</figure>
+<figure>${chartSvg(records, floor)}${legend()}${spendChartSvg(records, summary.spend)}</figure>
+</section>
+<section>
+<h2>Spend per scope and task</h2>
+${spendTables(summary.spend, new Map(summary.scopes.map((s) => [s.key, scopeTitle(s)])))}
 </section>
 <section>
 <h2>Per scope</h2>

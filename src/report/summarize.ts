@@ -2,6 +2,9 @@
 // and `/utility report`. Pure: records in, summary (or text) out.
 import type { LogRecord } from "../log/record.js";
 import { terminalSafe } from "./text.js";
+import { DEFAULT_PRICES, type PriceTable } from "../engine/prices.js";
+import { describeSpend, summarizeSpend, type SessionSpend } from "./spend.js";
+import { scopeKey } from "../log/record.js";
 
 /** Steps whose record carries no report (an ungated scope, where the hooks only observe) are counted under this key. */
 export const NO_REPORT = "no report";
@@ -58,11 +61,11 @@ export interface SessionSummary {
   to: string | undefined;
   scopes: ScopeSummary[];
   totals: { steps: number; refusals: number; overrides: number; repeats: number; stopsBlocked: number };
+  /** Tokens and estimated cost per step, task and scope, from the records that carry their message's usage (SPEC §12). */
+  spend: SessionSpend;
 }
 
-export function scopeKey(record: Pick<LogRecord, "agentId">): string {
-  return record.agentId !== undefined ? `agent:${record.agentId}` : "main";
-}
+export { scopeKey } from "../log/record.js";
 
 function bump(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;
@@ -122,7 +125,7 @@ function taskOf(acc: ScopeAcc, record: LogRecord): TaskSummary {
 }
 
 /** Summarises a session's records per scope, in the order scopes first appear. */
-export function summarize(records: readonly LogRecord[]): SessionSummary {
+export function summarize(records: readonly LogRecord[], prices: PriceTable = DEFAULT_PRICES): SessionSummary {
   const scopes = new Map<string, ScopeAcc>();
   for (const record of records) {
     if (record.event === "error") continue;
@@ -187,6 +190,7 @@ export function summarize(records: readonly LogRecord[]): SessionSummary {
       repeats: sum((s) => s.repeats),
       stopsBlocked: sum((s) => s.stopsBlocked),
     },
+    spend: summarizeSpend(records, prices),
   };
 }
 
@@ -224,11 +228,23 @@ export function renderSummaryText(summary: SessionSummary): string {
     const tasks = s.tasks.map((t) => `task ${t.task} ${t.steps}/${t.maxSteps}${t.refusals > 0 ? ` (${t.refusals} refused)` : ""}`);
     out.push(`  budget: ${tasks.join(", ") || "-"}`);
     for (const o of s.overrides) out.push(`    override rationale: ${clip(o.rationale, 100)}`);
+    out.push(...spendLines(summary.spend, s.key));
   }
   const t = summary.totals;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (summary.spend.steps.length > 0) {
+    out.push(`spend: ${describeSpend(summary.spend.total)} at the prices of ${summary.spend.prices.date}${summary.spend.assumedModels.length > 0 ? ` (priced as opus: ${summary.spend.assumedModels.join(", ")})` : ""}`);
+  }
   out.push(`total: ${plural(t.steps, "step")}, ${t.refusals} refused, ${plural(t.overrides, "override")}, ${plural(t.repeats, "repeat")} caught${t.stopsBlocked > 0 ? `, ${plural(t.stopsBlocked, "stop")} blocked` : ""}`);
   return `${out.map(terminalSafe).join("\n")}\n`;
+}
+
+function spendLines(spend: SessionSpend, key: string): string[] {
+  const scope = spend.scopes.find((s) => s.key === key);
+  if (!scope) return [];
+  const lines = [`  spend: ${describeSpend(scope.total)}`];
+  if (scope.tasks.length > 1) for (const t of scope.tasks) lines.push(`    task ${t.task}: ${describeSpend(t)}`);
+  return lines;
 }
 
 /** The session report as text, straight from the records (for `/utility report`). */
