@@ -8,6 +8,11 @@ import { sessionLogPath } from "../../state/paths.js";
 import type { ScopeState, SessionState } from "../../state/schema.js";
 import { FileStateStore } from "../../state/store.js";
 import { defaultConfig } from "../../engine/signals.js";
+import { tightestBudgets, type Budgets } from "../../engine/budget.js";
+import { DEFAULT_PRICES, withOverride } from "../../engine/prices.js";
+import { parseUserConfig, type UserConfig } from "../../optin/user-config.js";
+import { describeAgainstBudgets, spendFromRecords } from "../../report/budget-status.js";
+import { scopeKey } from "../../log/record.js";
 import { parseCommandArgs, requireOption } from "../args.js";
 import { UsageError, type CliIo } from "../io.js";
 
@@ -17,6 +22,8 @@ export interface SessionView {
   dir: string;
   state: SessionState | undefined;
   records: LogRecord[];
+  /** The user's budgets from the plugin's userConfig, as the environment carries them. */
+  userConfig?: UserConfig;
 }
 
 /** Reads a session's state and log; the log's unreadable lines are skipped. */
@@ -26,16 +33,17 @@ export function loadSession(env: CliIo["env"], sessionId: string): SessionView |
   const state = new FileStateStore(dir).read(sessionId);
   const file = sessionLogPath(dir, sessionId);
   const records = existsSync(file) ? readLogFile(file).records : [];
-  return { dir, state, records };
+  return { dir, state, records, userConfig: parseUserConfig(env) };
 }
 
-function describeScope(name: string, session: SessionState, scope: ScopeState, ref: ScopeRef, records: LogRecord[]): string[] {
+function describeScope(name: string, session: SessionState, scope: ScopeState, ref: ScopeRef, records: LogRecord[], userConfig: UserConfig | undefined): string[] {
   const gate = effectiveGate(session, scope, ref);
   const config = gate?.config ?? defaultConfig();
   const gating = gate
     ? `gated by ${gate.file} (floor ${config.floor}, λ ${config.lambdas.join(",")})${gate.problem ? `; INVALID opt-in: ${gate.problem}` : ""}`
     : "not gated";
   const lines = [`${name}: task ${scope.task}, step ${scope.step} of ${config.maxSteps}, ${scope.refusals} refused; ${gating}${scope.ended ? "; ended" : ""}`];
+  lines.push(spendLine(scope, ref, records, userConfig, gate?.budgets));
   const last = [...records].reverse().find((r) => r.report && (ref.agentId ? r.agentId === ref.agentId : !r.agentId));
   if (last?.report) {
     const r = last.report;
@@ -46,14 +54,22 @@ function describeScope(name: string, session: SessionState, scope: ScopeState, r
   return lines;
 }
 
+/** Spend of the scope's task against the budgets in force: the user's always, the gating file's while gated. */
+function spendLine(scope: ScopeState, ref: ScopeRef, records: LogRecord[], userConfig: UserConfig | undefined, gateBudgets: Budgets | undefined): string {
+  const prices = withOverride(DEFAULT_PRICES, userConfig?.prices);
+  const spend = spendFromRecords(records, scopeKey({ ...(ref.agentId !== undefined ? { agentId: ref.agentId } : {}) }), scope.task, prices);
+  return `  spend: ${describeAgainstBudgets(spend, tightestBudgets(userConfig?.budgets, gateBudgets), prices)}`;
+}
+
 /** The text `/utility status` shows: scope, task, step, budget, gating and the last report, per scope. */
 export function renderStatus(sessionId: string, view: SessionView | undefined): string {
   if (!view?.state) return `utility: no record of session ${sessionId} yet (no tool call has been seen).\n`;
   const { state, records } = view;
   const lines = [`utility status, session ${sessionId}`, `/utility on: ${state.manualGate ? "on" : "off"}`];
-  lines.push(...describeScope("main scope", state, state.main, { kind: "main", transcript: "", lines: "main" }, records));
+  for (const p of view.userConfig?.problems ?? []) lines.push(`INVALID budget setting: ${p.message}`);
+  lines.push(...describeScope("main scope", state, state.main, { kind: "main", transcript: "", lines: "main" }, records, view.userConfig));
   for (const [id, scope] of Object.entries(state.agents)) {
-    lines.push(...describeScope(`subagent ${id}${scope.agentType ? ` (${scope.agentType})` : ""}`, state, scope, { kind: "agent", agentId: id, transcript: "", lines: "all" }, records));
+    lines.push(...describeScope(`subagent ${id}${scope.agentType ? ` (${scope.agentType})` : ""}`, state, scope, { kind: "agent", agentId: id, transcript: "", lines: "all" }, records, view.userConfig));
   }
   return `${lines.join("\n")}\n`;
 }
