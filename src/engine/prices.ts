@@ -6,9 +6,11 @@ import type { TokenCounts } from "./spend.js";
  * (SPEC §12): one dated table, kept here and nowhere else. The README's
  * "Spend and budgets" section states the same figures and date.
  *
- * Claude Code's transcript gives one `cache_creation_input_tokens` count,
- * so a cache write is priced at the 5-minute rate (1.25× input); 1-hour
- * writes (2× input) are underestimated. The figure is an estimate, never a bill.
+ * A cache write is priced at the 1-hour rate (2× input): Claude Code 2.1
+ * writes 1-hour entries (its transcripts' usage puts every cache-creation
+ * token under `ephemeral_1h_input_tokens`), and a budget must not
+ * undercount. Sessions that wrote 5-minute entries (1.25× input, Claude
+ * Code 1.0) are overestimated. The figure is an estimate, never a bill.
  */
 export const MODEL_FAMILIES = ["opus", "sonnet", "haiku"] as const;
 export type ModelFamily = (typeof MODEL_FAMILIES)[number];
@@ -36,26 +38,26 @@ export type PriceTable = z.infer<typeof PriceTableSchema>;
 
 const price = (input: number, output: number, cacheWrite: number, cacheRead: number): Price => ({ input, output, cacheWrite, cacheRead });
 
-const OPUS_3_TO_4_1 = price(15, 75, 18.75, 1.5);
+const OPUS_3_TO_4_1 = price(15, 75, 30, 1.5);
 
 export const DEFAULT_PRICES: PriceTable = {
   date: "2026-12-01",
-  source: "https://platform.claude.com/docs/en/about-claude/pricing (Model pricing: base input, 5m cache writes, cache hits, output)",
+  source: "https://platform.claude.com/docs/en/about-claude/pricing (Model pricing: base input, 1h cache writes, cache hits, output)",
   families: {
     // Claude Opus 4.5 to 5
-    opus: price(5, 25, 6.25, 0.5),
+    opus: price(5, 25, 10, 0.5),
     // Claude Sonnet 3.7 to 4.6
-    sonnet: price(3, 15, 3.75, 0.3),
+    sonnet: price(3, 15, 6, 0.3),
     // Claude Haiku 4.5
-    haiku: price(1, 5, 1.25, 0.1),
+    haiku: price(1, 5, 2, 0.1),
   },
   versions: {
     "opus-3": OPUS_3_TO_4_1,
     "opus-4": OPUS_3_TO_4_1,
     "opus-4.1": OPUS_3_TO_4_1,
-    "sonnet-5": price(2, 10, 2.5, 0.2),
-    "haiku-3": price(0.25, 1.25, 0.3, 0.03),
-    "haiku-3.5": price(0.8, 4, 1, 0.08),
+    "sonnet-5": price(2, 10, 4, 0.2),
+    "haiku-3": price(0.25, 1.25, 0.5, 0.03),
+    "haiku-3.5": price(0.8, 4, 1.6, 0.08),
   },
 };
 

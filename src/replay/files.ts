@@ -3,6 +3,11 @@
 import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { readAll } from "../transcript/forward-reader.js";
+import { readFileSync } from "node:fs";
+import { DEFAULT_PRICES, estimateCostUsd } from "../engine/prices.js";
+import { totalTokens, type Spend } from "../engine/spend.js";
+import { spendOfMessages, transcriptSpend, type Message } from "./spend.js";
+import type { ReplaySpend } from "./types.js";
 import { linkSubagents, replayEvents, type Delegation, type ReplayOptions } from "./core.js";
 import { TOKEN_ESTIMATE, type FileReplay, type ReplayReport, type ReplayTotals } from "./types.js";
 
@@ -73,6 +78,7 @@ export function replayFiles(paths: readonly string[], options: { gated?: boolean
   const planned = planFiles(paths, options.cwd ?? process.cwd());
   const files: FileReplay[] = [];
   const delegationsOf = new Map<string, Delegation[]>();
+  const messages = new Map<string, Message>();
   for (const item of planned) {
     const agentId = subagentIdOf(item.path);
     const replayOptions: ReplayOptions = { gated: options.gated === true };
@@ -84,6 +90,8 @@ export function replayFiles(paths: readonly string[], options: { gated?: boolean
       throw new ReplayInputError(`cannot read ${item.path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
     }
     const replayed = replayEvents(events, replayOptions);
+    const spent = spendOfFile(item.path, item.role === "subagent" ? agentId : undefined);
+    for (const [id, m] of spent.messages) messages.set(id, m);
     if (item.role === "session") delegationsOf.set(item.path, replayed.delegations);
     if (item.subagentOf) linkSubagents(replayed.scopes, replayed.prompts, delegationsOf.get(item.subagentOf) ?? []);
     files.push({
@@ -93,10 +101,27 @@ export function replayFiles(paths: readonly string[], options: { gated?: boolean
       lines: replayed.lines,
       calls: replayed.scopes.reduce((sum, scope) => sum + scope.calls, 0),
       scopes: replayed.scopes,
+      spend: [...spent.scopes].map(([scope, { spend, messages: count }]) => replaySpend(scope, spend, count)),
     });
   }
   markCopies(files);
-  return { version: 1, gated: options.gated === true, tokenEstimate: TOKEN_ESTIMATE, files, totals: totalsOf(files) };
+  const { scope: _all, ...spend } = replaySpend("all", spendOfMessages(messages.values()), messages.size);
+  return { version: 1, gated: options.gated === true, tokenEstimate: TOKEN_ESTIMATE, files, totals: { ...totalsOf(files), spend, pricesDate: DEFAULT_PRICES.date } };
+}
+
+/** STAND-IN (see ./spend.ts): the lead replaces this with the scope-state reducer over the file. */
+function spendOfFile(path: string, agentId: string | undefined) {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ReplayInputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+  }
+  return transcriptSpend(text.split("\n"), { file: path, ...(agentId !== undefined ? { agentId } : {}) });
+}
+
+function replaySpend(scope: string, spend: Spend, messages: number): ReplaySpend {
+  return { scope, messages, tokens: spend.tokens, byModel: spend.byModel, total: totalTokens(spend.tokens), costUsd: estimateCostUsd(spend.byModel, DEFAULT_PRICES) };
 }
 
 /** A session file's agent_progress copies of a subagent whose own file is replayed too: counted once, from the file. */
@@ -115,10 +140,10 @@ function markCopies(files: FileReplay[]): void {
   }
 }
 
-function totalsOf(files: readonly FileReplay[]): ReplayTotals {
+function totalsOf(files: readonly FileReplay[]): Omit<ReplayTotals, "spend" | "pricesDate"> {
   const counted = files.flatMap((file) => file.scopes).filter((scope) => scope.duplicateOf === undefined);
   const gated = counted.some((scope) => scope.gate !== undefined);
-  const totals: ReplayTotals = {
+  const totals: Omit<ReplayTotals, "spend" | "pricesDate"> = {
     files: files.length,
     scopes: counted.length,
     calls: counted.reduce((sum, scope) => sum + scope.calls, 0),

@@ -1,6 +1,7 @@
 // The human form of a replay: a short table per file, then the repeats (and refusals with --gated).
 import { canonicalJson } from "../engine/redundancy.js";
-import type { FileReplay, ReplayReport, ScopeReplay } from "./types.js";
+import type { FileReplay, ReplayReport, ReplaySpend, ScopeReplay } from "./types.js";
+import { formatUsd } from "../engine/prices.js";
 
 const MAX_REFUSALS_SHOWN = 5;
 
@@ -64,8 +65,24 @@ function fileLines(file: FileReplay, gated: boolean): string[] {
     const hidden = scope.gate.refusals.filter((f) => f.rule !== "no_report").length - shown.length;
     if (hidden > 0) out.push(`  … ${hidden} more refusals in ${scopeLabel(scope)} (see --json)`);
   }
+  for (const spend of file.spend) out.push(`  spend ${spendScopeLabel(spend.scope, file)}: ${describeReplaySpend(spend)}`);
   if (file.scopes.some((scope) => scope.duplicateOf)) out.push("  [copy]: agent_progress copies of a subagent whose own file is replayed too; counted once, from that file");
   return out;
+}
+
+function spendScopeLabel(scope: string, file: FileReplay): string {
+  if (scope === "main") return "main";
+  if (scope === "sidechain") return "subagents (inline, no agent id)";
+  const agentId = scope.replace(/^agent:/, "");
+  const copy = file.scopes.some((s) => s.agentId === agentId && s.duplicateOf !== undefined);
+  return `agent ${agentId}${copy ? " [copy]" : ""}`;
+}
+
+const n = (v: number) => v.toLocaleString("en-US");
+
+export function describeReplaySpend(s: Omit<ReplaySpend, "scope">): string {
+  const t = s.tokens;
+  return `${n(s.total)} tokens in ${n(s.messages)} message${s.messages === 1 ? "" : "s"} (input ${n(t.input)}, output ${n(t.output)}, cache writes ${n(t.cacheCreation)}, cache reads ${n(t.cacheRead)}), about ${formatUsd(s.costUsd)}`;
 }
 
 /** The replay report for people. */
@@ -78,6 +95,7 @@ export function renderReplayText(report: ReplayReport): string {
   out.push(
     `total: ${t.files} file${t.files === 1 ? "" : "s"}, ${t.scopes} scope${t.scopes === 1 ? "" : "s"}, ${t.calls} tool calls, ${t.repeats} exact repeat${t.repeats === 1 ? "" : "s"} ≈ ${t.repeatTokens} tokens`,
   );
+  out.push(`spend: ${describeReplaySpend(t.spend)} at the prices of ${t.pricesDate}; each message counted once`);
   if (report.gated) out.push(`gated (default config): would refuse ${t.refused ?? 0}, let ${t.passed ?? 0} through (neutral tools are never checked)`);
   out.push(`estimate: ${report.tokenEstimate}`);
   return `${out.join("\n")}\n`;

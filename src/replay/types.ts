@@ -1,5 +1,17 @@
 // What offline replay reports (the shape of `utility replay --json`).
 import type { RuleId } from "../engine/report/check.js";
+import type { TokenCounts } from "../engine/spend.js";
+
+/** Tokens a scope's assistant messages spent, as their `usage` says, and the estimated cost (SPEC §12). */
+export interface ReplaySpend {
+  /** `main`, `agent:<id>`, or `sidechain` (Claude Code 1.0 inline subagent lines, which carry no agent id). */
+  scope: string;
+  messages: number;
+  tokens: TokenCounts;
+  byModel: Record<string, TokenCounts>;
+  total: number;
+  costUsd: number;
+}
 
 /** How the token cost of a repeat is estimated; printed with every report. */
 export const TOKEN_ESTIMATE =
@@ -102,6 +114,8 @@ export interface FileReplay {
   /** Tool calls in the file, each tool_use id once (the sum over its scopes). */
   calls: number;
   scopes: ScopeReplay[];
+  /** Spend per scope of the file's assistant messages (a session file's agent_progress copies included). */
+  spend: ReplaySpend[];
 }
 
 export interface ReplayTotals {
@@ -111,6 +125,10 @@ export interface ReplayTotals {
   calls: number;
   repeats: number;
   repeatTokens: number;
+  /** Every file's messages together, each message id once (copies in two files count once). */
+  spend: Omit<ReplaySpend, "scope">;
+  /** The price table's date the cost was estimated with. */
+  pricesDate: string;
   /** With --gated. */
   refused?: number;
   passed?: number;

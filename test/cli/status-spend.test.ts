@@ -25,7 +25,7 @@ beforeEach(async () => {
   // The hooks do not write spend yet (the scope-state reducer will): a record carrying its message's usage, as they will.
   const record: LogRecord = {
     v: 1, time: "2026-01-01T00:00:00.000Z", event: "PostToolUse", session, scope: "self", task: 1, step: 1, maxSteps: 10, lambdas: [1, 0.5, 0.8], decision: "observed", gated: false, latencyMs: 1,
-    spend: { messageId: "m1", model: "claude-sonnet-4-5", tokens: { input: 100, output: 50, cacheCreation: 1000, cacheRead: 0 } },
+    spend: { messageId: "m1", model: "claude-sonnet-4-5", tokens: { input: 400, output: 20, cacheCreation: 1000, cacheRead: 0 } },
   };
   appendFileSync(sessionLogPath(join(dir, "data"), session), `${JSON.stringify(record)}\n`);
 });
@@ -34,13 +34,13 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 describe("/utility status shows spend against each budget per scope", () => {
   it("with no budget: the spend, and that no budget is set", async () => {
     const r = await cli(["command", "status", "--session", session], { env });
-    expect(r.stdout).toContain("  spend: 1,150 tokens, about $0.0048, 1 tool call, 0 subagents launched; no budget set");
+    expect(r.stdout).toContain("  spend: 1,420 tokens, about $0.0075, 1 tool call, 0 subagents launched; no budget set");
   });
 
   it("against the user's budgets from CLAUDE_PLUGIN_OPTION_*", async () => {
     const r = await cli(["status", "--session", session], { env: { ...env, CLAUDE_PLUGIN_OPTION_TOKEN_BUDGET: "1000", CLAUDE_PLUGIN_OPTION_MAX_AGENTS: "2", CLAUDE_PLUGIN_OPTION_COST_BUDGET_USD: "1" } });
-    expect(r.stdout).toContain("tokens 1,150 of 1,000 (115%, SPENT: further tool calls are refused)");
-    expect(r.stdout).toContain("cost about $0.0048 of $1.00 (0%)");
+    expect(r.stdout).toContain("tokens 1,420 of 1,000 (142%, SPENT: further tool calls are refused)");
+    expect(r.stdout).toContain("cost about $0.0075 of $1.00 (0%)");
     expect(r.stdout).toContain("agents 0 of 2");
   });
 

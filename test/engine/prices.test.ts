@@ -43,13 +43,13 @@ describe("the dated price table", () => {
     expect(priceOf("claude-opus-4-1-20250805", DEFAULT_PRICES).price.input).toBe(15);
     expect(priceOf("claude-opus-4-20250514", DEFAULT_PRICES).price.output).toBe(75);
     expect(priceOf("claude-3-5-haiku-20241022", DEFAULT_PRICES).price.input).toBe(0.8);
-    expect(priceOf("claude-haiku-4-5", DEFAULT_PRICES).price).toEqual({ input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.1 });
+    expect(priceOf("claude-haiku-4-5", DEFAULT_PRICES).price).toEqual({ input: 1, output: 5, cacheWrite: 2, cacheRead: 0.1 });
   });
 
-  it("cache writes are 1.25× input and cache reads 0.1× input in every row (the published multipliers; Haiku 3 is published rounded to the cent)", () => {
+  it("cache writes are at the 1-hour rate, 2× input, and cache reads 0.1× input in every row (the published multipliers; Haiku 3 is published rounded to the cent)", () => {
     const rows = [...Object.values(DEFAULT_PRICES.families), ...Object.values(DEFAULT_PRICES.versions)];
     for (const row of rows) {
-      expect(Math.abs(row.cacheWrite - row.input * 1.25)).toBeLessThanOrEqual(0.0125 + 1e-9);
+      expect(row.cacheWrite).toBeCloseTo(row.input * 2, 9);
       expect(Math.abs(row.cacheRead - row.input * 0.1)).toBeLessThanOrEqual(0.005 + 1e-9);
     }
   });
@@ -63,9 +63,9 @@ describe("the dated price table", () => {
 
 describe("estimateCostUsd", () => {
   it("sums each model's four counts at its own prices", () => {
-    // sonnet: 1M input $3 + 1M output $15 + 1M cache write $3.75 + 1M cache read $0.30; haiku: 2M output $10
+    // sonnet: 1M input $3 + 1M output $15 + 1M cache write $6 + 1M cache read $0.30; haiku: 2M output $10
     const usd = estimateCostUsd({ "claude-sonnet-4-5": tokens(M, M, M, M), "claude-haiku-4-5": tokens(0, 2 * M) });
-    expect(usd).toBeCloseTo(3 + 15 + 3.75 + 0.3 + 10, 9);
+    expect(usd).toBeCloseTo(3 + 15 + 6 + 0.3 + 10, 9);
   });
 
   it("is zero for no spend and for zero counts", () => {

@@ -41,7 +41,7 @@ describe("summarizeSpend: tokens and cost per step, task and scope", () => {
   });
 
   it("cost at each model's prices", () => {
-    const sonnet = (111 * 3 + 71 * 15 + 1000 * 3.75 + 1150 * 0.3) / 1e6;
+    const sonnet = (111 * 3 + 71 * 15 + 1000 * 6 + 1150 * 0.3) / 1e6;
     const haiku = (5 * 1 + 5 * 5) / 1e6;
     expect(s.total.costUsd).toBeCloseTo(sonnet + haiku, 12);
     expect(s.prices.date).toBe(DEFAULT_PRICES.date);
