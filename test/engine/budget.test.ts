@@ -162,6 +162,13 @@ describe("step_cost_understated: a report more than 0.05 below the measured Step
     expect(r?.reason).toContain("Rescore with StepCost=0.30");
     expect(r?.reason).toContain(measured.shown);
   });
+  it("a difference of 0.05 that floating point makes 0.050000000000000044 still passes", () => {
+    const high = { value: 0.8, raw: 0.8, clamped: false, shown: "…" };
+    expect(0.8 - 0.75).toBeGreaterThan(0.05);
+    expect(checkReportedStepCost(0.75, high)).toBeUndefined();
+    expect(checkReportedStepCost(0.74, high)?.rule).toBe("step_cost_understated");
+  });
+
   it("overstating is never refused", () => {
     expect(checkReportedStepCost(1, measured)).toBeUndefined();
   });
