@@ -33,6 +33,8 @@ export const PriceTableSchema = z.object({
   families: z.object({ opus: PriceSchema, sonnet: PriceSchema, haiku: PriceSchema }),
   /** Older (or newer) versions priced apart from their family, by `family-version`: `opus-4.1`, `haiku-3.5`. */
   versions: z.record(z.string(), PriceSchema),
+  /** A model that names none of the families (Fable, Mythos, an id never seen): the dearest published price, so a cost budget is never undercounted. */
+  fallback: PriceSchema,
 });
 export type PriceTable = z.infer<typeof PriceTableSchema>;
 
@@ -59,9 +61,11 @@ export const DEFAULT_PRICES: PriceTable = {
     "haiku-3": price(0.25, 1.25, 0.5, 0.03),
     "haiku-3.5": price(0.8, 4, 1.6, 0.08),
   },
+  // The dearest of every count on the page: Opus 3 to 4.1 (Fable and Mythos 5 are $10 / $50 / $20 / $1)
+  fallback: OPUS_3_TO_4_1,
 };
 
-/** The family a model with no recognisable family is priced as: the dearest of the table, so a cost budget is never undercounted. */
+/** The model ratio (§3) of a model with no recognisable family: the highest, so a computed StepCost is never understated. */
 export const FALLBACK_FAMILY: ModelFamily = "opus";
 
 export interface ModelName {
@@ -90,14 +94,15 @@ export function parseModelId(model: string): ModelName | undefined {
 
 export interface ModelPrice {
   price: Price;
-  family: ModelFamily;
-  /** The id names no family: it was priced as FALLBACK_FAMILY. */
+  /** Undefined when the id names no family. */
+  family?: ModelFamily;
+  /** The id names no family: it was priced at the table's fallback. */
   assumed: boolean;
 }
 
 export function priceOf(model: string, table: PriceTable): ModelPrice {
   const name = parseModelId(model);
-  if (!name) return { price: table.families[FALLBACK_FAMILY], family: FALLBACK_FAMILY, assumed: true };
+  if (!name) return { price: table.fallback, assumed: true };
   const versioned = name.version === undefined ? undefined : table.versions[`${name.family}-${name.version}`];
   return { price: versioned ?? table.families[name.family], family: name.family, assumed: false };
 }

@@ -222,7 +222,7 @@ function spendTables(spend: SessionSpend, titles: ReadonlyMap<string, string>): 
   const stepRows = spend.steps.map((s, i) => ({
     cells: [String(i + 1), escapeHtml(titles.get(s.scope) ?? s.scope), `${s.task} · ${s.step}`, escapeHtml(s.tool ?? ""), tokensText(s.total), formatUsd(s.costUsd), tokensText(s.sessionTotal), formatUsd(s.sessionCostUsd)],
   }));
-  const assumed = spend.assumedModels.length > 0 ? ` Models that name no family are priced as opus: ${spend.assumedModels.map((m) => `<code>${escapeHtml(m)}</code>`).join(", ")}.` : "";
+  const assumed = spend.assumedModels.length > 0 ? ` Models that name no family are priced at the dearest published rate: ${spend.assumedModels.map((m) => `<code>${escapeHtml(m)}</code>`).join(", ")}.` : "";
   return `<p class="meta">Estimated from the prices of ${escapeHtml(spend.prices.date)} (${escapeHtml(spend.prices.source.replace(/^https?:\/\//, ""))}).${assumed}</p>
 <div class="scroll">${table("spend", head, rows)}</div>
 <h2>Spend per step</h2>

@@ -233,7 +233,7 @@ export function renderSummaryText(summary: SessionSummary): string {
   const t = summary.totals;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   if (summary.spend.steps.length > 0) {
-    out.push(`spend: ${describeSpend(summary.spend.total)} at the prices of ${summary.spend.prices.date}${summary.spend.assumedModels.length > 0 ? ` (priced as opus: ${summary.spend.assumedModels.join(", ")})` : ""}`);
+    out.push(`spend: ${describeSpend(summary.spend.total)} at the prices of ${summary.spend.prices.date}${summary.spend.assumedModels.length > 0 ? ` (priced at the dearest rate: ${summary.spend.assumedModels.join(", ")})` : ""}`);
   }
   out.push(`total: ${plural(t.steps, "step")}, ${t.refusals} refused, ${plural(t.overrides, "override")}, ${plural(t.repeats, "repeat")} caught${t.stopsBlocked > 0 ? `, ${plural(t.stopsBlocked, "stop")} blocked` : ""}`);
   return `${out.map(terminalSafe).join("\n")}\n`;

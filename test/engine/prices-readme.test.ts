@@ -17,6 +17,7 @@ const ROWS: Record<string, string> = {
   "Haiku 4.5 (`haiku`)": "claude-haiku-4-5",
   "Haiku 3.5": "claude-3-5-haiku-20241022",
   "Haiku 3": "claude-3-haiku-20240307",
+  "any other model (Fable, Mythos, an unknown id)": "claude-fable-5",
 };
 
 it("the README's Spend and budgets section gives the table's date and every row's figures", () => {

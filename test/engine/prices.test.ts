@@ -47,16 +47,20 @@ describe("the dated price table", () => {
   });
 
   it("cache writes are at the 1-hour rate, 2× input, and cache reads 0.1× input in every row (the published multipliers; Haiku 3 is published rounded to the cent)", () => {
-    const rows = [...Object.values(DEFAULT_PRICES.families), ...Object.values(DEFAULT_PRICES.versions)];
+    const rows = [...Object.values(DEFAULT_PRICES.families), ...Object.values(DEFAULT_PRICES.versions), DEFAULT_PRICES.fallback];
     for (const row of rows) {
       expect(row.cacheWrite).toBeCloseTo(row.input * 2, 9);
       expect(Math.abs(row.cacheRead - row.input * 0.1)).toBeLessThanOrEqual(0.005 + 1e-9);
     }
   });
 
-  it("an id that names no family is priced as opus, the dearest family, and is listed as assumed", () => {
+  it("an id that names no family is priced at the fallback, dearer than every row, and is listed as assumed", () => {
     const p = priceOf("mystery-model", DEFAULT_PRICES);
-    expect(p).toMatchObject({ family: "opus", assumed: true });
+    expect(p).toEqual({ price: DEFAULT_PRICES.fallback, assumed: true });
+    for (const row of [...Object.values(DEFAULT_PRICES.families), ...Object.values(DEFAULT_PRICES.versions)]) {
+      for (const k of ["input", "output", "cacheWrite", "cacheRead"] as const) expect(DEFAULT_PRICES.fallback[k]).toBeGreaterThanOrEqual(row[k]);
+    }
+    expect(priceOf("claude-fable-5", DEFAULT_PRICES).assumed).toBe(true);
     expect(assumedModels({ "mystery-model": tokens(1, 1), "<synthetic>": tokens(0, 0), "claude-sonnet-4-5": tokens(5, 5) })).toEqual(["mystery-model"]);
   });
 });
