@@ -64,6 +64,17 @@ export function messageOf(readerText) {
   return (at < 0 ? readerText : readerText.slice(at).replace(/^MESSAGE:\s*\n/, "")).trim();
 }
 
+/** The files a reader says it read (`FILES: a, b`), and their words (whitespace-separated, as wc -w counts). */
+export function filesRead(readerText) {
+  const m = /^FILES:\s*(.*)$/m.exec(readerText.split(/^MESSAGE:\s*$/m)[0] ?? "");
+  const files = m ? m[1].split(",").map((f) => f.trim().replace(/^`|`$/g, "")).filter(Boolean) : [];
+  const words = files.reduce((sum, f) => {
+    const path = join(ROOT, f);
+    return sum + (existsSync(path) ? readFileSync(path, "utf8").split(/\s+/).filter(Boolean).length : 0);
+  }, 0);
+  return { files, words };
+}
+
 /** A call the reader names instead of the situation's (`CALL: Read {"file_path": "x"}`, before MESSAGE:), or undefined. */
 export function callOf(readerText) {
   const head = readerText.split(/^MESSAGE:\s*$/m)[0] ?? "";
@@ -237,7 +248,8 @@ export async function runSituation(situation, readerTexts) {
       if (!outcome.refused) break;
     }
     const tries = attempts.filter((a) => !a.planted);
-    return { id: situation.id, scope: situation.scope, expect: situation.expect, firstTry: tries[0]?.ok ?? false, secondTry: tries[0]?.ok ? undefined : (tries[1]?.ok ?? false), attempts };
+    const read = readerTexts[0] === undefined ? { files: [], words: 0 } : filesRead(readerTexts[0]);
+    return { id: situation.id, read, scope: situation.scope, expect: situation.expect, firstTry: tries[0]?.ok ?? false, secondTry: tries[0]?.ok ? undefined : (tries[1]?.ok ?? false), attempts };
   } finally {
     box.remove();
   }
@@ -305,6 +317,24 @@ export async function readerPrompt(situation) {
   return parts.join("\n");
 }
 
+/** The numbers docs/guidance-eval.md records, over one run of --all. */
+export function summarize(results) {
+  const failedFirst = results.filter((r) => !r.firstTry);
+  const readerTries = results.flatMap((r) => r.attempts.filter((a) => !a.planted));
+  const callReports = readerTries.filter((a) => a.got === "passed").map((a) => a.reportTokens);
+  const allReports = readerTries.map((a) => a.reportTokens);
+  const mean = (xs) => (xs.length === 0 ? undefined : Math.round((xs.reduce((x, y) => x + y, 0) / xs.length) * 10) / 10);
+  return {
+    situations: results.length,
+    firstTryPassed: results.length - failedFirst.length,
+    firstTryRate: results.length === 0 ? undefined : (results.length - failedFirst.length) / results.length,
+    refusedFirst: failedFirst.length,
+    secondTryPassed: failedFirst.filter((r) => r.secondTry).length,
+    wordsRead: { mean: mean(results.map((r) => r.read.words)), max: Math.max(0, ...results.map((r) => r.read.words)) },
+    reportTokens: { meanPassedCalls: mean(callReports), max: Math.max(0, ...allReports) },
+  };
+}
+
 async function main(argv) {
   if (argv[0] === "--prompt") {
     process.stdout.write(`${await readerPrompt(loadSituation(argv[1]))}\n`);
@@ -312,13 +342,17 @@ async function main(argv) {
   }
   if (argv[0] === "--all") {
     const dir = argv[1];
+    const results = [];
     for (const s of allSituations()) {
       const first = join(dir, `${s.id}.txt`);
       if (!existsSync(first)) continue;
       const retry = join(dir, `${s.id}.retry.txt`);
       const texts = [readFileSync(first, "utf8"), ...(existsSync(retry) ? [readFileSync(retry, "utf8")] : [])];
-      process.stdout.write(`${JSON.stringify(await runSituation(s, texts))}\n`);
+      const result = await runSituation(s, texts);
+      results.push(result);
+      process.stdout.write(`${JSON.stringify(result)}\n`);
     }
+    process.stdout.write(`${JSON.stringify({ summary: summarize(results) })}\n`);
     return;
   }
   if (argv.length < 2) {
