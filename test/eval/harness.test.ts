@@ -9,7 +9,6 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../support/paths.js";
-// @ts-expect-error: a plain .mjs script without types
 import { allSituations, callOf, lastReportText, loadSituation, messageOf, readerPrompt, runSituation } from "../../scripts/eval/run.mjs";
 
 const DIR = join(ROOT, "test", "eval");
@@ -23,10 +22,10 @@ describe("the situations", () => {
 
   it("are at least ten, across self, subagent and dispatch, with calls and endings, budgets and refusals", () => {
     expect(all.length).toBeGreaterThanOrEqual(10);
-    expect(new Set(all.map((s: { scope: string }) => s.scope))).toEqual(new Set(["self", "subagent", "dispatch"]));
-    expect(all.some((s: { expect: string }) => s.expect === "end")).toBe(true);
-    expect(all.some((s: { planted?: string }) => s.planted !== undefined)).toBe(true);
-    expect(all.some((s: { gate: { skill?: string } }) => s.gate.skill === "eval:short-budget")).toBe(true);
+    expect(new Set(all.map((s) => s.scope))).toEqual(new Set(["self", "subagent", "dispatch"]));
+    expect(all.some((s) => s.expect === "end")).toBe(true);
+    expect(all.some((s) => s.planted !== undefined)).toBe(true);
+    expect(all.some((s) => s.gate.skill === "eval:short-budget")).toBe(true);
     for (const s of all) expect(Object.keys(s)).toEqual(expect.arrayContaining(["id", "scope", "model", "gate", "prompt", "call", "expect"]));
   });
 
@@ -55,7 +54,7 @@ describe.runIf(existsSync(HOOK))("the harness through the real PreToolUse hook",
   it.each(["self-01-first-read", "sub-12-first-search", "disp-14-launch"])("%s: the reference text passes on the first try, at under 80 report tokens", async (id) => {
     const result = await runSituation(situation(id), [text("reference", id)]);
     expect(result).toMatchObject({ id, firstTry: true, attempts: [{ got: "passed" }] });
-    expect(result.attempts[0].reportTokens).toBeLessThan(80);
+    expect(result.attempts[0]!.reportTokens).toBeLessThan(80);
   }, SLOW);
 
   it("an ending situation: a respond report is judged ended, by the hook's own refusal of the call", async () => {
@@ -66,7 +65,7 @@ describe.runIf(existsSync(HOOK))("the harness through the real PreToolUse hook",
   it("a planted refusal: the real message comes back, and the retry passes", async () => {
     const result = await runSituation(situation("self-10-refused-arithmetic"), [text("reference", "self-10-refused-arithmetic")]);
     expect(result.attempts[0]).toMatchObject({ planted: true, rule: "utility_mismatch" });
-    expect(result.attempts[0].message).toContain("Write Utility: 0.14.");
+    expect(result.attempts[0]!.message).toContain("Write Utility: 0.14.");
     expect(result).toMatchObject({ firstTry: true, attempts: [{}, { got: "passed" }] });
   }, SLOW);
 
@@ -75,7 +74,7 @@ describe.runIf(existsSync(HOOK))("the harness through the real PreToolUse hook",
     const result = await runSituation(situation(id), [text("wrong", id), text("reference", id)]);
     expect(result).toMatchObject({ firstTry: false, secondTry: true });
     expect(result.attempts[0]).toMatchObject({ got: "refused (tool_not_permitted)" });
-    expect(result.attempts[0].message).toContain("PreToolUse:Read hook error: utility gate: Action tool_call does not permit Read");
+    expect(result.attempts[0]!.message).toContain("PreToolUse:Read hook error: utility gate: Action tool_call does not permit Read");
   }, SLOW);
 
   it("a call where the situation calls for an ending is a failure even though the hook refuses it", async () => {
