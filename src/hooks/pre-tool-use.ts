@@ -1,3 +1,4 @@
+import { formatContextLine, tierOf } from "../engine/context-line.js";
 import { decideToolCall, type GateDecision } from "../engine/gate.js";
 import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../engine/redundancy.js";
 import { defaultConfig } from "../engine/signals.js";
@@ -13,15 +14,22 @@ import type { PreToolUseInput } from "./input.js";
 import { baseRecord, loggedReport, type HookResult } from "./output.js";
 import { scopeNameOf, scopeOf, scopeState, type ScopeRef } from "./scope.js";
 
+interface Governing {
+  /** The model's own text before the call; undefined when the call's line never appeared. */
+  text?: string;
+  /** The model that wrote the message, as the transcript names it. */
+  model?: string;
+}
+
 /**
  * The model's own text before this call in its assistant message, from the
- * scope's own transcript only (SPEC §4). Waits for Claude Code to write the
- * call's line; undefined when it never appears.
+ * scope's own transcript only (SPEC §4), and the model that wrote it. Waits
+ * for Claude Code to write the call's line.
  */
-function governingText(ref: ScopeRef, toolUseId: string | undefined, ctx: HookContext): string | undefined {
-  if (!toolUseId) return undefined;
+function governingText(ref: ScopeRef, toolUseId: string | undefined, ctx: HookContext): Governing {
+  if (!toolUseId) return {};
   const found = ctx.waitForText(ref, toolUseId);
-  return found.found ? found.text : undefined;
+  return found.found ? { text: found.text, ...(found.model ? { model: found.model } : {}) } : {};
 }
 
 /**
@@ -55,13 +63,16 @@ async function ensureDefinition(scope: ScopeState, input: PreToolUseInput, ctx: 
 
 interface Decided {
   decision: GateDecision;
+  /** For a passed call under the gate: the line that tells the model its step, tier and next StepCost. */
+  context?: string;
   gate?: GateSource;
   scope: ScopeState;
   digest: string;
   repeat?: RanCall;
 }
 
-function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseInput, reportText: string | undefined): Decided {
+function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseInput, governing: Governing): Decided {
+  const reportText = governing.text;
   const scope = scopeState(session, ref);
   const gate = effectiveGate(session, scope, ref);
   const scopeName = scopeNameOf(ref, gate);
@@ -87,13 +98,24 @@ function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseIn
     if (decision.decision === "passed") scope.lastAction = decision.evaluation.report.action;
     if (input.tool_use_id) scope.pending[input.tool_use_id] = { tool: input.tool_name, digest, effect, at: scope.step, toolUseId: input.tool_use_id };
   }
-  return { decision, scope, digest, ...(gate ? { gate } : {}), ...(repeat ? { repeat: repeat.previous } : {}) };
+  const context = decision.decision === "passed" ? contextLine(scope, gate?.config.maxSteps, governing.model) : undefined;
+  return { decision, scope, digest, ...(context ? { context } : {}), ...(gate ? { gate } : {}), ...(repeat ? { repeat: repeat.previous } : {}) };
+}
+
+/** Only when the tier is known: the line's point is the StepCost, which needs it. */
+function contextLine(scope: ScopeState, maxSteps: number | undefined, model: string | undefined): string | undefined {
+  const tier = tierOf(model);
+  if (!tier || maxSteps === undefined) return undefined;
+  return formatContextLine({ step: scope.step, maxSteps, tier });
 }
 
 function toOutput(decided: Decided): HookResult["output"] {
   const { decision } = decided;
   if (decision.decision === "refused") {
     return { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: `utility gate: ${decision.reason}` } };
+  }
+  if (decided.context) {
+    return { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: decided.context } };
   }
   if (decision.decision === "observed" && decision.hint) {
     return { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: decision.hint } };
@@ -132,7 +154,7 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
   let decided: Decided | undefined;
   try {
     const needed = await needsTranscript(input, ref, ctx);
-    const waited = needed ? governingText(ref, input.tool_use_id, ctx) : undefined;
+    const waited = needed ? governingText(ref, input.tool_use_id, ctx) : {};
     decided = await ctx.store.transact(input.session_id, async (existing) => {
       const session = existing ?? newSession(input.session_id);
       const scope = scopeState(session, ref);
@@ -141,8 +163,8 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
       delete scope.awaitingActivation;
       // Gated only now (a skill seen in this scan): the text is there, since the scan found lines written before the call.
       // Already waited (and found nothing): never wait a second time, holding the lock.
-      const reportText = needed ? waited : effectiveGate(session, scope, ref) ? governingText(ref, input.tool_use_id, ctx) : undefined;
-      return { state: session, result: decideInState(session, ref, input, reportText) };
+      const governing = needed ? waited : effectiveGate(session, scope, ref) ? governingText(ref, input.tool_use_id, ctx) : {};
+      return { state: session, result: decideInState(session, ref, input, governing) };
     });
   } catch (error) {
     return stateTrouble(error, input, ref, ctx);

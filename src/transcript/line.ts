@@ -27,6 +27,7 @@ const RawToolResultBlock = z.looseObject({
 
 const RawMessage = z.looseObject({
   id: z.nullish(z.string()),
+  model: z.nullish(z.string()),
   role: z.nullish(z.string()),
   content: z.nullish(z.union([z.string(), z.array(z.unknown())])),
 });
@@ -75,6 +76,8 @@ export const AssistantBlockSchema = z.discriminatedUnion("type", [TextBlockSchem
 export const AssistantEventSchema = z.object({
   kind: z.literal("assistant"),
   messageId: z.string(),
+  /** `message.model` as written (`claude-opus-4-5-…`), when present. */
+  model: z.optional(z.string()),
   blocks: z.array(AssistantBlockSchema),
   ...LineFields,
 });
@@ -195,7 +198,8 @@ function assistantEvents(raw: RawLine, info: LineInfo): TranscriptEvent[] {
   if (blocks.length === 0) return [];
   // Without message.id the line cannot share a message with another line.
   const messageId = raw.message?.id ?? `line:${raw.uuid ?? "unknown"}`;
-  return [{ kind: "assistant", messageId, blocks, ...info }];
+  const model = raw.message?.model;
+  return [{ kind: "assistant", messageId, ...(model ? { model } : {}), blocks, ...info }];
 }
 
 function assistantBlock(block: unknown): AssistantBlock[] {

@@ -24,6 +24,8 @@ export type GoverningText =
       toolUseIds: string[];
       /** Where the line holding the call starts. */
       offset: number;
+      /** The model that wrote the message, when the transcript says. */
+      model?: string;
     }
   | {
       found: false;
@@ -102,6 +104,7 @@ function describeMessage(lines: AssistantLine[], toolUseId: string): GoverningTe
   const textBlocks = blocks.slice(0, callIndex).flatMap((block) => (block.type === "text" ? [block.text] : []));
   const toolUseIds = [...new Set(blocks.flatMap((block) => (block.type === "tool_use" ? [block.id] : [])))];
   const callLine = lines.find((line) => holdsCall(line, toolUseId));
+  const model = lines.find((line) => line.model !== undefined)?.model;
   return {
     found: true,
     messageId: lines[0]?.messageId ?? "",
@@ -110,6 +113,7 @@ function describeMessage(lines: AssistantLine[], toolUseId: string): GoverningTe
     toolUse,
     toolUseIds,
     offset: callLine?.offset ?? 0,
+    ...(model ? { model } : {}),
   };
 }
 

@@ -69,10 +69,15 @@ describe.each<Scope>(["self", "subagent", "dispatch"])("the gate's decision tabl
     expect(d.rule).toBe("below_floor");
   });
 
-  it("U < floor, Gain ≥ 0.7, Rationale silent on the override → refuse: document it", () => {
+  it("U < floor, Gain ≥ 0.7, Rationale silent on the override or no table with a stop row → refuse: document it", () => {
     const low = "Gain=0.7 StepCost=1 Uncertainty=1 Redundancy=0";
     expect(refusedRule(decide({ scope, reportText: report("tool_call", "-0.80", low) })).rule).toBe("override_undocumented");
-    expect(decide({ scope, reportText: report("tool_call", "-0.80", low, '"high-gain override: Gain 0.7"') }).decision).toBe("passed");
+    expect(refusedRule(decide({ scope, reportText: report("tool_call", "-0.80", low, '"high-gain override: Gain 0.7"') })).reason).toContain("judged on the long form only");
+    const row = "Gain=0.7 StepCost=0.5 Uncertainty=0.6 Redundancy=0"; // U = −0.1, below a floor of 0; stop −0.45
+    const table = (why: string) => `Candidates:\n- tool_call: ${row}\n- stop: Gain=0 StepCost=0 Uncertainty=0.9 Redundancy=0\n${report("tool_call", "-0.10", row, why)}`;
+    const raised = { ...defaultConfig(), floor: 0 };
+    expect(refusedRule(decide({ scope, config: raised, reportText: table('"worth it"') })).rule).toBe("override_undocumented");
+    expect(decide({ scope, config: raised, reportText: table('"high-gain override: Gain 0.7"') }).decision).toBe("passed");
   });
 
   it("the tool is not permitted by the Action → refuse naming the action and what it permits", () => {

@@ -9,6 +9,7 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NO_DECISION } from "../support/hook-output.js";
 import {
   GOOD,
   hookInput,
@@ -97,7 +98,7 @@ const gated = () => line.skill(gatedSkill);
 const msg = (id: string, blocks: Block[], options?: Parameters<typeof line.assistant>[2]) => line.assistant(id, blocks, options);
 
 function expectPassed(d: Decision): void {
-  expect(d.stdout, d.reason).toBe("");
+  expect(d.stdout, d.reason).toEqual(NO_DECISION);
   expect(d.denied).toBe(false);
 }
 function expectRefused(d: Decision, rule: string): void {

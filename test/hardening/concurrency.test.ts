@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { NO_DECISION } from "../support/hook-output.js";
 import {
   GOOD,
   expectDataWhole,
@@ -93,7 +94,7 @@ describe("parallel hooks on one session", () => {
       ...Array.from({ length: 8 }, (_, i) => () => runEntry("pre-tool-use", call(S, transcript, 100 + i, { agentId: `agent${i % 2}` }), box.env(), { timeoutMs: 60_000 })),
     ];
     const runs = await pool(jobs.length, jobs.length, (i) => jobs[i]!());
-    for (const run of runs) expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    for (const run of runs) expect(run).toMatchObject({ code: 0, stdout: NO_DECISION, stderr: "" });
     const posts = await pool(32, 32, (i) =>
       runEntry("post-tool-use", JSON.stringify(hookInput("post-tool-use", { session: S, transcript }, { tool_input: { command: `echo ${i}` }, tool_use_id: `toolu_${i}` })), box.env(), { timeoutMs: 60_000 }),
     );
@@ -165,7 +166,7 @@ describe("a hook killed halfway", () => {
     expect(killed.signal).toBe("SIGKILL");
     appendFileSync(transcript, jsonl(line.assistant("m2", [text(GOOD("verify")), use("toolu_4", "Bash")])));
     const next = await runEntry("pre-tool-use", call(S, transcript, 4), box.env());
-    expect(next).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(next).toMatchObject({ code: 0, stdout: NO_DECISION, stderr: "" });
     const state = expectDataWhole(box.data).states[S]!;
     expect(state.main).toMatchObject({ step: 2, refusals: 0 });
     expect(state.main.sources.map((s) => s.gated)).toEqual([true]);

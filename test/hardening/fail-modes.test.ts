@@ -11,6 +11,7 @@ import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NO_DECISION } from "../support/hook-output.js";
 import {
   GOOD,
   expectOneLineStderr,
@@ -75,7 +76,7 @@ async function session(kind: Kind, deep = false): Promise<Session> {
   const ups = await runEntry("user-prompt-submit", JSON.stringify(hookInput("user-prompt-submit", { session: id, transcript }, { prompt: kind === "manual" ? "/utility on" : "go" })), env);
   expect(ups).toMatchObject({ code: 0, stderr: "" });
   const first = await runEntry("pre-tool-use", input("t0"), env);
-  expect(first).toMatchObject({ code: 0, stdout: "", stderr: "" });
+  expect(first).toMatchObject({ code: 0, stdout: NO_DECISION, stderr: "" });
   const state = readState(data, id)!;
   expect(kind === "agent" ? state.agents.sub1!.step : state.main.step).toBe(1);
   return { id, transcript, data, env, next: () => input("t1") };
@@ -215,7 +216,7 @@ describe.concurrent("a log that cannot be written costs no decision", () => {
     expectOneLineStderr(bare.stderr);
     expect(bare.stderr).toMatch(/step log cannot be written/);
     const valid = await runEntry("pre-tool-use", s.next(), s.env);
-    expect(valid.stdout).toBe("");
+    expect(valid.stdout).toEqual(NO_DECISION);
     expect(readState(s.data, s.id)!.main).toMatchObject({ step: 2, refusals: 1 });
   });
 

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { NO_DECISION } from "../support/hook-output.js";
 import { ROOT } from "../support/paths.js";
 import { assistant, call, jsonl, meta, prompt, result, text } from "../transcript/helpers.js";
 
@@ -79,8 +80,8 @@ describe.each([
     for (const o of outcomes) {
       expect(o.code).toBe(0);
       expect(o.stderr).toBe("");
-      // Never a refusal, and never an "allow".
-      expect(o.stdout).toBe("");
+      // Never a refusal, and never an "allow" (a passed gated call may carry the utility: line).
+      expect(o.stdout).toEqual(gated ? NO_DECISION : "");
     }
     const text = readFileSync(s.log, "utf8");
     expect(text.endsWith("\n")).toBe(true);

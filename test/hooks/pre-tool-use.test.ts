@@ -52,7 +52,7 @@ const ROWS: Row[] = [
   { row: "respond", text: report("respond", "0.28", GOOD), rule: "loop_ended", says: "selected respond" },
   { row: "stop", text: report("stop", "-0.3", "Gain=0 StepCost=0 Uncertainty=0.6 Redundancy=0"), rule: "loop_ended", says: "selected stop" },
   { row: "U < floor, no high Gain", text: report("verify", "-0.80", "Gain=0.2 StepCost=0.5 Uncertainty=1 Redundancy=0"), rule: "below_floor", says: "U = -0.80 is below the floor -0.5" },
-  { row: "U < floor, override undocumented", text: report("verify", "-0.80", LOW_HIGH_GAIN), rule: "override_undocumented", says: "Name the override and the Gain value 0.7" },
+  { row: "U < floor, override claimed in the short form", text: report("verify", "-0.80", LOW_HIGH_GAIN, "high-gain override, Gain 0.7"), rule: "override_undocumented", says: "judged on the long form only" },
   { row: "tool not permitted", text: report("retrieve", "0.28", GOOD), rule: "tool_not_permitted", says: "Action retrieve does not permit Bash" },
   {
     row: "exact repeat, Redundancy < 1",
@@ -98,10 +98,31 @@ describe("PreToolUse under the gate: each row of SPEC §6", () => {
     expect(state.main.pending[input.tool_use_id]).toMatchObject({ tool: "Bash", at: 1 });
   });
 
-  it("the documented high-gain override passes and is logged", async () => {
-    const { result, record } = await gatedCall(report("verify", "-0.80", LOW_HIGH_GAIN, "high-gain override, Gain 0.7"));
-    expect(result).toEqual({});
-    expect(record.report?.override).toEqual({ action: "verify", gain: 0.7 });
+  it("the documented high-gain override passes and is logged (long form with a stop row, under a floor above −λ2)", async () => {
+    const ctx = fakeContext();
+    seedMainGate(ctx, source(SKILL, { config: { maxSteps: 2, floor: 0 } }));
+    const input = preInput("Bash");
+    // verify U = 0.7 − 0.5 − 0.3 = −0.1 < floor 0; stop U = −0.45.
+    const row = "Gain=0.7 StepCost=0.5 Uncertainty=0.6 Redundancy=0";
+    const table = `Candidates:\n- verify: ${row}\n- stop: Gain=0 StepCost=0 Uncertainty=0.9 Redundancy=0\n`;
+    ctx.texts.set(input.tool_use_id, table + report("verify", "-0.10", row, "high-gain override, Gain 0.7"));
+    expect(await preToolUse(input, ctx)).toEqual({});
+    expect(ctx.records.at(-1)!.report?.override).toEqual({ action: "verify", gain: 0.7 });
+  });
+
+  it("a passed call tells the model its step, tier and next StepCost in one line, when the transcript names the model", async () => {
+    const ctx = fakeContext();
+    const plain = ctx.waitForText;
+    ctx.waitForText = (ref, id) => {
+      const found = plain(ref, id);
+      return found.found ? { ...found, model: "claude-opus-4-5-20251101" } : found;
+    };
+    const { result, state } = await gatedCall(report("verify", "0.28", GOOD, "run it"), "Bash", () => {}, ctx);
+    expect(state.main.step).toBe(1);
+    // step 1 of 2 on opus: 0.71·0.5 + 0.29·1.0 = 0.645
+    expect(result).toEqual({ output: { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "utility: step 1/2 · opus · StepCost 0.645 · respond 0.29" } } });
+    const refused = await gatedCall(report("verify", "0.30", GOOD), "Bash", () => {}, ctx);
+    expect(refused.result.output?.hookSpecificOutput).not.toHaveProperty("additionalContext");
   });
 
   it("a long form whose Action is the argmax passes, with its candidate count", async () => {

@@ -19,11 +19,12 @@ import {
 import { computeStepCost, type ModelTier } from "../../src/engine/step-cost.js";
 import { roundUtility, utility } from "../../src/engine/utility.js";
 import { OPT_IN_KEYS } from "../../src/optin/schema.js";
+import { formatContextLine, type ContextSpend } from "../../src/engine/context-line.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SKILL = "skills/utility-scoring/SKILL.md";
 const MODULES = "skills/utility-scoring/modules";
-const MODULE_NAMES = ["state-builder", "gain", "step-cost", "uncertainty", "redundancy", "action-selector", "integration"];
+const MODULE_NAMES = ["step-cost", "subagent", "dispatch", "authoring"];
 const ALL_FILES = [
   SKILL,
   ...MODULE_NAMES.map((m) => `${MODULES}/${m}.md`),
@@ -115,8 +116,8 @@ describe("λ, floor, max_steps and the high-gain threshold wherever they are sta
 describe("tie-break order", () => {
   const order = TIE_BREAK_ORDER.join(", ");
 
-  it("SKILL.md and action-selector.md state TIE_BREAK_ORDER on a line of its own", () => {
-    for (const file of [SKILL, `${MODULES}/action-selector.md`]) {
+  it("SKILL.md states TIE_BREAK_ORDER on a line of its own", () => {
+    for (const file of [SKILL]) {
       const line = read(file)
         .split("\n")
         .find((l) => /^(stop|respond|verify|retrieve|tool_call|delegate)(, (stop|respond|verify|retrieve|tool_call|delegate))+$/.test(l.trim()));
@@ -132,8 +133,9 @@ describe("tie-break order", () => {
 const CEILING_FORMULA = /([\d.]+)·\(step\/max_steps\) \+ ([\d.]+)·\(tokens\/token_ceiling\) \+ ([\d.]+)·model_ratio/;
 const NO_CEILING_FORMULA = /([\d.]+)·\(step\/max_steps\) \+ ([\d.]+)·model_ratio/;
 
-describe("step-cost.md and the scorer agent against the step-cost constants", () => {
+describe("step-cost.md, dispatch.md and the scorer agent against the step-cost constants", () => {
   const text = read(`${MODULES}/step-cost.md`);
+  const dispatch = read(`${MODULES}/dispatch.md`);
   const flatAgent = read("agents/utility-scorer.md").replace(/\s+/g, " ");
 
   it("the formula lines carry STEP_COST_WEIGHTS", () => {
@@ -155,7 +157,7 @@ describe("step-cost.md and the scorer agent against the step-cost constants", ()
   });
 
   it("the dispatch overhead table is DISPATCH_OVERHEAD", () => {
-    const rows = [...text.matchAll(/^\| (\d+)(?:-(\d+)|\+) \| \+([\d.]+) \|$/gm)].map((m) => ({
+    const rows = [...dispatch.matchAll(/^\| (\d+)(?:-(\d+)|\+) \| \+([\d.]+) \|$/gm)].map((m) => ({
       minAgents: Number(m[1]),
       maxAgents: m[2] === undefined ? Infinity : Number(m[2]),
       add: Number(m[3]),
@@ -277,7 +279,7 @@ describe("arithmetic written out in the Markdown", () => {
   });
 
   it("the rounding examples are half away from zero", () => {
-    const text = read(`${MODULES}/action-selector.md`);
+    const text = read(SKILL);
     const pairs = [...text.matchAll(/(-?\d\.\d{3}) → (-?\d\.\d{2})/g)];
     expect(pairs.length).toBeGreaterThanOrEqual(2);
     for (const [, raw, rounded] of pairs) expect(roundUtility(Number(raw))).toBe(Number(rounded));
@@ -287,34 +289,35 @@ describe("arithmetic written out in the Markdown", () => {
 describe("scales, bonus and the paper's figures", () => {
   const BANDS = [[0, 0.2], [0.3, 0.5], [0.6, 0.8], [0.9, 1.0]];
 
-  it("gain.md and uncertainty.md use the same four bands", () => {
-    for (const file of [`${MODULES}/gain.md`, `${MODULES}/uncertainty.md`]) {
+  it("SKILL.md's one table of Gain and Uncertainty bands has the four bands", () => {
+    for (const file of [SKILL]) {
       const bands = [...read(file).matchAll(/^\| ([\d.]+)-([\d.]+) \|/gm)].map((m) => [Number(m[1]), Number(m[2])]);
       expect([file, bands]).toEqual([file, BANDS]);
     }
   });
 
-  it("the task bonus is +0.1 capped at 1", () => {
-    expect(read(`${MODULES}/gain.md`)).toContain("+0.1 (capped at 1)");
-    expect(read("agents/utility-scorer.md").replace(/\s+/g, " ")).toContain("+0.1 (cap 1)");
+  it("no Gain bonus for a task list the model writes itself (docs/guidance-decisions.md)", () => {
+    expect(allMatches(/task bonus|tracked task|\(cap(?:ped at)? 1\)/i)).toEqual([]);
   });
 
   it("the paper's figures are stated the same way everywhere", () => {
     for (const { m } of allMatches(/r = (0\.\d+)/)) expect(m[1]).toBe("0.0131");
-    const tokens = /from (\d+) to (\d+) \(about (\d+)%\)/.exec(read(`${MODULES}/redundancy.md`));
+    const tokens = /from (\d+) to (\d+) \(about (\d+)%\)/.exec(read(`${MODULES}/authoring.md`).replace(/\s+/g, " "));
     expect(tokens?.slice(1, 3).map(Number)).toEqual([1294, 1157]);
     expect(Math.abs((1 - 1157 / 1294) * 100 - Number(tokens![3]))).toBeLessThan(1);
   });
 
-  it("the near-repeat examples are about 0.3 and about 0.6", () => {
-    const text = read(`${MODULES}/redundancy.md`);
-    expect(text).toMatch(/`foo\.py` after reading `foo_test\.py`: about 0\.3/);
-    expect(text).toMatch(/"error" after grepping "exception": about 0\.6/);
+  it("the Redundancy scale: 0.9 for lines already read, about 0.6 for a near-identical search, about 0.3 after one's own edit, 0 for a related file", () => {
+    const text = read(SKILL).replace(/\s+/g, " ");
+    expect(text).toContain("Lines already in your context: 0.9.");
+    expect(text).toContain('("error" after "exception"): about 0.6.');
+    expect(text).toContain("Re-reading a file after your own edit: about 0.3");
+    expect(text).toContain("A different file, even a related one: 0.0.");
   });
 });
 
-describe("integration.md opt-in table", () => {
-  const text = read(`${MODULES}/integration.md`);
+describe("authoring.md opt-in table", () => {
+  const text = read(`${MODULES}/authoring.md`);
 
   it("lists exactly the keys the schema reads", () => {
     const keys = [...text.matchAll(/^\| `(utility_[a-z_]+)` \|/gm)].map((m) => m[1]);
@@ -333,5 +336,33 @@ describe("integration.md opt-in table", () => {
     expect(Number(row("utility_max_steps").default)).toBe(DEFAULT_CONFIG.maxSteps);
     expect(numberList(row("utility_lambdas").default)).toEqual(lambdas);
     expect(row("utility_scope").default).toBe("self");
+  });
+});
+
+describe("the plugin's `utility:` line as the Markdown shows it", () => {
+  const count = (text: string) => Number(text.replace(/k$/, "")) * (text.endsWith("k") ? 1000 : 1);
+  const money = (text: string) => Number(text.replace(/^\$/, ""));
+
+  it("every example line is what formatContextLine writes for the numbers it shows", () => {
+    const found = allMatches(/(?:`|^)(utility: step (\d+)\/(\d+) · (haiku|sonnet|opus)[^`\n]*)/m);
+    expect(found.length).toBeGreaterThanOrEqual(2);
+    for (const { file, m } of found) {
+      const line = m[1]!;
+      const spend: ContextSpend = {};
+      const budgets: ContextSpend = {};
+      const parts: Array<[RegExp, keyof ContextSpend, (t: string) => number]> = [
+        [/tokens ([\d.]+k?)(?:\/([\d.]+k?))?/, "tokens", count],
+        [/(\$[\d.]+)(?:\/(\$[\d.]+))?/, "costUsd", money],
+        [/agents (\d+)(?:\/(\d+))?/, "agents", Number],
+      ];
+      for (const [re, key, read] of parts) {
+        const p = re.exec(line);
+        if (!p) continue;
+        spend[key] = read(p[1]!);
+        if (p[2] !== undefined) budgets[key] = read(p[2]);
+      }
+      const expected = formatContextLine({ step: Number(m[2]), maxSteps: Number(m[3]), tier: m[4] as ModelTier, spend, budgets });
+      expect([file, line]).toEqual([file, expected]);
+    }
   });
 });

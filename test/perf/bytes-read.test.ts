@@ -66,7 +66,8 @@ describe("the PreToolUse hot path on a 50 MB transcript", () => {
     expect(gated.transcriptBytes).toBeGreaterThan(SIZE * 0.99);
     expect(ungated.transcriptBytes).toBeGreaterThan(SIZE * 0.99);
     expect(gated.decision).toBe("passed");
-    expect(gated.output).toBeUndefined();
+    // A passed gated call never decides; it only tells the model its step, tier and next StepCost.
+    expect(gated.output).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: expect.stringMatching(/^utility: step \d+\/10 · opus · StepCost /) } });
     expect(ungated.decision).toBe("observed");
   });
 

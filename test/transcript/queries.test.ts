@@ -54,6 +54,7 @@ describe("findGoverningText", () => {
       textBlocks: [REPORT_A],
       toolUse: { id: "t2", name: "Read" },
       toolUseIds: ["t1", "t2"],
+      model: "claude-opus-4-6",
     });
     expect(findGoverningText(source(lines), "t1")).toMatchObject({ found: true, text: REPORT_A, toolUseIds: ["t1", "t2"] });
   });

@@ -135,6 +135,13 @@ function checkEnding(report: Report, evaluation: Evaluation, ctx: CheckContext):
     );
   }
   if (termination.override) {
+    // Judged on a table with a stop row only: the short form cannot show that a* beats stop, so the form chosen would decide.
+    if (!evaluation.selection?.ranked.some((c) => c.action === "stop")) {
+      return refuse(
+        "override_undocumented",
+        `U = ${formatUtility(evaluation.utility)} is below the floor ${ctx.config.floor}; the high-gain override (Gain ${termination.override.gain} ≥ ${ctx.config.highGainThreshold}) is judged on the long form only, so the gate can see that this action beats stop. Write Candidates with a row for each action you could take, stop included, and name the override and the Gain value ${termination.override.gain} in the Rationale; otherwise respond or stop.`,
+      );
+    }
     const considered = evaluation.selection?.ranked ?? [];
     const gains = considered.length > 0 ? considered.filter((c) => c.signals.gain >= ctx.config.highGainThreshold).map((c) => c.signals.gain) : [report.signals.gain];
     if (!rationaleDocumentsOverride(report.rationale, gains)) {

@@ -2,8 +2,9 @@
  * The report rows of the decision table (SPEC §6) in the main scope, under
  * the gated example, in one session: each turn makes one call whose report
  * breaks one rule. Each is refused with the reason the model needs, does not
- * run, is not a step, and is logged with its rule. The last call documents the
- * high-gain override and passes.
+ * run, is not a step, and is logged with its rule. A high-gain override claimed
+ * in the short form is refused too (it is judged on a table with a stop row
+ * only); the last call's report is good and passes.
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +29,7 @@ const CASES = {
   stop: { text: report("stop", "-0.3", "Gain=0 StepCost=0 Uncertainty=0.6 Redundancy=0"), rule: "loop_ended" },
   belowFloor: { text: report("verify", "-0.80", "Gain=0.2 StepCost=0.5 Uncertainty=1 Redundancy=0"), rule: "below_floor" },
   overrideSilent: { text: report("verify", "-0.80", LOW_HIGH_GAIN, "Worth one more try."), rule: "override_undocumented" },
+  overrideShort: { text: report("verify", "-0.80", LOW_HIGH_GAIN, "High-gain override: Gain 0.7 ≥ 0.7, the run settles it."), rule: "override_undocumented" },
 } as const;
 type Case = keyof typeof CASES;
 
@@ -45,7 +47,7 @@ describe("refusals of the decision table, main scope", () => {
       script: [
         [activate()],
         ...Object.entries(CASES).map(([name, c]) => [text(c.text), touch(join(marks, name), ids[name as Case])]),
-        [text(report("verify", "-0.80", LOW_HIGH_GAIN, "High-gain override: Gain 0.7 ≥ 0.7, the run settles it.")), touch(join(marks, "documented"), documented)],
+        [text(report("verify", "0.28", GOOD, "The run settles it.")), touch(join(marks, "documented"), documented)],
         [text("Answer.")],
       ],
     });
@@ -99,12 +101,15 @@ describe("refusals of the decision table, main scope", () => {
     expect(said("belowFloor")).toContain("U = -0.80 is below the floor -0.5 and no candidate has Gain ≥ 0.7: the loop terminates here.");
   });
 
-  it("below the floor with Gain ≥ 0.7: refused while the Rationale is silent, passed once it documents the override", () => {
-    expect(said("overrideSilent")).toContain("Name the override and the Gain value 0.7 in the Rationale.");
-    expect(expectPassed(run, documented)).toMatchObject({
-      step: 1,
-      report: { action: "verify", utility: -0.8, override: { action: "verify", gain: 0.7 } },
-    });
+  it("below the floor with Gain ≥ 0.7: the short form is refused, silent or not, and told to write the table with a stop row", () => {
+    for (const name of ["overrideSilent", "overrideShort"] as const) {
+      expect(said(name)).toContain("the high-gain override (Gain 0.7 ≥ 0.7) is judged on the long form only");
+      expect(said(name)).toContain("stop included");
+    }
+  });
+
+  it("a good report after the refusals passes and runs, as step 1", () => {
+    expect(expectPassed(run, documented)).toMatchObject({ step: 1, report: { action: "verify", utility: 0.28 } });
     expect(ran(join(marks, "documented"))).toBe(true);
   });
 

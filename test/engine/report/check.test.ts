@@ -72,13 +72,45 @@ describe("checkReport", () => {
     expect(r.message).toContain("-0.80");
   });
 
-  it("lets a high gain override the floor only when the Rationale names it and the Gain", () => {
+  it("judges the high-gain override on the long form only: a short form below the floor is refused, whatever its Rationale", () => {
     const low = "Gain=0.7 StepCost=1 Uncertainty=1 Redundancy=0"; // U = −0.8
-    expect(refusal(check(report("retrieve", "-0.80", low, "worth it"))).rule).toBe("override_undocumented");
-    expect(refusal(check(report("retrieve", "-0.80", low, "override applies"))).rule).toBe("override_undocumented");
-    expect(refusal(check(report("retrieve", "-0.80", low, "Gain 0.7 is high"))).rule).toBe("override_undocumented");
-    expect(check(report("retrieve", "-0.80", low, "High-gain override: Gain=0.7 on the missing piece")).ok).toBe(true);
-    expect(check(report("retrieve", "-0.80", low, '"Overriding the floor since Gain is 0.70."')).ok).toBe(true);
+    for (const why of ["worth it", "High-gain override: Gain=0.7 on the missing piece"]) {
+      const r = refusal(check(report("retrieve", "-0.80", low, why)));
+      expect(r.rule).toBe("override_undocumented");
+      expect(r.message).toContain("judged on the long form only");
+      expect(r.message).toContain("stop included");
+    }
+  });
+
+  describe("the high-gain override under a floor above −λ2 (stop can lose)", () => {
+    const raised = { ...config, floor: 0 };
+    // tool_call U = 0.7 − 0.5 − 0.3 = −0.1 < floor 0; stop U = −0.45.
+    const table = (rationale: string, stopRow = true) =>
+      [
+        "Candidates:",
+        "- tool_call: Gain=0.7 StepCost=0.5 Uncertainty=0.6 Redundancy=0",
+        ...(stopRow ? ["- stop: Gain=0 StepCost=0 Uncertainty=0.9 Redundancy=0"] : []),
+        report("tool_call", "-0.10", "Gain=0.7 StepCost=0.5 Uncertainty=0.6 Redundancy=0", rationale),
+      ].join("\n");
+
+    it("passes only when the Rationale names the override and the Gain", () => {
+      expect(refusal(check(table("worth it"), { config: raised })).rule).toBe("override_undocumented");
+      expect(refusal(check(table("override applies"), { config: raised })).rule).toBe("override_undocumented");
+      expect(refusal(check(table("Gain 0.7 is high"), { config: raised })).rule).toBe("override_undocumented");
+      expect(check(table("High-gain override: Gain=0.7 on the missing piece"), { config: raised }).ok).toBe(true);
+      expect(check(table('"Overriding the floor since Gain is 0.70."'), { config: raised }).ok).toBe(true);
+    });
+
+    it("a table without a stop row is refused like the short form", () => {
+      const r = refusal(check(table("High-gain override: Gain=0.7", false), { config: raised }));
+      expect(r.message).toContain("judged on the long form only");
+    });
+
+    it("at the default floor stop beats any action below it, so the table refuses by the argmax", () => {
+      const r = refusal(check(table("High-gain override: Gain=0.7").replace("StepCost=0.5", "StepCost=1").replace("Utility: -0.10", "Utility: -0.60").replace("Gain=0.7 StepCost=0.5", "Gain=0.7 StepCost=1")));
+      expect(r.rule).toBe("not_argmax");
+      expect(r.message).toContain("stop has U = -0.45");
+    });
   });
 
   describe("the long form", () => {
@@ -140,11 +172,12 @@ describe("checkReport", () => {
     it("accepts an override justified by another candidate's Gain", () => {
       const text = [
         "Candidates:",
-        "- retrieve: Gain=0.6 StepCost=1 Uncertainty=0.6 Redundancy=0",
-        "- tool_call: Gain=0.8 StepCost=1 Uncertainty=1 Redundancy=0.5",
-        report("retrieve", "-0.70", "Gain=0.6 StepCost=1 Uncertainty=0.6 Redundancy=0", "high-gain override: tool_call has Gain 0.8"),
+        "- retrieve: Gain=0.6 StepCost=0.5 Uncertainty=0.6 Redundancy=0",
+        "- tool_call: Gain=0.8 StepCost=0.5 Uncertainty=1 Redundancy=0.5",
+        "- stop: Gain=0 StepCost=0 Uncertainty=0.9 Redundancy=0",
+        report("retrieve", "-0.20", "Gain=0.6 StepCost=0.5 Uncertainty=0.6 Redundancy=0", "high-gain override: tool_call has Gain 0.8"),
       ].join("\n");
-      expect(check(text).ok).toBe(true);
+      expect(check(text, { config: { ...config, floor: 0 } }).ok).toBe(true);
     });
   });
 });

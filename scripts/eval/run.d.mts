@@ -1,0 +1,48 @@
+// Types for the plain-JavaScript evaluation harness (run.mjs), for its test.
+export interface Situation {
+  id: string;
+  scope: "self" | "subagent" | "dispatch";
+  model: string;
+  gate: { skill?: string; agent?: string };
+  prompt: string;
+  prelude?: Array<{ tool: string; input: unknown; text?: string; result?: string }>;
+  next?: string;
+  planted?: string;
+  call: { tool: string; input: unknown };
+  result?: string;
+  expect: "call" | "end" | "either";
+}
+export interface Attempt {
+  planted: boolean;
+  call?: string;
+  ok: boolean;
+  got: string;
+  rule?: string;
+  message?: string;
+  tokens: number;
+  reportTokens: number;
+  context?: string;
+}
+export interface SituationResult {
+  id: string;
+  read: { files: string[]; words: number };
+  scope: Situation["scope"];
+  expect: Situation["expect"];
+  firstTry: boolean;
+  secondTry?: boolean;
+  attempts: Attempt[];
+}
+export const ROOT: string;
+export const SITUATIONS_DIR: string;
+export const GUIDANCE_FILES: string[];
+export function messageOf(readerText: string): string;
+export function callOf(readerText: string): { tool: string; input: unknown } | undefined;
+export function filesRead(readerText: string): { files: string[]; words: number };
+export function loadSituation(file: string): Situation;
+export function allSituations(): Situation[];
+export function tokens(text: string): Promise<number>;
+export function lastReportText(text: string): string;
+export function runSituation(situation: Situation, readerTexts: string[]): Promise<SituationResult>;
+export function plantedRefusal(situation: Situation): Promise<string | undefined>;
+export function readerPrompt(situation: Situation): Promise<string>;
+export function summarize(results: SituationResult[]): Record<string, unknown>;

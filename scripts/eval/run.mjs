@@ -1,0 +1,368 @@
+#!/usr/bin/env node
+// The guidance evaluation harness (issue 15): runs a reader's text for one
+// situation through the real, built hook processes (dist/hooks/*.js), in a
+// temporary transcript shaped as Claude Code 2.1.x writes it.
+//
+//   node scripts/eval/run.mjs SITUATION.json TEXT [RETRY]   run a reader's text (and its retry after a refusal)
+//   node scripts/eval/run.mjs --prompt SITUATION.json       print the prompt a reader gets for it
+//   node scripts/eval/run.mjs --all TEXTS_DIR               run TEXTS_DIR/<id>.txt (and <id>.retry.txt) for every situation
+//
+// A TEXT is what the reader wrote; if it holds a line `MESSAGE:`, only what
+// follows it counts (what comes before, e.g. the FILES it read, is not the
+// model's message). Prints one JSON object per situation.
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const SITUATIONS_DIR = join(ROOT, "test", "eval", "situations");
+const HOOKS = join(ROOT, "dist", "hooks");
+const SESSION = "e7a1c0de-0000-4000-8000-000000000015";
+const AGENT_ID = "aeva1000000000015";
+
+/** The Markdown a reader may open, in the order they are offered. */
+export const GUIDANCE_FILES = [
+  "skills/utility-scoring/SKILL.md",
+  "skills/utility-scoring/modules/subagent.md",
+  "skills/utility-scoring/modules/dispatch.md",
+  "skills/utility-scoring/modules/step-cost.md",
+  "skills/utility-scoring/modules/authoring.md",
+];
+
+// ---- transcript lines, as Claude Code writes them ----
+
+let counter = 0;
+function envelope(type, sidechain) {
+  counter += 1;
+  return {
+    parentUuid: null,
+    isSidechain: sidechain,
+    userType: "external",
+    sessionId: SESSION,
+    version: "2.1.328",
+    type,
+    uuid: `eval-${counter}`,
+    timestamp: "2026-12-01T09:00:00.000Z",
+    ...(sidechain ? { agentId: AGENT_ID } : {}),
+  };
+}
+const lines = {
+  prompt: (text, sc) => ({ ...envelope("user", sc), message: { role: "user", content: text } }),
+  meta: (text, sc) => ({ ...envelope("user", sc), isMeta: true, message: { role: "user", content: [{ type: "text", text }] } }),
+  assistant: (id, block, model, sc) => ({ ...envelope("assistant", sc), message: { id, model, type: "message", role: "assistant", content: [block] } }),
+  result: (toolUseId, content, isError, sc) => ({
+    ...envelope("user", sc),
+    message: { role: "user", content: [{ type: "tool_result", tool_use_id: toolUseId, content, ...(isError ? { is_error: true } : {}) }] },
+  }),
+};
+
+/** The message a reader wrote: what follows `MESSAGE:`, or all of it. */
+export function messageOf(readerText) {
+  const at = readerText.search(/^MESSAGE:\s*$/m);
+  return (at < 0 ? readerText : readerText.slice(at).replace(/^MESSAGE:\s*\n/, "")).trim();
+}
+
+/** The files a reader says it read (`FILES: a, b`), and their words (whitespace-separated, as wc -w counts). */
+export function filesRead(readerText) {
+  const m = /^FILES:\s*(.*)$/m.exec(readerText.split(/^MESSAGE:\s*$/m)[0] ?? "");
+  const files = m ? m[1].split(",").map((f) => f.trim().replace(/^`|`$/g, "")).filter(Boolean) : [];
+  const words = files.reduce((sum, f) => {
+    const path = join(ROOT, f);
+    return sum + (existsSync(path) ? readFileSync(path, "utf8").split(/\s+/).filter(Boolean).length : 0);
+  }, 0);
+  return { files, words };
+}
+
+/** A call the reader names instead of the situation's (`CALL: Read {"file_path": "x"}`, before MESSAGE:), or undefined. */
+export function callOf(readerText) {
+  const head = readerText.split(/^MESSAGE:\s*$/m)[0] ?? "";
+  const m = /^CALL:\s*([A-Za-z_][\w-]*)\s+(\{.*\})\s*$/m.exec(head);
+  return m ? { tool: m[1], input: JSON.parse(m[2]) } : undefined;
+}
+
+export function loadSituation(file) {
+  return JSON.parse(readFileSync(file, "utf8"));
+}
+
+export function allSituations() {
+  return readdirSync(SITUATIONS_DIR)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => loadSituation(join(SITUATIONS_DIR, f)));
+}
+
+function skillFolder(gate) {
+  if (!gate?.skill) return undefined;
+  return gate.skill.startsWith("eval:") ? join(ROOT, "test", "eval", "skills", gate.skill.slice(5)) : join(ROOT, "skills", gate.skill);
+}
+
+/** One sandbox per run: its own transcript, data folder, home and project (with the situation's agent definition). */
+class Sandbox {
+  constructor(situation) {
+    this.situation = situation;
+    this.dir = mkdtempSync(join(tmpdir(), "utility-eval-"));
+    this.project = join(this.dir, "project");
+    this.home = join(this.dir, "home");
+    this.data = join(this.dir, "data");
+    for (const d of [this.project, this.home, this.data]) mkdirSync(d, { recursive: true });
+    this.main = join(this.dir, "transcripts", `${SESSION}.jsonl`);
+    this.sub = join(dirname(this.main), SESSION, "subagents", `agent-${AGENT_ID}.jsonl`);
+    mkdirSync(dirname(this.sub), { recursive: true });
+    writeFileSync(this.main, "");
+    if (situation.gate?.agent) {
+      mkdirSync(join(this.project, ".claude", "agents"), { recursive: true });
+      cpSync(join(ROOT, "test", "eval", "agents", `${situation.gate.agent}.md`), join(this.project, ".claude", "agents", `${situation.gate.agent}.md`));
+    }
+    this.isSub = situation.scope === "subagent";
+    this.file = this.isSub ? this.sub : this.main;
+    this.calls = 0;
+  }
+
+  write(line, file = this.file) {
+    appendFileSync(file, `${JSON.stringify(line)}\n`);
+  }
+
+  hook(entry, fields) {
+    const input = {
+      session_id: SESSION,
+      transcript_path: this.main,
+      cwd: this.project,
+      permission_mode: "default",
+      ...(this.isSub ? { agent_id: AGENT_ID, agent_type: this.situation.gate?.agent ?? "general-purpose" } : {}),
+      ...fields,
+    };
+    const env = { PATH: process.env.PATH ?? "", HOME: this.home, UTILITY_DATA_DIR: this.data, CLAUDE_PROJECT_DIR: this.project, CLAUDE_PLUGIN_ROOT: ROOT };
+    const run = spawnSync(process.execPath, [join(HOOKS, `${entry}.js`)], { input: JSON.stringify(input), env, encoding: "utf8", timeout: 30_000 });
+    if (run.status !== 0) throw new Error(`${entry} exited ${run.status}: ${run.stderr}`);
+    return run.stdout.trim() === "" ? {} : JSON.parse(run.stdout).hookSpecificOutput ?? {};
+  }
+
+  /** One assistant message (text, then the call) and its PreToolUse; the result line and PostToolUse when it passes. */
+  step(text, call, result) {
+    const id = `toolu_eval_${++this.calls}`;
+    const messageId = `msg_eval_${this.calls}`;
+    const model = this.situation.model;
+    if (text) this.write(lines.assistant(messageId, { type: "text", text }, model, this.isSub));
+    this.write(lines.assistant(messageId, { type: "tool_use", id, name: call.tool, input: call.input }, model, this.isSub));
+    const out = this.hook("pre-tool-use", { hook_event_name: "PreToolUse", tool_name: call.tool, tool_input: call.input, tool_use_id: id });
+    if (out.permissionDecision === "deny") {
+      const reason = `PreToolUse:${call.tool} hook error: ${out.permissionDecisionReason}`;
+      this.write(lines.result(id, reason, true, this.isSub));
+      return { id, refused: reason };
+    }
+    this.write(lines.result(id, result ?? "ok", false, this.isSub));
+    this.hook("post-tool-use", { hook_event_name: "PostToolUse", tool_name: call.tool, tool_input: call.input, tool_use_id: id, tool_response: { stdout: String(result ?? "ok") } });
+    return { id, ...(out.additionalContext ? { context: `PreToolUse:${call.tool} hook additional context: ${out.additionalContext}` } : {}) };
+  }
+
+  record(id) {
+    const log = join(this.data, "sessions", `${SESSION}.jsonl`);
+    return readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l)).find((r) => r.toolUseId === id && r.event === "PreToolUse");
+  }
+
+  remove() {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes the situation's history through the real hooks; returns what the model saw of it, in order. */
+function playPrelude(box) {
+  const s = box.situation;
+  const seen = [`User: ${s.prompt}`];
+  box.hook("user-prompt-submit", { hook_event_name: "UserPromptSubmit", prompt: s.prompt });
+  if (box.isSub) {
+    // The parent's launch in the main file, then the subagent's own file starts with its prompt.
+    box.write(lines.assistant("msg_parent", { type: "tool_use", id: "toolu_parent", name: "Agent", input: { subagent_type: s.gate?.agent, prompt: s.prompt } }, s.model, false), box.main);
+  }
+  box.write(lines.prompt(s.prompt, box.isSub), box.file);
+  const folder = skillFolder(s.gate);
+  if (folder) {
+    const skill = { tool: "Skill", input: { skill: s.gate.skill } };
+    const id = "toolu_eval_skill";
+    box.write(lines.assistant("msg_eval_skill", { type: "tool_use", id, name: "Skill", input: skill.input }, s.model, box.isSub));
+    box.hook("pre-tool-use", { hook_event_name: "PreToolUse", tool_name: "Skill", tool_input: skill.input, tool_use_id: id });
+    box.write(lines.result(id, `Launching skill: ${s.gate.skill}`, false, box.isSub));
+    box.write(lines.meta(`Base directory for this skill: ${folder}\n\n${readFileSync(join(folder, "SKILL.md"), "utf8")}`, box.isSub));
+    box.hook("post-tool-use", { hook_event_name: "PostToolUse", tool_name: "Skill", tool_input: skill.input, tool_use_id: id, tool_response: {} });
+    seen.push(`You: (Skill ${s.gate.skill}; its SKILL.md is loaded)`);
+  }
+  for (const step of s.prelude ?? []) {
+    const done = box.step(step.text, step, step.result);
+    if (done.refused) throw new Error(`situation ${s.id}: a prelude step was refused: ${done.refused}`);
+    seen.push(`You: ${step.text}\n[call] ${step.tool} ${JSON.stringify(step.input)}`, `[result] ${step.result ?? "ok"}`);
+    if (done.context) seen.push(`[system] ${done.context}`);
+  }
+  return seen;
+}
+
+/** Tokens by Claude's older tokenizer (`@anthropic-ai/tokenizer`): an approximation of what the model writes. */
+export async function tokens(text) {
+  const { countTokens } = await import("@anthropic-ai/tokenizer");
+  return countTokens(text);
+}
+
+/** The lines of the last report in a message: its Candidates table if any, Action through Rationale. */
+export function lastReportText(text) {
+  const rows = text.split("\n");
+  const label = (name) => new RegExp(`^\\s*(?:[-*>]\\s*)?[*_\`]*\\s*${name}\\s*[*_\`]*\\s*:`, "i");
+  let start = -1;
+  for (let i = rows.length - 1; i >= 0 && start < 0; i--) if (label("action").test(rows[i])) start = i;
+  if (start < 0) return "";
+  let first = start;
+  for (let i = start - 1; i >= 0; i--) {
+    if (label("candidates").test(rows[i])) {
+      first = i;
+      break;
+    }
+    if (!/^\s*[-*]?\s*[a-z_]+\s*:.*=/.test(rows[i])) break;
+  }
+  const end = rows.findIndex((r, i) => i > start && label("rationale").test(r));
+  return rows.slice(first, end < 0 ? start + 3 : end + 1).join("\n");
+}
+
+/** Did the attempt end the way the situation calls for? `call`: it passed; `end`: its report ended the loop (respond or stop, arithmetic right). */
+function verdict(situation, outcome, record) {
+  if (!outcome.refused) return { ok: situation.expect === "call" || situation.expect === "either", got: "passed" };
+  const ended = ["loop_ended", "budget_spent", "below_floor"].includes(record?.rule) && ["respond", "stop"].includes(record?.report?.action);
+  if (ended) return { ok: situation.expect === "end" || situation.expect === "either", got: `ended (${record.report.action})` };
+  return { ok: false, got: `refused (${record?.rule})` };
+}
+
+/**
+ * Runs the situation with the reader's texts (the first try, then retries after its refusals).
+ * A situation's `planted` attempt (a refusal situation) runs before them.
+ */
+export async function runSituation(situation, readerTexts) {
+  const box = new Sandbox(situation);
+  try {
+    playPrelude(box);
+    const attempts = [];
+    const texts = [...(situation.planted ? [{ text: situation.planted, planted: true }] : []), ...readerTexts.map((t) => ({ text: messageOf(t), call: callOf(t) }))];
+    for (const { text, planted, call } of texts) {
+      const outcome = box.step(text, call ?? situation.call, situation.result);
+      const record = box.record(outcome.id);
+      const judged = planted ? { ok: false, got: `refused (${record?.rule})` } : verdict(situation, outcome, record);
+      attempts.push({ planted: planted === true, ...(call ? { call: call.tool } : {}), ...judged, rule: record?.rule, message: outcome.refused, tokens: await tokens(text), reportTokens: await tokens(lastReportText(text)), ...(outcome.context ? { context: outcome.context } : {}) });
+      if (!outcome.refused) break;
+    }
+    const tries = attempts.filter((a) => !a.planted);
+    const read = readerTexts[0] === undefined ? { files: [], words: 0 } : filesRead(readerTexts[0]);
+    return { id: situation.id, read, scope: situation.scope, expect: situation.expect, firstTry: tries[0]?.ok ?? false, secondTry: tries[0]?.ok ? undefined : (tries[1]?.ok ?? false), attempts };
+  } finally {
+    box.remove();
+  }
+}
+
+/** The planted attempt's refusal, as the reader sees it (for a refusal situation's prompt). */
+export async function plantedRefusal(situation) {
+  if (!situation.planted) return undefined;
+  const box = new Sandbox(situation);
+  try {
+    playPrelude(box);
+    return box.step(situation.planted, situation.call, situation.result).refused;
+  } finally {
+    box.remove();
+  }
+}
+
+/** The prompt a reader gets: only the Markdown, the situation, and what the model would have seen. */
+export async function readerPrompt(situation) {
+  const box = new Sandbox(situation);
+  let seen;
+  try {
+    seen = playPrelude(box);
+  } finally {
+    box.remove();
+  }
+  const refusal = await plantedRefusal(situation);
+  const active = skillFolder(situation.gate);
+  const activeFile = active ? join(active, "SKILL.md").slice(ROOT.length + 1) : situation.gate?.agent ? `test/eval/agents/${situation.gate.agent}.md` : undefined;
+  const parts = [
+    `You are the model in a Claude Code session (${situation.model}) with the \`utility\` plugin installed.`,
+    situation.scope === "subagent" ? "You are a subagent: another agent launched you with the prompt below." : "You are the main conversation.",
+    "",
+    `Read only these files of the plugin (the repository's root is the plugin): ${activeFile ? `\`${activeFile}\` (the ${situation.gate?.agent ? "agent definition you run under" : "skill the session activated"}), ` : ""}then \`skills/utility-scoring/SKILL.md\`, and a module it points to only if your situation calls for it (${GUIDANCE_FILES.slice(1).map((f) => `\`${f}\``).join(", ")}). Read nothing else of the repository.`,
+    "",
+    "The conversation so far:",
+    "",
+    ...seen.map((l) => `> ${l.replace(/\n/g, "\n> ")}`),
+    "",
+  ];
+  if (refusal) {
+    parts.push(
+      `You then wrote:`,
+      "",
+      ...situation.planted.split("\n").map((l) => `> ${l}`),
+      "",
+      `and called ${situation.call.tool} ${JSON.stringify(situation.call.input)}. The call was refused:`,
+      "",
+      `> ${refusal}`,
+      "",
+      `Write the message you would write next. If you retry, the same call (${situation.call.tool} ${JSON.stringify(situation.call.input)}) follows your text, unless you name another.`,
+    );
+  } else {
+    parts.push(`${situation.next} Your next call would be ${situation.call.tool} ${JSON.stringify(situation.call.input)}. Write the text of the assistant message you would write before it; the call follows your text. If you would make another call instead, name it. If you decide to make no call, write your message instead.`);
+  }
+  parts.push(
+    "",
+    "Answer in exactly this form (the CALL line only if you would make a different call than the one named):",
+    "",
+    "FILES: <the files you read, comma-separated>",
+    'CALL: <Tool> <its input as one line of JSON, e.g. Read {"file_path":"src/x.py"}>',
+    "MESSAGE:",
+    "<your message, exactly as you would write it>",
+  );
+  return parts.join("\n");
+}
+
+/** The numbers docs/guidance-eval.md records, over one run of --all. */
+export function summarize(results) {
+  const failedFirst = results.filter((r) => !r.firstTry);
+  const readerTries = results.flatMap((r) => r.attempts.filter((a) => !a.planted));
+  const callReports = readerTries.filter((a) => a.got === "passed").map((a) => a.reportTokens);
+  const allReports = readerTries.map((a) => a.reportTokens);
+  const mean = (xs) => (xs.length === 0 ? undefined : Math.round((xs.reduce((x, y) => x + y, 0) / xs.length) * 10) / 10);
+  return {
+    situations: results.length,
+    firstTryPassed: results.length - failedFirst.length,
+    firstTryRate: results.length === 0 ? undefined : (results.length - failedFirst.length) / results.length,
+    refusedFirst: failedFirst.length,
+    secondTryPassed: failedFirst.filter((r) => r.secondTry).length,
+    wordsRead: { mean: mean(results.map((r) => r.read.words)), max: Math.max(0, ...results.map((r) => r.read.words)) },
+    reportTokens: { meanPassedCalls: mean(callReports), max: Math.max(0, ...allReports) },
+  };
+}
+
+async function main(argv) {
+  if (argv[0] === "--prompt") {
+    process.stdout.write(`${await readerPrompt(loadSituation(argv[1]))}\n`);
+    return;
+  }
+  if (argv[0] === "--all") {
+    const dir = argv[1];
+    const results = [];
+    for (const s of allSituations()) {
+      const first = join(dir, `${s.id}.txt`);
+      if (!existsSync(first)) continue;
+      const retry = join(dir, `${s.id}.retry.txt`);
+      const texts = [readFileSync(first, "utf8"), ...(existsSync(retry) ? [readFileSync(retry, "utf8")] : [])];
+      const result = await runSituation(s, texts);
+      results.push(result);
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+    }
+    process.stdout.write(`${JSON.stringify({ summary: summarize(results) })}\n`);
+    return;
+  }
+  if (argv.length < 2) {
+    process.stderr.write("usage: run.mjs SITUATION.json TEXT [RETRY] | --prompt SITUATION.json | --all TEXTS_DIR\n");
+    process.exitCode = 2;
+    return;
+  }
+  const [file, ...texts] = argv;
+  const result = await runSituation(loadSituation(file), texts.map((t) => readFileSync(t, "utf8")));
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main(process.argv.slice(2));

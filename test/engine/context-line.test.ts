@@ -1,0 +1,63 @@
+import { countTokens } from "@anthropic-ai/tokenizer";
+import { describe, expect, it } from "vitest";
+import { formatContextLine, tierOf } from "../../src/engine/context-line.js";
+import { computeStepCost } from "../../src/engine/step-cost.js";
+
+describe("tierOf", () => {
+  it("reads the tier out of the model names the transcript writes", () => {
+    expect(tierOf("claude-opus-4-5-20251101")).toBe("opus");
+    expect(tierOf("claude-sonnet-4-5")).toBe("sonnet");
+    expect(tierOf("claude-3-5-haiku-20241022")).toBe("haiku");
+    expect(tierOf("Claude-Opus-4")).toBe("opus");
+  });
+
+  it("gives no tier for a name that fits none, or none at all", () => {
+    expect(tierOf("gpt-4o")).toBeUndefined();
+    expect(tierOf("<synthetic>")).toBeUndefined();
+    expect(tierOf(undefined)).toBeUndefined();
+  });
+});
+
+describe("formatContextLine", () => {
+  it("gives the step, the tier, the next StepCost and respond's model term", () => {
+    expect(formatContextLine({ step: 3, maxSteps: 10, tier: "opus" })).toBe("utility: step 3/10 · opus · StepCost 0.503 · respond 0.29");
+    expect(formatContextLine({ step: 0, maxSteps: 10, tier: "sonnet" })).toBe("utility: step 0/10 · sonnet · StepCost 0.116 · respond 0.116");
+    expect(formatContextLine({ step: 2, maxSteps: 8, tier: "haiku" })).toBe("utility: step 2/8 · haiku · StepCost 0.207 · respond 0.029");
+  });
+
+  it("its StepCost is the engine's, clamped, for any step", () => {
+    for (let step = 0; step <= 12; step++) {
+      const line = formatContextLine({ step, maxSteps: 10, tier: "opus" });
+      const stated = Number(/StepCost ([\d.]+)/.exec(line)![1]);
+      expect(stated).toBeCloseTo(computeStepCost({ step, maxSteps: 10, model: "opus" }).value, 3);
+      expect(stated).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it("without a tier it gives the step alone: no StepCost it cannot know", () => {
+    expect(formatContextLine({ step: 4, maxSteps: 10 })).toBe("utility: step 4/10");
+  });
+
+  it("with a token budget the formula takes the token term, and respond the ceiling's model weight", () => {
+    const line = formatContextLine({ step: 4, maxSteps: 10, tier: "sonnet", spend: { tokens: 60000 }, budgets: { tokens: 200000 } });
+    expect(line).toBe("utility: step 4/10 · sonnet · StepCost 0.37 · respond 0.08 · tokens 60k/200k");
+  });
+
+  it("shows spend against each budget, and spend alone where no budget is set", () => {
+    const line = formatContextLine({
+      step: 1,
+      maxSteps: 10,
+      tier: "opus",
+      spend: { tokens: 1_250_000, costUsd: 0.623, agents: 1 },
+      budgets: { costUsd: 2, agents: 3 },
+    });
+    expect(line).toBe("utility: step 1/10 · opus · StepCost 0.361 · respond 0.29 · tokens 1.3M · $0.62/$2.00 · agents 1/3");
+    expect(formatContextLine({ step: 1, maxSteps: 10, spend: { tokens: 950 } })).toBe("utility: step 1/10 · tokens 950");
+  });
+
+  it("costs few tokens (Claude's older tokenizer, an approximation)", () => {
+    expect(countTokens(formatContextLine({ step: 3, maxSteps: 10, tier: "opus" }))).toBeLessThanOrEqual(30);
+    const full = formatContextLine({ step: 3, maxSteps: 10, tier: "opus", spend: { tokens: 41000, costUsd: 0.62, agents: 1 }, budgets: { tokens: 200000, costUsd: 2, agents: 3 } });
+    expect(countTokens(full)).toBeLessThanOrEqual(50);
+  });
+});
