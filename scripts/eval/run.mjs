@@ -76,6 +76,11 @@ export function filesRead(readerText) {
 }
 
 /** A call the reader names instead of the situation's (`CALL: Read {"file_path": "x"}`, before MESSAGE:), or undefined. */
+export function declaresNoCall(readerText) {
+  const head = readerText.split(/^MESSAGE:\s*$/m)[0] ?? "";
+  return /^CALL:\s*none\s*$/im.test(head);
+}
+
 export function callOf(readerText) {
   const head = readerText.split(/^MESSAGE:\s*$/m)[0] ?? "";
   const m = /^CALL:\s*([A-Za-z_][\w-]*)\s+(\{.*\})\s*$/m.exec(head);
@@ -124,7 +129,7 @@ class Sandbox {
     appendFileSync(file, `${JSON.stringify(line)}\n`);
   }
 
-  hook(entry, fields) {
+  rawHook(entry, fields) {
     const input = {
       session_id: SESSION,
       transcript_path: this.main,
@@ -136,7 +141,20 @@ class Sandbox {
     const env = { PATH: process.env.PATH ?? "", HOME: this.home, UTILITY_DATA_DIR: this.data, CLAUDE_PROJECT_DIR: this.project, CLAUDE_PLUGIN_ROOT: ROOT };
     const run = spawnSync(process.execPath, [join(HOOKS, `${entry}.js`)], { input: JSON.stringify(input), env, encoding: "utf8", timeout: 30_000 });
     if (run.status !== 0) throw new Error(`${entry} exited ${run.status}: ${run.stderr}`);
-    return run.stdout.trim() === "" ? {} : JSON.parse(run.stdout).hookSpecificOutput ?? {};
+    return run.stdout.trim() === "" ? {} : JSON.parse(run.stdout);
+  }
+
+  hook(entry, fields) {
+    return this.rawHook(entry, fields).hookSpecificOutput ?? {};
+  }
+
+  /** The reader makes no call: its message is the final one, written to the transcript, and the real Stop hook judges the stop. */
+  end(text) {
+    const id = `msg_eval_${++this.calls}`;
+    this.write(lines.assistant(id, { type: "text", text }, this.situation.model, this.isSub));
+    const event = this.isSub ? "SubagentStop" : "Stop";
+    const out = this.rawHook(this.isSub ? "subagent-stop" : "stop", { hook_event_name: event, stop_hook_active: false, last_assistant_message: text });
+    return out.decision === "block" ? { id, refused: `${event} hook: ${out.reason}`, stopBlocked: true } : { id, stopped: true };
   }
 
   /** One assistant message (text, then the call) and its PreToolUse; the result line and PostToolUse when it passes. */
@@ -224,6 +242,8 @@ export function lastReportText(text) {
 
 /** Did the attempt end the way the situation calls for? `call`: it passed; `end`: its report ended the loop (respond or stop, arithmetic right). */
 function verdict(situation, outcome, record) {
+  if (outcome.stopped) return { ok: situation.expect === "end" || situation.expect === "either", got: "ended (no call; Stop hook let it stop)" };
+  if (outcome.stopBlocked) return { ok: false, got: "stop blocked" };
   if (!outcome.refused) return { ok: situation.expect === "call" || situation.expect === "either", got: "passed" };
   const ended = ["loop_ended", "budget_spent", "below_floor"].includes(record?.rule) && ["respond", "stop"].includes(record?.report?.action);
   if (ended) return { ok: situation.expect === "end" || situation.expect === "either", got: `ended (${record.report.action})` };
@@ -239,10 +259,10 @@ export async function runSituation(situation, readerTexts) {
   try {
     playPrelude(box);
     const attempts = [];
-    const texts = [...(situation.planted ? [{ text: situation.planted, planted: true }] : []), ...readerTexts.map((t) => ({ text: messageOf(t), call: callOf(t) }))];
-    for (const { text, planted, call } of texts) {
-      const outcome = box.step(text, call ?? situation.call, situation.result);
-      const record = box.record(outcome.id);
+    const texts = [...(situation.planted ? [{ text: situation.planted, planted: true }] : []), ...readerTexts.map((t) => ({ text: messageOf(t), call: callOf(t), noCall: declaresNoCall(t) }))];
+    for (const { text, planted, call, noCall } of texts) {
+      const outcome = noCall ? box.end(text) : box.step(text, call ?? situation.call, situation.result);
+      const record = noCall ? undefined : box.record(outcome.id);
       const judged = planted ? { ok: false, got: `refused (${record?.rule})` } : verdict(situation, outcome, record);
       attempts.push({ planted: planted === true, ...(call ? { call: call.tool } : {}), ...judged, rule: record?.rule, message: outcome.refused, tokens: await tokens(text), reportTokens: await tokens(lastReportText(text)), ...(outcome.context ? { context: outcome.context } : {}) });
       if (!outcome.refused) break;

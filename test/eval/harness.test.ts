@@ -83,6 +83,21 @@ describe.runIf(existsSync(HOOK))("the harness through the real PreToolUse hook",
     expect(result).toMatchObject({ firstTry: false, attempts: [{ got: "refused (budget_spent)" }] });
   }, SLOW);
 
+  it("a reader that makes no call is judged by the real Stop hook: an ending situation passes", async () => {
+    const id = "self-09-budget-spent";
+    const result = await runSituation(situation(id), [text("2026-12-01-r1", id)]);
+    expect(result).toMatchObject({ firstTry: true, attempts: [{ got: "ended (no call; Stop hook let it stop)" }] });
+  }, SLOW);
+
+  it("making no call where the situation calls for one is a failure, and a stop after an untaken report is blocked", async () => {
+    const noCall = "FILES: skills/utility-scoring/SKILL.md\nCALL: none\nMESSAGE:\nDone.";
+    const ended = await runSituation(situation("self-01-first-read"), [noCall]);
+    expect(ended).toMatchObject({ firstTry: false, attempts: [{ got: "ended (no call; Stop hook let it stop)", ok: false }] });
+    const untaken = `FILES: skills/utility-scoring/SKILL.md\nCALL: none\nMESSAGE:\n${messageOf(text("reference", "self-01-first-read"))}`;
+    const blocked = await runSituation(situation("self-01-first-read"), [untaken]);
+    expect(blocked).toMatchObject({ firstTry: false, attempts: [{ got: "stop blocked" }] });
+  }, SLOW);
+
   it("the reader's prompt shows the hook's own utility: line after each earlier call, and names only the Markdown", async () => {
     const prompt = await readerPrompt(situation("self-02-run-test"));
     expect(prompt).toContain("[system] PreToolUse:Read hook additional context: utility: step 1/10 · opus · StepCost 0.361 · respond 0.29");
