@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { ActionSchema, ScopeSchema } from "../engine/actions.js";
 import { RULES } from "../engine/report/check.js";
+import { TokenCountsSchema } from "../engine/spend.js";
 
 /**
  * One line of a session's step log (SPEC §8). It is telemetry for people and
@@ -8,7 +9,8 @@ import { RULES } from "../engine/report/check.js";
  * the gate never reads a report back from it as evidence.
  */
 
-export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact", "error"] as const;
+/** Hook events, and `Outcome`: a step's outcome, written by whichever hook learned it first (SPEC §8). */
+export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact", "Outcome", "error"] as const;
 export const DECISIONS = ["refused", "passed", "observed", "blocked", "error"] as const;
 
 export const LoggedReportSchema = z.object({
@@ -58,6 +60,18 @@ export const LogRecordSchema = z.object({
   ),
   /** At a stop: calls let through that never ran (refused by Claude Code's permissions, interrupted), taken off the step count. */
   uncounted: z.optional(z.number()),
+  /** An Outcome record: how the step with this toolUseId ended, joined to its PreToolUse record by toolUseId. */
+  outcome: z.optional(
+    z.object({
+      result: z.enum(["ran", "failed"]),
+      resultBytes: z.number(),
+      durationMs: z.optional(z.number()),
+      /** The usage of the assistant message that made the call. */
+      tokens: z.optional(TokenCountsSchema),
+      /** The hook that learned it (from its own input, or the transcript's tail). */
+      learnedBy: z.enum(HOOK_EVENTS),
+    }),
+  ),
   latencyMs: z.number(),
 });
 export type LogRecord = z.infer<typeof LogRecordSchema>;

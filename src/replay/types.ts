@@ -1,5 +1,6 @@
 // What offline replay reports (the shape of `utility replay --json`).
 import type { RuleId } from "../engine/report/check.js";
+import type { Spend } from "../engine/spend.js";
 
 /** How the token cost of a repeat is estimated; printed with every report. */
 export const TOKEN_ESTIMATE =
@@ -90,6 +91,8 @@ export interface ScopeReplay {
   errors: number;
   repeats: RepeatFinding[];
   repeatTokens: number;
+  /** What the scope spent over the whole file (every task), as the hooks measure it (SPEC §12); absent when no line reported usage. */
+  spend?: Spend;
   gate?: GateReplay;
 }
 

@@ -25,10 +25,20 @@ const RawToolResultBlock = z.looseObject({
   is_error: z.nullish(z.boolean()),
 });
 
+const RawCount = z.nullish(z.number());
+const RawUsage = z.looseObject({
+  input_tokens: RawCount,
+  output_tokens: RawCount,
+  cache_creation_input_tokens: RawCount,
+  cache_read_input_tokens: RawCount,
+});
+
 const RawMessage = z.looseObject({
   id: z.nullish(z.string()),
   role: z.nullish(z.string()),
+  model: z.nullish(z.string()),
   content: z.nullish(z.union([z.string(), z.array(z.unknown())])),
+  usage: z.optional(z.unknown()),
 });
 
 export const RawLineSchema = z.looseObject({
@@ -72,10 +82,16 @@ export const ToolUseBlockSchema = z.object({
 });
 export const AssistantBlockSchema = z.discriminatedUnion("type", [TextBlockSchema, ToolUseBlockSchema]);
 
+const count = () => z.int().check(z.minimum(0));
+/** The message's `usage` as this line reports it (SPEC §12); Claude Code repeats it, growing, on each line of a message. */
+export const LineUsageSchema = z.object({ input: count(), output: count(), cacheCreation: count(), cacheRead: count() });
+
 export const AssistantEventSchema = z.object({
   kind: z.literal("assistant"),
   messageId: z.string(),
   blocks: z.array(AssistantBlockSchema),
+  model: z.optional(z.string()),
+  usage: z.optional(LineUsageSchema),
   ...LineFields,
 });
 export const ToolResultEventSchema = z.object({
@@ -195,7 +211,19 @@ function assistantEvents(raw: RawLine, info: LineInfo): TranscriptEvent[] {
   if (blocks.length === 0) return [];
   // Without message.id the line cannot share a message with another line.
   const messageId = raw.message?.id ?? `line:${raw.uuid ?? "unknown"}`;
-  return [{ kind: "assistant", messageId, blocks, ...info }];
+  const usage = usageOf(raw.message?.usage);
+  const model = raw.message?.model;
+  return [{ kind: "assistant", messageId, blocks, ...(model ? { model } : {}), ...(usage ? { usage } : {}), ...info }];
+}
+
+const whole = (n: number | null | undefined) => (typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : 0);
+
+/** The four counts, each a whole number ≥ 0 (anything else counts 0); undefined when the line has no usage. */
+function usageOf(data: unknown): z.infer<typeof LineUsageSchema> | undefined {
+  const parsed = RawUsage.safeParse(data);
+  if (!parsed.success) return undefined;
+  const u = parsed.data;
+  return { input: whole(u.input_tokens), output: whole(u.output_tokens), cacheCreation: whole(u.cache_creation_input_tokens), cacheRead: whole(u.cache_read_input_tokens) };
 }
 
 function assistantBlock(block: unknown): AssistantBlock[] {
