@@ -19,7 +19,7 @@ export const STATE_KEYS = {
   session: { required: ["version", "sessionId", "manualGate", "main", "agents"], optional: [] },
   scope: {
     required: ["task", "step", "refusals", "offset", "sources", "pending", "history"],
-    optional: ["lastAction", "awaitingActivation", "stopBlocked", "agentType", "definition", "ended", "spend", "rootTask", "messages"],
+    optional: ["lastAction", "awaitingActivation", "stopBlocked", "agentType", "definition", "ended", "spend", "rootTask", "messages", "callMessages"],
   },
   gateSource: { required: ["file", "gated", "scope", "config", "extraTools"], optional: ["problem"] },
   config: { required: ["lambdas", "floor", "maxSteps", "highGainThreshold"], optional: [] },
@@ -131,6 +131,7 @@ const isScope = objectOf(STATE_KEYS.scope, {
   spend: isSpend,
   rootTask: isNumber,
   messages: recordOf(isTokens),
+  callMessages: recordOf(isString),
 });
 
 const isSession = objectOf(STATE_KEYS.session, {

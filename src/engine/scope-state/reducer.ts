@@ -41,6 +41,7 @@ function copyScope(state: ScopeState): ScopeState {
   const copy: ScopeState = { ...state, pending: { ...state.pending }, history: [...state.history] };
   if (state.spend) copy.spend = copySpend(state.spend);
   if (state.messages) copy.messages = { ...state.messages };
+  if (state.callMessages) copy.callMessages = { ...state.callMessages };
   return copy;
 }
 
@@ -110,6 +111,7 @@ function decided(scope: ScopeState, event: Extract<ScopeEvent, { kind: "call" }>
   spend.toolCalls += 1;
   if (isDelegate(event.tool)) spend.agentsLaunched += 1;
   if (!event.toolUseId) return;
+  const tokens = messageTokensOf(scope, event.toolUseId);
   scope.pending[event.toolUseId] = {
     tool: event.tool,
     digest: event.digest,
@@ -117,7 +119,14 @@ function decided(scope: ScopeState, event: Extract<ScopeEvent, { kind: "call" }>
     at: scope.step,
     toolUseId: event.toolUseId,
     ...(event.startedAt !== undefined ? { startedAt: event.startedAt } : {}),
+    ...(tokens ? { tokens } : {}),
   };
+}
+
+/** The usage of the message that made a call, when its line was read already. */
+function messageTokensOf(scope: ScopeState, toolUseId: string): TokenCounts | undefined {
+  const messageId = scope.callMessages && Object.hasOwn(scope.callMessages, toolUseId) ? scope.callMessages[toolUseId]! : undefined;
+  return messageId !== undefined && scope.messages && Object.hasOwn(scope.messages, messageId) ? scope.messages[messageId] : undefined;
 }
 
 /** The call finished: from pending into the history repeats are judged against (SPEC §7); its outcome is learned now, once. */
@@ -172,11 +181,22 @@ function usage(scope: ScopeState, event: Extract<ScopeEvent, { kind: "usage" }>)
   addTokens((spend.byModel[event.model] ??= zeroTokens()), added);
   delete messages[event.messageId];
   messages[event.messageId] = largest; // newest last: the oldest are forgotten first
-  const ids = Object.keys(messages);
-  for (const old of ids.slice(0, Math.max(0, ids.length - MESSAGE_MEMORY))) delete messages[old];
+  forgetOldest(messages, MESSAGE_MEMORY);
+  const calls = (scope.callMessages ??= {});
   for (const id of event.toolUseIds) {
     if (Object.hasOwn(scope.pending, id)) scope.pending[id] = { ...scope.pending[id]!, tokens: largest };
+    delete calls[id];
+    calls[id] = event.messageId;
   }
+  forgetOldest(calls, MESSAGE_MEMORY * 4);
+  // A call decided before its line was read holds the counts it had then: bring them up to date.
+  for (const [id, call] of Object.entries(scope.pending)) if (calls[id] === event.messageId && Object.hasOwn(calls, id)) scope.pending[id] = { ...call, tokens: largest };
+}
+
+/** Keeps a record's newest `keep` keys (insertion order: newest last). */
+function forgetOldest(record: Record<string, unknown>, keep: number): void {
+  const keys = Object.keys(record);
+  for (const old of keys.slice(0, Math.max(0, keys.length - keep))) delete record[old];
 }
 
 /** The loop ended: what is still pending was let through but never ran (refused by Claude Code's permissions, interrupted): not a step. */

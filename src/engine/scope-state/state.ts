@@ -73,6 +73,8 @@ export const ScopeStateSchema = z.object({
   rootTask: z.optional(z.number()),
   /** Usage already counted for the newest assistant messages, by message id (a message spans several lines). */
   messages: z.optional(z.record(z.string(), TokenCountsSchema)),
+  /** Which of those messages made each call seen in them, by tool_use_id (a call's line may be read before the call is decided). */
+  callMessages: z.optional(z.record(z.string(), z.string())),
 });
 export type ScopeState = z.infer<typeof ScopeStateSchema>;
 export type RanCallState = z.infer<typeof RanCallSchema>;
