@@ -1,5 +1,5 @@
 import type { GateDecision } from "../engine/gate.js";
-import type { RanCall } from "../engine/redundancy.js";
+import { inputDigest, type RanCall } from "../engine/redundancy.js";
 import { decideCall } from "../engine/scope-state/decide.js";
 import type { Outcome } from "../engine/scope-state/reducer.js";
 import { isNeutralTool } from "../engine/tools.js";
@@ -35,7 +35,21 @@ async function needsTranscript(input: PreToolUseInput, ref: ScopeRef, ctx: HookC
   if (!session) return ref.kind === "main" || input.agent_type !== undefined ? await firstSight(input, ref, ctx) : false;
   const scope = scopeState(session, ref);
   if (scope.agentType === undefined && input.agent_type) await ensureDefinition(scope, input, ctx);
-  return scope.awaitingActivation === true || effectiveGate(session, scope, ref) !== undefined;
+  return scope.awaitingActivation === true || effectiveGate(session, scope, ref) !== undefined || mayBeUnprovenRepeat(scope, input);
+}
+
+/**
+ * An ungated call that could repeat an earlier one while calls are still
+ * pending: their results may be in lines Claude Code has not flushed yet
+ * (docs/decisions/0001). Its own line comes after them, so waiting for it
+ * lets the hint be as complete as under the gate. Other calls never wait.
+ */
+function mayBeUnprovenRepeat(scope: ScopeState, input: PreToolUseInput): boolean {
+  const pending = Object.values(scope.pending);
+  if (pending.length === 0) return false;
+  const digest = inputDigest(input.tool_input);
+  const same = (c: { tool: string; digest: string }) => c.tool === input.tool_name && c.digest === digest;
+  return pending.some(same) || scope.history.some(same);
 }
 
 /** No state yet: a subagent whose definition opts in is gated; the main scope may hold an activation from before the plugin saw it. */

@@ -11,7 +11,7 @@ import type { Spend } from "../engine/spend.js";
 import { DELEGATE_TOOLS } from "../engine/tools.js";
 import { observedEvents } from "../transcript/scope-events.js";
 import type { LocatedEvent } from "../transcript/reverse-reader.js";
-import type { CallRef, GateReplay, RepeatFinding, ScopeReplay, ScopeSource } from "./types.js";
+import type { CallRef, DecidedCall, GateReplay, RepeatFinding, ScopeReplay, ScopeSource } from "./types.js";
 
 export interface ReplayOptions {
   /** Also run the gate on every call, as if the scope were gated (default config). */
@@ -69,6 +69,7 @@ class ScopeRun {
   /** What the hooks would hold for this scope. A scope starts before its first task. */
   state: ScopeState = newScope(0);
   readonly byId = new Map<string, CallState>();
+  readonly decided: DecidedCall[] = [];
   private readonly messages = new Map<string, Message>();
   compactions = 0;
   firstLine = 0;
@@ -252,6 +253,17 @@ export function replayEvents(events: readonly LocatedEvent[], options: ReplayOpt
       call.repeatOf = first;
       run.repeats.push({ first, repeat: call });
     }
+    if (!neutral) {
+      run.decided.push({
+        toolUseId: id,
+        tool,
+        decision: decision.decision as DecidedCall["decision"],
+        ...(decision.decision === "refused" ? { rule: decision.rule } : {}),
+        task: run.state.task,
+        step: run.state.step,
+        ...(decided.repeat ? { repeatOfStep: decided.repeat.at, ...(decided.repeat.toolUseId !== undefined ? { repeatOf: decided.repeat.toolUseId } : {}) } : {}),
+      });
+    }
     if (!run.gate) return call;
     if (neutral) run.gate.neutral += 1;
     else if (decision.decision === "refused") {
@@ -309,6 +321,7 @@ function scopeReport(run: ScopeRun, errors: number): ScopeReplay {
     errors,
     repeats,
     repeatTokens: repeats.reduce((sum, r) => sum + r.tokens, 0),
+    decided: run.decided,
     ...(spend ? { spend } : {}),
   };
   if (run.gate) report.gate = run.gate;
