@@ -1,10 +1,12 @@
 // No hook runs after a call (docs/decisions/0001): its result, failure and the
 // spend of the message that made it come from the transcript's tail, read by
 // the scope's next hook. Real files, the real reader, the handlers in process.
-import { appendFileSync } from "node:fs";
+import { appendFileSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { stopHook } from "../../src/hooks/stop.js";
+import { rootTaskSpend } from "../../src/engine/scope-state/reducer.js";
 import { assistant, call, jsonl, prompt, result, tempDir, type TempDir } from "../transcript/helpers.js";
 import { fakeContext, preInput, SESSION } from "./fake-context.js";
 
@@ -60,5 +62,19 @@ describe("what the next hook learns from the transcript's tail", () => {
     const stop = ctx.records.find((r) => r.event === "Stop")!;
     expect(stop).toMatchObject({ step: 1, uncounted: 1 });
     expect(ctx.state()!.main.history.map((h) => h.toolUseId)).toEqual(["t1"]);
+  });
+
+  it("a subagent's usage, read from its own transcript, counts for the main scope's task it was launched in", async () => {
+    dir = tempDir();
+    const transcript = dir.file("t.jsonl", jsonl([prompt("go"), withUsage(assistant("m1", [call("ag", "Agent", { prompt: "x" })]), { input_tokens: 10, output_tokens: 2 })]));
+    mkdirSync(join(dirname(transcript), SESSION, "subagents"), { recursive: true });
+    dir.file(`${SESSION}/subagents/agent-a1.jsonl`, jsonl([prompt("x"), withUsage(assistant("s1", [call("s1r", "Read", READ_A)]), { input_tokens: 7, output_tokens: 5, cache_read_input_tokens: 100 })]));
+    const ctx = fakeContext();
+    await preToolUse(preInput("Agent", { prompt: "x" }, { id: "ag", transcript }), ctx);
+    await preToolUse(preInput("Read", READ_A, { id: "s1r", transcript, agent: { id: "a1", type: "general-purpose" } }), ctx);
+    const state = ctx.state()!;
+    expect(state.agents.a1).toMatchObject({ rootTask: 1, spend: { tokens: { input: 7, output: 5, cacheCreation: 0, cacheRead: 100 }, toolCalls: 1 } });
+    expect(state.main.spend).toMatchObject({ agentsLaunched: 1, toolCalls: 1 });
+    expect(rootTaskSpend(state.main, Object.values(state.agents)).tokens).toEqual({ input: 17, output: 7, cacheCreation: 0, cacheRead: 100 });
   });
 });
