@@ -63,7 +63,8 @@ export const LogRecordSchema = z.object({
   /** An Outcome record: how the step with this toolUseId ended, joined to its PreToolUse record by toolUseId. */
   outcome: z.optional(
     z.object({
-      result: z.enum(["ran", "failed"]),
+      /** denied: Claude Code's own permissions refused it after the gate let it through; it never ran and took no step. */
+      result: z.enum(["ran", "failed", "denied"]),
       resultBytes: z.number(),
       durationMs: z.optional(z.number()),
       /** The usage of the assistant message that made the call. */

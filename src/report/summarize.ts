@@ -51,7 +51,7 @@ export interface ScopeSummary {
   gatedBy: string[];
   latencyMs: { median: number; max: number } | undefined;
   /** Steps by how they ended (SPEC §8): `missing` took a step but no hook learned its outcome. */
-  outcomes: { ran: number; failed: number; missing: number; resultBytes: number };
+  outcomes: { ran: number; failed: number; denied: number; missing: number; resultBytes: number };
 }
 
 export interface SessionSummary {
@@ -103,7 +103,7 @@ function newScope(record: LogRecord): ScopeAcc {
       budget: undefined,
       gatedBy: [],
       latencyMs: undefined,
-      outcomes: { ran: 0, failed: 0, missing: 0, resultBytes: 0 },
+      outcomes: { ran: 0, failed: 0, denied: 0, missing: 0, resultBytes: 0 },
     },
     tasks: new Map(),
     latencies: [],
@@ -160,9 +160,13 @@ export function summarize(records: readonly LogRecord[]): SessionSummary {
       continue;
     }
     if (record.decision !== "passed" && record.decision !== "observed") continue;
+    const outcome = record.toolUseId !== undefined ? outcomes.get(record.toolUseId)?.outcome : undefined;
+    if (outcome?.result === "denied") {
+      s.outcomes.denied += 1; // Claude Code refused it after the gate: it never ran, no step
+      continue;
+    }
     s.steps += 1;
     bump(s.stepsByAction, record.report?.action ?? NO_REPORT);
-    const outcome = record.toolUseId !== undefined ? outcomes.get(record.toolUseId)?.outcome : undefined;
     if (!outcome) s.outcomes.missing += 1;
     else {
       s.outcomes[outcome.result] += 1;

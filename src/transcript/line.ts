@@ -54,6 +54,8 @@ export const RawLineSchema = z.looseObject({
   timestamp: z.nullish(z.string()),
   message: z.nullish(RawMessage),
   data: z.optional(z.unknown()),
+  /** Set on the result line of a call Claude Code's permissions refused (e.g. "user-rejected"): it never ran. */
+  toolDenialKind: z.nullish(z.string()),
 });
 export type RawLine = z.infer<typeof RawLineSchema>;
 
@@ -98,6 +100,8 @@ export const ToolResultEventSchema = z.object({
   kind: z.literal("tool_result"),
   toolUseId: z.string(),
   isError: z.boolean(),
+  /** Claude Code refused the call (its permissions, or a hook): it never ran. */
+  denied: z.optional(z.literal(true)),
   text: z.string(),
   bytes: z.number(),
   ...LineFields,
@@ -244,7 +248,7 @@ function userEvents(raw: RawLine, info: LineInfo): TranscriptEvent[] {
   const texts: string[] = [];
   for (const block of content) {
     const result = RawToolResultBlock.safeParse(block);
-    if (result.success) events.push(toolResult(result.data, info));
+    if (result.success) events.push(toolResult(result.data, info, typeof raw.toolDenialKind === "string"));
     const text = RawTextBlock.safeParse(block);
     if (text.success) texts.push(text.data.text);
   }
@@ -252,12 +256,13 @@ function userEvents(raw: RawLine, info: LineInfo): TranscriptEvent[] {
   return events;
 }
 
-function toolResult(block: z.infer<typeof RawToolResultBlock>, info: LineInfo): ToolResultEvent {
+function toolResult(block: z.infer<typeof RawToolResultBlock>, info: LineInfo, denied: boolean): ToolResultEvent {
   const text = flattenResultContent(block.content);
   return {
     kind: "tool_result",
     toolUseId: block.tool_use_id,
     isError: block.is_error === true,
+    ...(denied && block.is_error === true ? { denied: true as const } : {}),
     text,
     bytes: utf8ByteLength(text),
     ...info,

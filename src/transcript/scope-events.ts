@@ -14,6 +14,7 @@ export function lineTime(event: TranscriptEvent): number | undefined {
 export function observedEvents(event: TranscriptEvent): ScopeEvent[] {
   switch (event.kind) {
     case "tool_result": {
+      if (event.denied) return [{ kind: "denied", toolUseId: event.toolUseId }];
       const endedAt = lineTime(event);
       return [{ kind: "result", toolUseId: event.toolUseId, failed: event.isError, bytes: event.bytes, ...(endedAt !== undefined ? { endedAt } : {}) }];
     }

@@ -159,7 +159,7 @@ describe("outcomes (SPEC §8)", () => {
   it("the report counts steps by outcome", () => {
     const s = summarize(log).scopes[0]!;
     expect(s.steps).toBe(3);
-    expect(s.outcomes).toEqual({ ran: 1, failed: 1, missing: 1, resultBytes: 2058 });
+    expect(s.outcomes).toEqual({ ran: 1, failed: 1, denied: 0, missing: 1, resultBytes: 2058 });
     expect(renderReportText(log)).toContain("outcomes: ran 1, failed 1, never arrived 1; results 2058 bytes");
   });
 });

@@ -221,3 +221,11 @@ describe("assistant usage (SPEC §12)", () => {
     expect(none).not.toHaveProperty("usage");
   });
 });
+
+describe("a result Claude Code's permissions refused", () => {
+  it("is marked denied (the line's toolDenialKind), an ordinary failure is not", () => {
+    const denied = JSON.stringify({ type: "user", uuid: "u2", toolDenialKind: "user-rejected", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", is_error: true, content: "Claude requested permissions to write to /x, but you haven't granted it yet." }] } });
+    expect(parseLine(denied)).toMatchObject([{ kind: "tool_result", toolUseId: "t1", isError: true, denied: true }]);
+    expect(parseLine(result("t2", "Exit code 3", { isError: true }))![0]).not.toHaveProperty("denied");
+  });
+});

@@ -28,6 +28,8 @@ export const ScopeEventSchema = z.discriminatedUnion("kind", [
   }),
   /** A call's result came back (PostToolUse, or its tool_result line in the transcript). */
   z.object({ kind: z.literal("result"), toolUseId: z.string(), failed: z.boolean(), bytes: z.number(), endedAt: z.optional(z.number()), durationMs: z.optional(z.number()) }),
+  /** Claude Code refused a call the gate had let through (its own permissions): it never ran, so it is no step. */
+  z.object({ kind: z.literal("denied"), toolUseId: z.string() }),
   /** A call ran that the gate never let through (replay of a recording made without the gate): remembered, no step. */
   z.object({ kind: z.literal("ran_unchecked"), tool: call.tool, digest: call.digest, effect: call.effect, toolUseId: z.optional(z.string()), failed: z.boolean() }),
   /** The context was compacted: nothing before is a repeat any more (SPEC §7). */

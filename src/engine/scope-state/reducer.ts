@@ -21,7 +21,8 @@ export interface Outcome {
   tool: string;
   /** The step it was (its decision's step). */
   step: number;
-  outcome: "ran" | "failed";
+  /** denied: Claude Code refused it after the gate let it through; it never ran and is no step. */
+  outcome: "ran" | "failed" | "denied";
   resultBytes: number;
   durationMs?: number;
   /** The usage of the message that made the call, when known by then. */
@@ -71,6 +72,8 @@ function apply(scope: ScopeState, event: ScopeEvent, outcomes: Outcome[]): void 
       return decided(scope, event);
     case "result":
       return resulted(scope, event, outcomes);
+    case "denied":
+      return denied(scope, event.toolUseId, outcomes);
     case "ran_unchecked":
       return remember(scope, { tool: event.tool, digest: event.digest, effect: event.effect, at: scope.step, ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}), ...(event.failed ? { failed: true } : {}) });
     case "compact":
@@ -147,6 +150,15 @@ function resulted(scope: ScopeState, event: Extract<ScopeEvent, { kind: "result"
     ...(durationMs !== undefined ? { durationMs } : {}),
     ...(tokens ? { tokens } : {}),
   });
+}
+
+function denied(scope: ScopeState, toolUseId: string, outcomes: Outcome[]): void {
+  if (!Object.hasOwn(scope.pending, toolUseId)) return;
+  const call = scope.pending[toolUseId]!;
+  delete scope.pending[toolUseId];
+  scope.step = Math.max(0, scope.step - 1);
+  if (scope.spend) scope.spend.toolCalls = Math.max(0, scope.spend.toolCalls - 1);
+  outcomes.push({ toolUseId, tool: call.tool, step: call.at, outcome: "denied", resultBytes: 0, ...(call.tokens ? { tokens: call.tokens } : {}) });
 }
 
 function remember(scope: ScopeState, call: RanCallState): void {

@@ -48,6 +48,13 @@ describe("the scope reducer", () => {
     expect(state.history).toMatchObject([{ toolUseId: "t1", failed: true }]);
   });
 
+  it("a call Claude Code refused after the gate let it through never ran: no step, not remembered, its outcome says so", () => {
+    const { state, outcomes } = run([callEvent("t1", "Write", { file_path: "/x", content: "y" }), { kind: "denied", toolUseId: "t1" }]);
+    expect(state).toMatchObject({ step: 0, pending: {}, history: [] });
+    expect(state.spend!.toolCalls).toBe(0);
+    expect(outcomes).toMatchObject([{ toolUseId: "t1", outcome: "denied", step: 1 }]);
+  });
+
   it("a refused call is no step and never pending", () => {
     const s = run([callEvent("t1", "Bash", { command: "ls" }, "refused")]).state;
     expect(s).toMatchObject({ step: 0, refusals: 1, pending: {} });
