@@ -8,7 +8,8 @@
 // transcripts (50 KB and 50 MB) and hook data into a temporary folder, runs
 // every case round-robin in a shuffled order (so drift hits all alike),
 // prints a table and writes the same as JSON (default bench/results.json).
-// --quick: fewer runs. --strict: exit 1 when a budget is missed. --dist:
+// --quick: fewer runs. --strict: exit 1 when a budget is missed. --no-client:
+// skip the real-client benchmark (scripts/bench/client.mjs) that runs last. --dist:
 // measure another build (e.g. a copy of an older dist/). --keep: leave the
 // work folder (transcripts, states, logs) for a look.
 import { readerScaling } from "./bench/reader-scaling.mjs";
@@ -357,6 +358,14 @@ mkdirSync(dirname(outFile), { recursive: true });
 writeFileSync(outFile, `${JSON.stringify(result, null, 2)}\n`);
 console.log(`wrote ${relative(process.cwd(), outFile) || outFile}`);
 if (flag("--strict") && budgets.some((b) => !b.pass)) process.exitCode = 1;
+
+// What a user feels: the same hooks in the real client (scripts/bench/client.mjs; --no-client skips it).
+if (!flag("--no-client")) {
+  const clientOut = join(dirname(outFile), "client-results.json");
+  const client = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts", "bench", "client.mjs"), ...(quick ? ["--quick"] : []), "--out", clientOut], { cwd: root, stdio: "inherit" });
+  if (client.status !== 0) process.exitCode = 1;
+  else if (flag("--strict") && JSON.parse(readFileSync(clientOut, "utf8")).budgets.some((b) => !b.pass)) process.exitCode = 1;
+}
 
 // ---------------------------------------------------------------- helpers
 

@@ -30,6 +30,7 @@ export const PostToolUseInputSchema = z.looseObject({
   tool_input: z.unknown(),
   tool_use_id: z.optional(z.string()),
   tool_response: z.optional(z.unknown()),
+  duration_ms: z.optional(z.number()),
 });
 export type PostToolUseInput = z.infer<typeof PostToolUseInputSchema>;
 

@@ -4,6 +4,7 @@ import { defaultConfig } from "../engine/signals.js";
 import type { LogRecord, LoggedReport } from "../log/record.js";
 import type { GateSource, ScopeState } from "../state/schema.js";
 import type { HookContext } from "./context.js";
+import type { Outcome } from "../engine/scope-state/reducer.js";
 import { scopeNameOf, type ScopeRef } from "./scope.js";
 
 /** What a handler asks the entry script to print: JSON on stdout, a line on stderr. Exit code is always 0. */
@@ -52,4 +53,33 @@ export function baseRecord(
     ...(gate ? { gatedBy: gate.file } : {}),
     latencyMs: Math.round((ctx.now() - started) * 100) / 100,
   };
+}
+
+/** One Outcome record per step whose outcome this hook learned (SPEC §8), at the step it was. */
+export function logOutcomes(
+  ctx: HookContext,
+  learnedBy: LogRecord["event"],
+  input: { session_id: string; agent_id?: string | undefined; agent_type?: string | undefined },
+  ref: ScopeRef,
+  scope: ScopeState,
+  gate: GateSource | undefined,
+  outcomes: readonly Outcome[],
+): void {
+  const started = ctx.now();
+  for (const o of outcomes) {
+    ctx.appendLog(input.session_id, {
+      ...baseRecord(ctx, "Outcome", input, ref, scope, gate, started),
+      step: o.step,
+      tool: o.tool,
+      toolUseId: o.toolUseId,
+      decision: "observed",
+      outcome: {
+        result: o.outcome,
+        resultBytes: o.resultBytes,
+        ...(o.durationMs !== undefined ? { durationMs: o.durationMs } : {}),
+        ...(o.tokens ? { tokens: o.tokens } : {}),
+        learnedBy,
+      },
+    });
+  }
 }

@@ -1,36 +1,45 @@
 import { effectOf, inputDigest } from "../engine/redundancy.js";
+import { HISTORY_LIMIT } from "../engine/scope-state/reducer.js";
 import { isNeutralTool } from "../engine/tools.js";
 import { newSession } from "../state/schema.js";
 import type { HookContext } from "./context.js";
+import { effectiveGate } from "./gating.js";
 import type { PostToolUseInput } from "./input.js";
-import type { HookResult } from "./output.js";
-import { scopeOf, scopeState } from "./scope.js";
+import { logOutcomes, type HookResult } from "./output.js";
+import { reduceScope, scopeOf, scopeState } from "./scope.js";
 
-/** How many calls a scope remembers for exact repeats; older ones age out. */
-export const HISTORY_LIMIT = 256;
+export { HISTORY_LIMIT };
+
+function resultBytes(response: unknown): number {
+  if (response === undefined) return 0;
+  return Buffer.byteLength(typeof response === "string" ? response : JSON.stringify(response) ?? "", "utf8");
+}
 
 /**
- * PostToolUse and PostToolUseFailure: the call ran (a failed call ran too). Move it from pending to the scope's history, the
- * memory that exact repeats are judged against (SPEC §7). No log record: the
- * step was recorded when it was decided.
+ * PostToolUse and PostToolUseFailure: the call ran (a failed call ran too).
+ * Not in hooks/hooks.json any more: the next hook learns the result from the
+ * transcript (docs/decisions/0001-one-blocking-process.md). Kept as a feeder
+ * of the same reducer event, for a configuration that runs it (it is then
+ * the first to learn the outcome, with Claude Code's own duration).
  */
 export async function postToolUse(input: PostToolUseInput, ctx: HookContext): Promise<HookResult> {
   if (input.tool_name === "Skill") return skillRan(input, ctx);
   if (isNeutralTool(input.tool_name)) return {};
   const ref = scopeOf(input);
-  await ctx.store.transact(input.session_id, (existing) => {
+  const id = input.tool_use_id;
+  const failed = input.hook_event_name === "PostToolUseFailure";
+  const learned = await ctx.store.transact(input.session_id, (existing) => {
     const session = existing ?? newSession(input.session_id);
     const scope = scopeState(session, ref);
-    const id = input.tool_use_id;
-    // Own keys only: a tool_use_id such as "constructor" must not find what every object inherits.
-    const pending = id && Object.hasOwn(scope.pending, id) ? scope.pending[id] : undefined;
-    if (id) delete scope.pending[id];
-    const failed = input.hook_event_name === "PostToolUseFailure";
-    const found = pending ?? { tool: input.tool_name, digest: inputDigest(input.tool_input), effect: effectOf(input.tool_name, input.tool_input), at: scope.step, ...(id ? { toolUseId: id } : {}) };
-    scope.history.push(failed ? { ...found, failed: true } : found);
-    if (scope.history.length > HISTORY_LIMIT) scope.history.splice(0, scope.history.length - HISTORY_LIMIT);
-    return { state: session, result: undefined };
+    // A call the gate never saw let through (no id, or no state): remembered all the same.
+    const known = id !== undefined && Object.hasOwn(scope.pending, id);
+    const duration = typeof input.duration_ms === "number" ? { durationMs: input.duration_ms } : {};
+    const outcomes = known
+      ? reduceScope(scope, [{ kind: "result", toolUseId: id, failed, bytes: resultBytes(input.tool_response), ...duration }])
+      : (reduceScope(scope, [{ kind: "ran_unchecked", tool: input.tool_name, digest: inputDigest(input.tool_input), effect: effectOf(input.tool_name, input.tool_input), ...(id !== undefined ? { toolUseId: id } : {}), failed }]), []);
+    return { state: session, result: { outcomes, scope: { ...scope }, gate: effectiveGate(session, scope, ref) } };
   });
+  logOutcomes(ctx, failed ? "PostToolUseFailure" : "PostToolUse", input, ref, learned.scope, learned.gate, learned.outcomes);
   return {};
 }
 

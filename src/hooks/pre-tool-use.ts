@@ -1,7 +1,8 @@
 import { formatContextLine, tierOf } from "../engine/context-line.js";
-import { decideToolCall, type GateDecision } from "../engine/gate.js";
-import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../engine/redundancy.js";
-import { defaultConfig } from "../engine/signals.js";
+import type { GateDecision } from "../engine/gate.js";
+import { inputDigest, type RanCall } from "../engine/redundancy.js";
+import { decideCall } from "../engine/scope-state/decide.js";
+import type { Outcome } from "../engine/scope-state/reducer.js";
 import { isNeutralTool } from "../engine/tools.js";
 import { newScope, newSession, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
 import { lastManualSwitch } from "../state/log.js";
@@ -11,8 +12,8 @@ import type { LogRecord } from "../log/record.js";
 import type { HookContext } from "./context.js";
 import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
 import type { PreToolUseInput } from "./input.js";
-import { baseRecord, loggedReport, type HookResult } from "./output.js";
-import { scopeNameOf, scopeOf, scopeState, type ScopeRef } from "./scope.js";
+import { baseRecord, loggedReport, logOutcomes, type HookResult } from "./output.js";
+import { reduceScope, scopeNameOf, scopeOf, scopeState, type ScopeRef } from "./scope.js";
 
 interface Governing {
   /** The model's own text before the call; undefined when the call's line never appeared. */
@@ -42,7 +43,21 @@ async function needsTranscript(input: PreToolUseInput, ref: ScopeRef, ctx: HookC
   if (!session) return ref.kind === "main" || input.agent_type !== undefined ? await firstSight(input, ref, ctx) : false;
   const scope = scopeState(session, ref);
   if (scope.agentType === undefined && input.agent_type) await ensureDefinition(scope, input, ctx);
-  return scope.awaitingActivation === true || effectiveGate(session, scope, ref) !== undefined;
+  return scope.awaitingActivation === true || effectiveGate(session, scope, ref) !== undefined || mayBeUnprovenRepeat(scope, input);
+}
+
+/**
+ * An ungated call that could repeat an earlier one while calls are still
+ * pending: their results may be in lines Claude Code has not flushed yet
+ * (docs/decisions/0001). Its own line comes after them, so waiting for it
+ * lets the hint be as complete as under the gate. Other calls never wait.
+ */
+function mayBeUnprovenRepeat(scope: ScopeState, input: PreToolUseInput): boolean {
+  const pending = Object.values(scope.pending);
+  if (pending.length === 0) return false;
+  const digest = inputDigest(input.tool_input);
+  const same = (c: { tool: string; digest: string }) => c.tool === input.tool_name && c.digest === digest;
+  return pending.some(same) || scope.history.some(same);
 }
 
 /** No state yet: a subagent whose definition opts in is gated; the main scope may hold an activation from before the plugin saw it. */
@@ -69,37 +84,32 @@ interface Decided {
   scope: ScopeState;
   digest: string;
   repeat?: RanCall;
+  /** Outcomes of earlier calls learned from the transcript's tail on the way. */
+  outcomes: Outcome[];
 }
 
-function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseInput, governing: Governing): Decided {
+function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseInput, governing: Governing, startedAt: number, outcomes: Outcome[]): Decided {
   const reportText = governing.text;
   const scope = scopeState(session, ref);
   const gate = effectiveGate(session, scope, ref);
-  const scopeName = scopeNameOf(ref, gate);
-  const digest = inputDigest(input.tool_input);
-  const effect = effectOf(input.tool_name, input.tool_input);
-  // Calls let through whose results are not back yet count as in between (a parallel sibling may be writing).
-  const repeat = findExactRepeat(scope.history, { tool: input.tool_name, digest, effect }, Object.values(scope.pending));
-  const decision = decideToolCall({
-    scope: scopeName,
-    gated: gate !== undefined,
-    ...(gate?.problem ? { optInProblem: gate.problem } : {}),
-    ...(reportText !== undefined ? { reportText } : {}),
+  const decided = decideCall(scope, scopeNameOf(ref, gate), gate, {
     tool: input.tool_name,
-    step: scope.step,
-    config: gate?.config ?? defaultConfig(),
-    extraTools: gate?.extraTools ?? {},
-    ...(repeat ? { repeat } : {}),
+    input: input.tool_input,
+    ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
+    ...(reportText !== undefined ? { reportText } : {}),
+    startedAt,
   });
-  if (decision.decision === "refused") {
-    scope.refusals += 1;
-  } else {
-    scope.step += 1;
-    if (decision.decision === "passed") scope.lastAction = decision.evaluation.report.action;
-    if (input.tool_use_id) scope.pending[input.tool_use_id] = { tool: input.tool_name, digest, effect, at: scope.step, toolUseId: input.tool_use_id };
-  }
-  const context = decision.decision === "passed" ? contextLine(scope, gate?.config.maxSteps, governing.model) : undefined;
-  return { decision, scope, digest, ...(context ? { context } : {}), ...(gate ? { gate } : {}), ...(repeat ? { repeat: repeat.previous } : {}) };
+  reduceScope(scope, [decided.event]);
+  const context = decided.decision.decision === "passed" ? contextLine(scope, gate?.config.maxSteps, governing.model) : undefined;
+  return {
+    decision: decided.decision,
+    scope,
+    digest: decided.digest,
+    outcomes,
+    ...(context ? { context } : {}),
+    ...(gate ? { gate } : {}),
+    ...(decided.repeat ? { repeat: decided.repeat } : {}),
+  };
 }
 
 /** Only when the tier is known: the line's point is the StepCost, which needs it. */
@@ -149,6 +159,7 @@ function record(input: PreToolUseInput, ref: ScopeRef, decided: Decided, ctx: Ho
  */
 export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
   const started = ctx.now();
+  if (input.tool_name === "Skill") return skillCalled(input, ctx);
   if (isNeutralTool(input.tool_name)) return {};
   const ref = scopeOf(input);
   let decided: Decided | undefined;
@@ -159,19 +170,40 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
       const session = existing ?? newSession(input.session_id);
       const scope = scopeState(session, ref);
       await ensureDefinition(scope, input, ctx);
-      await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
+      const outcomes = await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
       delete scope.awaitingActivation;
       // Gated only now (a skill seen in this scan): the text is there, since the scan found lines written before the call.
       // Already waited (and found nothing): never wait a second time, holding the lock.
       const governing = needed ? waited : effectiveGate(session, scope, ref) ? governingText(ref, input.tool_use_id, ctx) : {};
-      return { state: session, result: decideInState(session, ref, input, governing) };
+      return { state: session, result: decideInState(session, ref, input, governing, ctx.clock().getTime(), outcomes) };
     });
   } catch (error) {
     return stateTrouble(error, input, ref, ctx);
   }
+  logOutcomes(ctx, "PreToolUse", input, ref, decided.scope, decided.gate, decided.outcomes);
   ctx.appendLog(input.session_id, record(input, ref, decided, ctx, started));
   const output = toOutput(decided);
   return output ? { output } : {};
+}
+
+/**
+ * A skill is being activated: its "Base directory" line may not be written
+ * yet, so the scope's next call waits for the transcript. (Learnt here, not
+ * after the call: no hook runs after a call, docs/decisions/0001.)
+ */
+async function skillCalled(input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
+  const ref = scopeOf(input);
+  try {
+    await ctx.store.transact(input.session_id, (existing) => {
+      const session = existing ?? newSession(input.session_id);
+      scopeState(session, ref).awaitingActivation = true;
+      return { state: session, result: undefined };
+    });
+  } catch (error) {
+    if (!(error instanceof StateUnreadableError)) throw error;
+    // Neutral: never refused. The next call finds the trouble itself.
+  }
+  return {};
 }
 
 /**

@@ -1,12 +1,13 @@
 import type { Action } from "../engine/actions.js";
 import { parseLastReport } from "../engine/report/parse.js";
-import { newSession, type ScopeState } from "../state/schema.js";
+import { neverRan } from "../engine/scope-state/reducer.js";
+import { newSession } from "../state/schema.js";
 import { flattenResultContent } from "../transcript/line.js";
 import type { HookContext } from "./context.js";
 import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
 import type { StopInput } from "./input.js";
-import { baseRecord, type HookResult } from "./output.js";
-import { scopeOf, scopeState } from "./scope.js";
+import { baseRecord, logOutcomes, type HookResult } from "./output.js";
+import { reduceScope, scopeOf, scopeState } from "./scope.js";
 
 const TAKES_A_CALL: readonly Action[] = ["retrieve", "tool_call", "verify", "delegate"];
 
@@ -24,19 +25,6 @@ export function untakenAction(lastMessage: unknown): { action: Action; utility: 
 }
 
 /**
- * Steps are counted when the gate lets a call through; a call that Claude
- * Code's own permissions then refused (or that was interrupted) never
- * reaches PostToolUse. At the end of the turn every call has finished, so
- * what is still pending never ran: it is not a step.
- */
-export function uncountNeverRan(scope: ScopeState): number {
-  const never = Object.keys(scope.pending).length;
-  scope.step = Math.max(0, scope.step - never);
-  scope.pending = {};
-  return never;
-}
-
-/**
  * Stop and SubagentStop: in a gated scope, block a stop once when the last
  * report selected an action that was never taken; stop_hook_active (Claude
  * Code's own flag) and the scope's memory keep it from looping.
@@ -45,22 +33,26 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
   const started = ctx.now();
   const ref = scopeOf(input);
   // A skill activated just before the stop may not be in the transcript yet: wait for the final message's line.
+  // Calls still pending may have results not written yet (the same flush): wait for the final message, after which all are.
   const known = ctx.store.read(input.session_id);
   const finalText = messageText(input.last_assistant_message);
-  if (known && scopeState(known, ref).awaitingActivation && finalText.trim() !== "") ctx.waitForFinal?.(ref, finalText);
+  const knownScope = known ? scopeState(known, ref) : undefined;
+  const waitFor = knownScope?.awaitingActivation || (knownScope !== undefined && neverRan(knownScope) > 0);
+  if (waitFor && finalText.trim() !== "") ctx.waitForFinal?.(ref, finalText);
   const result = await ctx.store.transact(input.session_id, async (existing) => {
     const session = existing ?? newSession(input.session_id);
     const scope = scopeState(session, ref);
-    await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
+    const outcomes = await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
     delete scope.awaitingActivation;
     const gate = effectiveGate(session, scope, ref);
     const untaken = gate && !input.stop_hook_active && !scope.stopBlocked ? untakenAction(input.last_assistant_message) : undefined;
-    const uncounted = uncountNeverRan(scope);
+    const uncounted = neverRan(scope);
+    reduceScope(scope, [{ kind: "turn_end", subagent: ref.kind === "agent" && !untaken }]);
     if (untaken) scope.stopBlocked = true;
-    else if (ref.kind === "agent") Object.assign(scope, { ended: true, history: [], pending: {} });
-    return { state: session, result: { scope: { ...scope }, gate, untaken, uncounted } };
+    return { state: session, result: { scope: { ...scope }, gate, untaken, uncounted, outcomes } };
   });
-  const { scope, gate, untaken, uncounted } = result;
+  const { scope, gate, untaken, uncounted, outcomes } = result;
+  logOutcomes(ctx, event, input, ref, scope, gate, outcomes);
   const reason = untaken
     ? `utility gate: your last report selected ${untaken.action} (Utility ${untaken.utility}) but no call was made. Take that action now, or write a new report that selects respond or stop.`
     : undefined;

@@ -1,9 +1,9 @@
-import { newSession, type ScopeState } from "../state/schema.js";
+import { newScope, newSession } from "../state/schema.js";
 import type { HookContext } from "./context.js";
 import { effectiveGate } from "./gating.js";
 import type { UserPromptSubmitInput } from "./input.js";
 import { baseRecord, type HookResult } from "./output.js";
-import { scopeOf } from "./scope.js";
+import { reduceScope, scopeOf } from "./scope.js";
 
 /** `/utility on`, `/utility:utility off`: the user's own prompt, which no model can forge. */
 const MANUAL_SWITCH = /^\s*\/(?:utility:)?utility\s+(on|off)\b/i;
@@ -32,9 +32,10 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
   const switched = manualSwitch(input.prompt);
   const own = isOwnCommand(input.prompt);
   const session = await ctx.store.transact(input.session_id, (existing) => {
-    const state = existing ?? newSession(input.session_id);
+    // A fresh session's first prompt starts task 1.
+    const state = existing ?? (own ? newSession(input.session_id) : { ...newSession(input.session_id), main: newScope(0) });
     const main = state.main;
-    if (!own) startTask(main, existing !== undefined);
+    if (!own) reduceScope(main, [{ kind: "prompt", typed: true }]);
     if (switched) state.manualGate = switched === "on";
     // A slash command may activate a skill whose lines are not written yet.
     if (!own && input.prompt?.trimStart().startsWith("/")) main.awaitingActivation = true;
@@ -47,12 +48,4 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
     ...(switched ? { reason: `/utility ${switched}` } : own ? { reason: "/utility (same task)" } : {}),
   });
   return {};
-}
-
-function startTask(main: ScopeState, hadState: boolean): void {
-  if (hadState) main.task += 1;
-  Object.assign(main, { step: 0, refusals: 0, sources: [], pending: {} });
-  delete main.lastAction;
-  delete main.stopBlocked;
-  delete main.awaitingActivation;
 }

@@ -9,7 +9,8 @@ import { TokenCountsSchema } from "../engine/spend.js";
  * the gate never reads a report back from it as evidence.
  */
 
-export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact", "error"] as const;
+/** Hook events, and `Outcome`: a step's outcome, written by whichever hook learned it first (SPEC §8). */
+export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact", "Outcome", "error"] as const;
 export const DECISIONS = ["refused", "passed", "observed", "blocked", "error"] as const;
 
 export const LoggedReportSchema = z.object({
@@ -70,6 +71,19 @@ export const LogRecordSchema = z.object({
   uncounted: z.optional(z.number()),
   /** What the assistant message behind this record spent, when the hook knows it. */
   spend: z.optional(RecordSpendSchema),
+  /** An Outcome record: how the step with this toolUseId ended, joined to its PreToolUse record by toolUseId. */
+  outcome: z.optional(
+    z.object({
+      /** denied: Claude Code's own permissions refused it after the gate let it through; it never ran and took no step. */
+      result: z.enum(["ran", "failed", "denied"]),
+      resultBytes: z.number(),
+      durationMs: z.optional(z.number()),
+      /** The usage of the assistant message that made the call. */
+      tokens: z.optional(TokenCountsSchema),
+      /** The hook that learned it (from its own input, or the transcript's tail). */
+      learnedBy: z.enum(HOOK_EVENTS),
+    }),
+  ),
   latencyMs: z.number(),
 });
 export type LogRecord = z.infer<typeof LogRecordSchema>;

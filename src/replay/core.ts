@@ -1,12 +1,17 @@
 // Offline replay of one transcript's events: the redundancy rule (SPEC §7) and,
 // optionally, the gate (SPEC §6) run over each scope as the hooks would have.
 // Pure: events in, findings out. The file layer is in ./files.ts.
-import { decideToolCall } from "../engine/gate.js";
-import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../engine/redundancy.js";
+import { effectOf, type CallEffect } from "../engine/redundancy.js";
+import { decideCall } from "../engine/scope-state/decide.js";
+import type { ScopeEvent } from "../engine/scope-state/events.js";
+import { applyEvents } from "../engine/scope-state/reducer.js";
+import { newScope, type GateSource, type ScopeState } from "../engine/scope-state/state.js";
 import { defaultConfig, type Config } from "../engine/signals.js";
-import { isNeutralTool, DELEGATE_TOOLS } from "../engine/tools.js";
+import type { Spend } from "../engine/spend.js";
+import { DELEGATE_TOOLS } from "../engine/tools.js";
+import { observedEvents } from "../transcript/scope-events.js";
 import type { LocatedEvent } from "../transcript/reverse-reader.js";
-import type { CallRef, GateReplay, RepeatFinding, ScopeReplay, ScopeSource } from "./types.js";
+import type { CallRef, DecidedCall, GateReplay, RepeatFinding, ScopeReplay, ScopeSource } from "./types.js";
 
 export interface ReplayOptions {
   /** Also run the gate on every call, as if the scope were gated (default config). */
@@ -41,9 +46,10 @@ interface CallState {
   tool: string;
   input: unknown;
   digest: string;
+  effect: CallEffect;
   resultBytes?: number;
-  /** Set while the call is out; cleared when its result comes back. */
-  pending?: RanCall;
+  /** The gate (replayed) refused it: if the recording ran it anyway, it is remembered without a step. */
+  refused?: boolean;
   repeatOf?: CallState;
 }
 
@@ -51,22 +57,20 @@ interface Message {
   texts: string[];
 }
 
-/** One scope being replayed: what the hooks keep in their state, plus what we report. */
+/**
+ * One scope being replayed: its state is the scope reducer's (the same the
+ * hooks keep), fed event by event; the rest is what replay reports.
+ */
 class ScopeRun {
   readonly calls: CallState[] = [];
   readonly tools: Record<string, number> = {};
   readonly repeats: Array<{ first: CallState; repeat: CallState }> = [];
   readonly gate: GateReplay | undefined;
-  /** Calls that ran since the last compaction, oldest first: what repeats are judged against. */
-  history: RanCall[] = [];
-  /** How many history entries carry each tool+digest: lets most calls skip the backward scan. */
-  private seen = new Map<string, number>();
+  /** What the hooks would hold for this scope. A scope starts before its first task. */
+  state: ScopeState = newScope(0);
+  readonly byId = new Map<string, CallState>();
+  readonly decided: DecidedCall[] = [];
   private readonly messages = new Map<string, Message>();
-  task = 0;
-  /** Steps of the current task, counted as in an ungated scope (every non-neutral call). */
-  step = 0;
-  /** Steps of the current task under the gate (refused calls are not steps). */
-  gatedStep = 0;
   compactions = 0;
   firstLine = 0;
   lastLine = 0;
@@ -82,15 +86,28 @@ class ScopeRun {
     this.gate = gated ? { passed: 0, refused: 0, neutral: 0, byRule: {}, refusals: [] } : undefined;
   }
 
+  feed(...events: ScopeEvent[]): void {
+    this.state = applyEvents(this.state, events).state;
+  }
+
   touch(line: number): void {
     if (this.firstLine === 0) this.firstLine = line;
     this.lastLine = line;
   }
 
+  /** Spend of the tasks before the current one (the state's spend starts over with each task). */
+  private spentBefore: Spend | undefined;
+
   startTask(): void {
-    this.task += 1;
-    this.step = 0;
-    this.gatedStep = 0;
+    if (this.state.spend) this.spentBefore = applyEvents(newScope(), [...(this.spentBefore ? [{ kind: "spend_added" as const, spend: this.spentBefore }] : []), { kind: "spend_added", spend: this.state.spend }]).state.spend;
+    this.feed({ kind: "prompt", typed: true });
+  }
+
+  /** Spend over every task of the file. */
+  totalSpend(): Spend | undefined {
+    if (!this.spentBefore) return this.state.spend;
+    if (!this.state.spend) return this.spentBefore;
+    return applyEvents(newScope(), [{ kind: "spend_added", spend: this.spentBefore }, { kind: "spend_added", spend: this.state.spend }]).state.spend;
   }
 
   /** The last event of this scope was a compact_boundary line (its summary line is the same compaction). */
@@ -99,8 +116,7 @@ class ScopeRun {
   compact(source: "boundary" | "summary"): void {
     if (source === "boundary" || !this.afterBoundary) this.compactions += 1;
     this.afterBoundary = source === "boundary";
-    this.history = [];
-    this.seen.clear();
+    this.feed({ kind: "compact" });
   }
 
   /** The model's text blocks so far in this message: what governs its next call (SPEC §4). */
@@ -112,32 +128,10 @@ class ScopeRun {
     }
     return message;
   }
-
-  ran(call: RanCall): void {
-    this.history.push(call);
-    const key = seenKey(call.tool, call.digest);
-    this.seen.set(key, (this.seen.get(key) ?? 0) + 1);
-  }
-
-  /** Calls let through whose results have not come back yet. */
-  inFlight(): RanCall[] {
-    const running: RanCall[] = [];
-    for (const id of this.pending) {
-      const ran = this.callsById.get(id)?.pending;
-      if (ran) running.push(ran);
-    }
-    return running;
-  }
-
-  readonly pending = new Set<string>();
-  readonly callsById = new Map<string, CallState>();
-
-  mayRepeat(tool: string, digest: string): boolean {
-    return (this.seen.get(seenKey(tool, digest)) ?? 0) > 0;
-  }
 }
 
-const seenKey = (tool: string, digest: string) => `${tool}\u0000${digest}`;
+/** The result Claude Code writes for a call a PreToolUse hook refused (docs/claude-code-facts.md): the call never ran. */
+const REFUSED_BY_A_HOOK = /^PreToolUse:\S+ hook error: /;
 
 /**
  * Replays one file's events. Scopes: the main conversation; each subagent,
@@ -148,6 +142,8 @@ const seenKey = (tool: string, digest: string) => `${tool}\u0000${digest}`;
 export function replayEvents(events: readonly LocatedEvent[], options: ReplayOptions = {}): EventsReplay {
   const gated = options.gated === true;
   const config = options.config ?? defaultConfig();
+  /** Replayed as if gated (by /utility on, with `config`), or not at all. */
+  const gate: GateSource | undefined = gated ? { file: "utility replay --gated", gated: true, scope: "self", config, extraTools: {} } : undefined;
   const scopes = new Map<string, ScopeRun>();
   const byCallId = new Map<string, { run: ScopeRun; call: CallState }>();
   const seenLines = new Set<string>();
@@ -199,12 +195,15 @@ export function replayEvents(events: readonly LocatedEvent[], options: ReplayOpt
       const found = byCallId.get(event.toolUseId);
       if (!found || found.call.resultBytes !== undefined) continue;
       found.run.touch(line);
-      found.call.resultBytes = event.bytes;
-      const pending = found.call.pending;
-      delete found.call.pending;
-      found.run.pending.delete(event.toolUseId);
-      if (pending) found.run.ran(event.isError ? { ...pending, failed: true } : pending);
+      const { call } = found;
+      call.resultBytes = event.bytes;
       if (event.isError) errorCount.set(found.run, (errorCount.get(found.run) ?? 0) + 1);
+      // Refused by the replayed gate: a recording made under the gate never ran it (its result is the refusal); one made without it did.
+      if (call.refused) {
+        if (!REFUSED_BY_A_HOOK.test(event.text)) found.run.feed({ kind: "ran_unchecked", tool: call.tool, digest: call.digest, effect: call.effect, toolUseId: event.toolUseId, failed: event.isError });
+        continue;
+      }
+      found.run.feed(...observedEvents(event));
       continue;
     }
     const run = scopeFor(event);
@@ -216,12 +215,13 @@ export function replayEvents(events: readonly LocatedEvent[], options: ReplayOpt
     run.afterBoundary = false;
     if (event.kind === "user_text") {
       if (!event.isPrompt) continue;
-      if (run.scope === "main") run.startTask();
-      else if (run.task === 0) run.startTask();
+      if (run.scope === "main" || run.state.task === 0) run.startTask();
       if (run.prompt === undefined) run.prompt = event.text;
       continue;
     }
-    // An assistant line: text blocks govern the calls after them in the same message.
+    // An assistant line: text blocks govern the calls after them in the same message; its usage is the scope's spend.
+    if (run.state.task === 0) run.startTask();
+    run.feed(...observedEvents(event));
     const message = run.message(event.messageId);
     for (const block of event.blocks) {
       if (block.type === "text") {
@@ -236,49 +236,41 @@ export function replayEvents(events: readonly LocatedEvent[], options: ReplayOpt
   }
 
   function takeCall(run: ScopeRun, id: string, tool: string, input: unknown, line: number, reportText: string): CallState {
-    if (run.task === 0) run.startTask();
-    const neutral = isNeutralTool(tool);
-    const digest = inputDigest(input);
-    const effect = effectOf(tool, input);
-    if (!neutral) run.step += 1;
-    const ref: CallRef = { toolUseId: id, line, index: run.calls.length + 1, task: run.task, step: neutral ? 0 : run.step };
-    const call: CallState = { ref, tool, input, digest };
+    const stepsBefore = run.state.step;
+    // The same decision the hooks make, against the same state (src/engine/scope-state/decide.ts).
+    const decided = decideCall(run.state, run.scope === "main" ? "self" : "subagent", gate, { tool, input, toolUseId: id, ...(run.gate ? { reportText } : {}) });
+    run.feed(decided.event);
+    const { decision } = decided;
+    const neutral = decision.decision === "neutral";
+    const refused = decision.decision === "refused";
+    const ref: CallRef = { toolUseId: id, line, index: run.calls.length + 1, task: run.state.task, step: neutral || refused ? 0 : run.state.step };
+    const call: CallState = { ref, tool, input, digest: decided.digest, effect: effectOf(tool, input), ...(refused ? { refused: true } : {}) };
     run.calls.push(call);
+    run.byId.set(id, call);
     run.tools[tool] = (run.tools[tool] ?? 0) + 1;
-    if (neutral) {
-      if (run.gate) run.gate.neutral += 1;
-      return call; // the hooks neither count nor remember neutral tools
-    }
-    const repeat = run.mayRepeat(tool, digest) ? findExactRepeat(run.history, { tool, digest, effect }, run.inFlight()) : undefined;
-    if (repeat) {
-      const first = run.calls[repeat.previous.at - 1]!;
+    const first = decided.repeat?.toolUseId !== undefined ? run.byId.get(decided.repeat.toolUseId) : undefined;
+    if (first) {
       call.repeatOf = first;
       run.repeats.push({ first, repeat: call });
     }
-    if (run.gate) {
-      const decision = decideToolCall({
-        scope: run.scope === "main" ? "self" : "subagent",
-        gated: true,
-        reportText,
+    if (!neutral) {
+      run.decided.push({
+        toolUseId: id,
         tool,
-        step: run.gatedStep,
-        config,
-        extraTools: {},
-        ...(repeat ? { repeat } : {}),
+        decision: decision.decision as DecidedCall["decision"],
+        ...(decision.decision === "refused" ? { rule: decision.rule } : {}),
+        task: run.state.task,
+        step: run.state.step,
+        ...(decided.repeat ? { repeatOfStep: decided.repeat.at, ...(decided.repeat.toolUseId !== undefined ? { repeatOf: decided.repeat.toolUseId } : {}) } : {}),
       });
-      if (decision.decision === "refused") {
-        run.gate.refused += 1;
-        run.gate.byRule[decision.rule] = (run.gate.byRule[decision.rule] ?? 0) + 1;
-        run.gate.refusals.push({ call: ref, tool, rule: decision.rule, reason: decision.reason, stepsBefore: run.gatedStep });
-      } else {
-        run.gate.passed += 1;
-        run.gatedStep += 1;
-      }
     }
-    // The recorded session went on as it did: the call ran, so it is remembered once its result is back.
-    call.pending = { tool, digest, effect, at: ref.index, toolUseId: id };
-    run.pending.add(id);
-    run.callsById.set(id, call);
+    if (!run.gate) return call;
+    if (neutral) run.gate.neutral += 1;
+    else if (decision.decision === "refused") {
+      run.gate.refused += 1;
+      run.gate.byRule[decision.rule] = (run.gate.byRule[decision.rule] ?? 0) + 1;
+      run.gate.refusals.push({ call: ref, tool, rule: decision.rule, reason: decision.reason, stepsBefore });
+    } else run.gate.passed += 1;
     return call;
   }
 
@@ -309,6 +301,7 @@ export function estimateTokens(resultBytes: number): number {
 }
 
 function scopeReport(run: ScopeRun, errors: number): ScopeReplay {
+  const spend = run.totalSpend();
   const repeats: RepeatFinding[] = run.repeats.map(({ first, repeat }) => {
     const resultBytes = repeat.resultBytes ?? 0;
     return { tool: repeat.tool, input: repeat.input, digest: repeat.digest, first: first.ref, repeat: repeat.ref, resultBytes, tokens: estimateTokens(resultBytes) };
@@ -322,12 +315,14 @@ function scopeReport(run: ScopeRun, errors: number): ScopeReplay {
     lastLine: run.lastLine,
     calls: run.calls.length,
     tools: run.tools,
-    tasks: run.task,
+    tasks: run.state.task,
     compactions: run.compactions,
     unanswered: run.calls.filter((call) => call.resultBytes === undefined).length,
     errors,
     repeats,
     repeatTokens: repeats.reduce((sum, r) => sum + r.tokens, 0),
+    decided: run.decided,
+    ...(spend ? { spend } : {}),
   };
   if (run.gate) report.gate = run.gate;
   return report;

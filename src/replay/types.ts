@@ -1,5 +1,7 @@
 // What offline replay reports (the shape of `utility replay --json`).
 import type { RuleId } from "../engine/report/check.js";
+import type { Spend } from "../engine/spend.js";
+
 import type { TokenCounts } from "../engine/spend.js";
 
 /** Tokens a scope's assistant messages spent, as their `usage` says, and the estimated cost (SPEC §12). */
@@ -52,6 +54,21 @@ export interface RefusalFinding {
   stepsBefore: number;
 }
 
+/** One call as the hooks would have logged its PreToolUse record (neutral tools are not logged). */
+export interface DecidedCall {
+  toolUseId: string;
+  tool: string;
+  decision: "passed" | "observed" | "refused";
+  rule?: RuleId;
+  task: number;
+  /** The scope's step after the decision, as the record's `step` (a refusal takes none). */
+  step: number;
+  /** The step of the earlier identical call, when the call is an exact repeat (the record's `repeat.ofStep`). */
+  repeatOfStep?: number;
+  /** That earlier call's tool_use_id (the record's `repeat.toolUseId`). */
+  repeatOf?: string;
+}
+
 export interface GateReplay {
   /** Calls the gate would have let through (they count as steps). */
   passed: number;
@@ -102,6 +119,10 @@ export interface ScopeReplay {
   errors: number;
   repeats: RepeatFinding[];
   repeatTokens: number;
+  /** Every non-neutral call, decided as the hooks decide it, in order. */
+  decided: DecidedCall[];
+  /** What the scope spent over the whole file (every task), as the hooks measure it (SPEC §12); absent when no line reported usage. */
+  spend?: Spend;
   gate?: GateReplay;
 }
 

@@ -1,6 +1,7 @@
 // A session's step log summarised per scope: the numbers behind `utility report`
 // and `/utility report`. Pure: records in, summary (or text) out.
 import type { LogRecord } from "../log/record.js";
+import { NO_OUTCOME, outcomesById } from "./log-table.js";
 import { terminalSafe } from "./text.js";
 import { DEFAULT_PRICES, type PriceTable } from "../engine/prices.js";
 import { describeSpend, summarizeSpend, type SessionSpend } from "./spend.js";
@@ -52,6 +53,8 @@ export interface ScopeSummary {
   budget: { task: number; steps: number; maxSteps: number } | undefined;
   gatedBy: string[];
   latencyMs: { median: number; max: number } | undefined;
+  /** Steps by how they ended (SPEC §8): `missing` took a step but no hook learned its outcome. */
+  outcomes: { ran: number; failed: number; denied: number; missing: number; resultBytes: number };
 }
 
 export interface SessionSummary {
@@ -103,6 +106,7 @@ function newScope(record: LogRecord): ScopeAcc {
       budget: undefined,
       gatedBy: [],
       latencyMs: undefined,
+      outcomes: { ran: 0, failed: 0, denied: 0, missing: 0, resultBytes: 0 },
     },
     tasks: new Map(),
     latencies: [],
@@ -127,8 +131,9 @@ function taskOf(acc: ScopeAcc, record: LogRecord): TaskSummary {
 /** Summarises a session's records per scope, in the order scopes first appear. */
 export function summarize(records: readonly LogRecord[], prices: PriceTable = DEFAULT_PRICES): SessionSummary {
   const scopes = new Map<string, ScopeAcc>();
+  const outcomes = outcomesById(records);
   for (const record of records) {
-    if (record.event === "error") continue;
+    if (record.event === "error" || record.event === "Outcome") continue;
     const key = scopeKey(record);
     let acc = scopes.get(key);
     if (!acc) {
@@ -158,8 +163,18 @@ export function summarize(records: readonly LogRecord[], prices: PriceTable = DE
       continue;
     }
     if (record.decision !== "passed" && record.decision !== "observed") continue;
+    const outcome = record.toolUseId !== undefined ? outcomes.get(record.toolUseId)?.outcome : undefined;
+    if (outcome?.result === "denied") {
+      s.outcomes.denied += 1; // Claude Code refused it after the gate: it never ran, no step
+      continue;
+    }
     s.steps += 1;
     bump(s.stepsByAction, record.report?.action ?? NO_REPORT);
+    if (!outcome) s.outcomes.missing += 1;
+    else {
+      s.outcomes[outcome.result] += 1;
+      s.outcomes.resultBytes += outcome.resultBytes;
+    }
     const override = record.report?.override;
     if (override && record.report) {
       s.overrides.push({ task: record.task, step: record.step, action: override.action, gain: override.gain, utility: record.report.utility, rationale: record.report.rationale });
@@ -224,6 +239,7 @@ export function renderSummaryText(summary: SessionSummary): string {
     out.push(`  refused ${s.refusals}${s.refusals > 0 ? `: ${counts(s.refusalsByRule)}` : ""}`);
     out.push(`  overrides ${s.overrides.length}${s.overrides.map((o) => `; task ${o.task} step ${o.step}: ${o.action} Gain ${o.gain} (U ${o.utility})`).join("")}`);
     out.push(`  repeats caught ${s.repeats}${s.repeats > 0 ? ` (${s.repeatsRefused} refused)` : ""}`);
+    if (s.steps > 0) out.push(`  outcomes: ran ${s.outcomes.ran}, failed ${s.outcomes.failed}, ${NO_OUTCOME} ${s.outcomes.missing}; results ${s.outcomes.resultBytes} bytes`);
     if (s.stopsBlocked > 0) out.push(`  stops blocked ${s.stopsBlocked}`);
     const tasks = s.tasks.map((t) => `task ${t.task} ${t.steps}/${t.maxSteps}${t.refusals > 0 ? ` (${t.refusals} refused)` : ""}`);
     out.push(`  budget: ${tasks.join(", ") || "-"}`);

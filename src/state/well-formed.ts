@@ -19,11 +19,13 @@ export const STATE_KEYS = {
   session: { required: ["version", "sessionId", "manualGate", "main", "agents"], optional: [] },
   scope: {
     required: ["task", "step", "refusals", "offset", "sources", "pending", "history"],
-    optional: ["lastAction", "awaitingActivation", "stopBlocked", "agentType", "definition", "ended"],
+    optional: ["lastAction", "awaitingActivation", "stopBlocked", "agentType", "definition", "ended", "spend", "rootTask", "messages", "callMessages"],
   },
   gateSource: { required: ["file", "gated", "scope", "config", "extraTools"], optional: ["problem"] },
   config: { required: ["lambdas", "floor", "maxSteps", "highGainThreshold"], optional: [] },
-  ranCall: { required: ["tool", "digest", "effect", "at"], optional: ["toolUseId", "failed"] },
+  ranCall: { required: ["tool", "digest", "effect", "at"], optional: ["toolUseId", "failed", "startedAt", "tokens"] },
+  spend: { required: ["tokens", "byModel", "toolCalls", "agentsLaunched"], optional: [] },
+  tokens: { required: ["input", "output", "cacheCreation", "cacheRead"], optional: [] },
   effectWithPaths: { required: ["kind", "paths"], optional: [] },
   effectExec: { required: ["kind"], optional: ["background"] },
   effectBare: { required: ["kind"], optional: [] },
@@ -97,6 +99,10 @@ const isEffect: Check = (v) => {
   }
 };
 
+const isCount: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
+const isTokens = objectOf(STATE_KEYS.tokens, { input: isCount, output: isCount, cacheCreation: isCount, cacheRead: isCount });
+const isSpend = objectOf(STATE_KEYS.spend, { tokens: isTokens, byModel: recordOf(isTokens), toolCalls: isCount, agentsLaunched: isCount });
+
 const isRanCall = objectOf(STATE_KEYS.ranCall, {
   tool: isString,
   digest: isString,
@@ -104,6 +110,8 @@ const isRanCall = objectOf(STATE_KEYS.ranCall, {
   at: isNumber,
   toolUseId: isString,
   failed: isBoolean,
+  startedAt: isNumber,
+  tokens: isTokens,
 });
 
 const isScope = objectOf(STATE_KEYS.scope, {
@@ -120,6 +128,10 @@ const isScope = objectOf(STATE_KEYS.scope, {
   agentType: isString,
   definition: isGateSource,
   ended: isBoolean,
+  spend: isSpend,
+  rootTask: isNumber,
+  messages: recordOf(isTokens),
+  callMessages: recordOf(isString),
 });
 
 const isSession = objectOf(STATE_KEYS.session, {

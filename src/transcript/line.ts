@@ -25,11 +25,20 @@ const RawToolResultBlock = z.looseObject({
   is_error: z.nullish(z.boolean()),
 });
 
+const RawCount = z.nullish(z.number());
+const RawUsage = z.looseObject({
+  input_tokens: RawCount,
+  output_tokens: RawCount,
+  cache_creation_input_tokens: RawCount,
+  cache_read_input_tokens: RawCount,
+});
+
 const RawMessage = z.looseObject({
   id: z.nullish(z.string()),
   model: z.nullish(z.string()),
   role: z.nullish(z.string()),
   content: z.nullish(z.union([z.string(), z.array(z.unknown())])),
+  usage: z.optional(z.unknown()),
 });
 
 export const RawLineSchema = z.looseObject({
@@ -45,6 +54,8 @@ export const RawLineSchema = z.looseObject({
   timestamp: z.nullish(z.string()),
   message: z.nullish(RawMessage),
   data: z.optional(z.unknown()),
+  /** Set on the result line of a call Claude Code's permissions refused (e.g. "user-rejected"): it never ran. */
+  toolDenialKind: z.nullish(z.string()),
 });
 export type RawLine = z.infer<typeof RawLineSchema>;
 
@@ -73,18 +84,25 @@ export const ToolUseBlockSchema = z.object({
 });
 export const AssistantBlockSchema = z.discriminatedUnion("type", [TextBlockSchema, ToolUseBlockSchema]);
 
+const count = () => z.int().check(z.minimum(0));
+/** The message's `usage` as this line reports it (SPEC §12); Claude Code repeats it, growing, on each line of a message. */
+export const LineUsageSchema = z.object({ input: count(), output: count(), cacheCreation: count(), cacheRead: count() });
+
 export const AssistantEventSchema = z.object({
   kind: z.literal("assistant"),
   messageId: z.string(),
   /** `message.model` as written (`claude-opus-4-5-…`), when present. */
   model: z.optional(z.string()),
   blocks: z.array(AssistantBlockSchema),
+  usage: z.optional(LineUsageSchema),
   ...LineFields,
 });
 export const ToolResultEventSchema = z.object({
   kind: z.literal("tool_result"),
   toolUseId: z.string(),
   isError: z.boolean(),
+  /** Claude Code refused the call (its permissions, or a hook): it never ran. */
+  denied: z.optional(z.literal(true)),
   text: z.string(),
   bytes: z.number(),
   ...LineFields,
@@ -198,8 +216,19 @@ function assistantEvents(raw: RawLine, info: LineInfo): TranscriptEvent[] {
   if (blocks.length === 0) return [];
   // Without message.id the line cannot share a message with another line.
   const messageId = raw.message?.id ?? `line:${raw.uuid ?? "unknown"}`;
+  const usage = usageOf(raw.message?.usage);
   const model = raw.message?.model;
-  return [{ kind: "assistant", messageId, ...(model ? { model } : {}), blocks, ...info }];
+  return [{ kind: "assistant", messageId, blocks, ...(model ? { model } : {}), ...(usage ? { usage } : {}), ...info }];
+}
+
+const whole = (n: number | null | undefined) => (typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : 0);
+
+/** The four counts, each a whole number ≥ 0 (anything else counts 0); undefined when the line has no usage. */
+function usageOf(data: unknown): z.infer<typeof LineUsageSchema> | undefined {
+  const parsed = RawUsage.safeParse(data);
+  if (!parsed.success) return undefined;
+  const u = parsed.data;
+  return { input: whole(u.input_tokens), output: whole(u.output_tokens), cacheCreation: whole(u.cache_creation_input_tokens), cacheRead: whole(u.cache_read_input_tokens) };
 }
 
 function assistantBlock(block: unknown): AssistantBlock[] {
@@ -220,7 +249,7 @@ function userEvents(raw: RawLine, info: LineInfo): TranscriptEvent[] {
   const texts: string[] = [];
   for (const block of content) {
     const result = RawToolResultBlock.safeParse(block);
-    if (result.success) events.push(toolResult(result.data, info));
+    if (result.success) events.push(toolResult(result.data, info, typeof raw.toolDenialKind === "string"));
     const text = RawTextBlock.safeParse(block);
     if (text.success) texts.push(text.data.text);
   }
@@ -228,12 +257,13 @@ function userEvents(raw: RawLine, info: LineInfo): TranscriptEvent[] {
   return events;
 }
 
-function toolResult(block: z.infer<typeof RawToolResultBlock>, info: LineInfo): ToolResultEvent {
+function toolResult(block: z.infer<typeof RawToolResultBlock>, info: LineInfo, denied: boolean): ToolResultEvent {
   const text = flattenResultContent(block.content);
   return {
     kind: "tool_result",
     toolUseId: block.tool_use_id,
     isError: block.is_error === true,
+    ...(denied && block.is_error === true ? { denied: true as const } : {}),
     text,
     bytes: utf8ByteLength(text),
     ...info,

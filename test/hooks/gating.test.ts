@@ -17,7 +17,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe("scanTranscript", () => {
   it("sees nothing, and does not throw, when the transcript does not exist yet (the first call of a session or subagent)", () => {
     const main = scopeOf({ session_id: "s1", transcript_path: join(scratch, "missing.jsonl") });
-    expect(scanTranscript(newScope(), main)).toEqual({ folders: [], compacted: false, promptSeen: false, nextOffset: 0 });
+    expect(scanTranscript(newScope(), main)).toEqual({ folders: [], compacted: false, promptSeen: false, nextOffset: 0, events: [] });
     const agent = scopeOf({ session_id: "s1", transcript_path: join(scratch, "missing.jsonl"), agent_id: "a1" });
     expect(scanTranscript({ ...newScope(), offset: 0 }, agent).folders).toEqual([]);
   });

@@ -192,8 +192,8 @@ describe("PreToolUse outside the gate", () => {
   it("never refuses, never waits for the transcript, counts and logs every step", async () => {
     const ctx = fakeContext();
     const results = [];
-    for (const text of [undefined, "nonsense", report("search", "9", "x")]) {
-      const input = preInput("Bash");
+    for (const [i, text] of [undefined, "nonsense", report("search", "9", "x")].entries()) {
+      const input = preInput("Bash", { command: `echo ${i}` });
       if (text) ctx.texts.set(input.tool_use_id, text);
       results.push(await preToolUse(input, ctx));
     }
@@ -204,6 +204,15 @@ describe("PreToolUse outside the gate", () => {
       ["observed", 2, false, "self"],
       ["observed", 3, false, "self"],
     ]);
+  });
+
+  it("waits for the transcript only for a call that could repeat one whose result is not known yet", async () => {
+    const ctx = fakeContext();
+    await preToolUse(preInput("Read", { file_path: "/a" }), ctx);
+    await preToolUse(preInput("Read", { file_path: "/b" }), ctx);
+    expect(ctx.waits).toHaveLength(1); // the session's first call only
+    await preToolUse(preInput("Read", { file_path: "/a" }), ctx);
+    expect(ctx.waits).toHaveLength(2); // /a is pending: its result may be in a line not flushed yet
   });
 
   it("hints at an exact repeat after the call ran (PostToolUse), not after a Bash call in between", async () => {

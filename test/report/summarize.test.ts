@@ -106,6 +106,7 @@ describe("renderReportText (what /utility report shows)", () => {
         "  refused 4: below_floor 1, exact_repeat 1, no_report 1, tool_not_permitted 1",
         "  overrides 1; task 1 step 7: tool_call Gain 0.85 (U -0.62)",
         "  repeats caught 2 (1 refused)",
+        "  outcomes: ran 0, failed 0, never arrived 12; results 0 bytes", // a log from before outcomes were recorded
         "  stops blocked 1",
         "  budget: task 1 9/10 (3 refused), task 2 3/10 (1 refused)",
         '    override rationale: Override: U is below the floor but Gain=0.85 ≥ 0.7 — a shared splitter removes three hand-written p…',
@@ -114,6 +115,7 @@ describe("renderReportText (what /utility report shows)", () => {
         "  refused 0",
         "  overrides 0",
         "  repeats caught 1 (0 refused)",
+        "  outcomes: ran 0, failed 0, never arrived 3; results 0 bytes",
         "  budget: task 1 3/10",
         "total: 15 steps, 4 refused, 1 override, 3 repeats caught, 1 stop blocked",
         "",
@@ -131,10 +133,33 @@ describe("renderReportText (what /utility report shows)", () => {
 describe("renderLogTable (utility log)", () => {
   it("shows one aligned row per record, with refusal and block reasons beneath", () => {
     const table = renderLogTable(records).split("\n");
-    expect(table[0]).toMatch(/^ #\s+time\s+scope\s+task\s+step\s+event\s+tool\s+decision\s+rule\s+action\s+U\s+repeat\s+ms$/);
+    expect(table[0]).toMatch(/^ #\s+time\s+scope\s+task\s+step\s+event\s+tool\s+decision\s+rule\s+action\s+U\s+repeat\s+outcome\s+ms$/);
     expect(table.filter((line) => /^\s*\d+\s+\d\d:\d\d:\d\d/.test(line))).toHaveLength(25);
     expect(table.find((line) => line.includes("exact_repeat"))).toMatch(/^ 4 {2}10:15:26 {2}self {2}.*Read {6}refused {3}exact_repeat {8}retrieve {4}0\.21 {2}of 1/);
     expect(table.filter((line) => line.trimStart().startsWith("↳"))).toHaveLength(5); // 4 refusals and 1 blocked stop
     expect(renderLogTable([])).toBe("no records\n");
+  });
+});
+
+describe("outcomes (SPEC §8)", () => {
+  const pre = (id: string, step: number) => record({ toolUseId: id, tool: "Read", step });
+  const outcome = (id: string, step: number, result: "ran" | "failed", resultBytes: number) =>
+    record({ event: "Outcome", toolUseId: id, tool: "Read", step, outcome: { result, resultBytes, durationMs: 12, learnedBy: "PreToolUse" } });
+  const log = [pre("t1", 1), pre("t2", 2), outcome("t1", 1, "ran", 2048), pre("t3", 3), outcome("t3", 3, "failed", 10), record({ toolUseId: "t4", decision: "refused", rule: "no_report" })];
+
+  it("utility log shows each step's outcome on its row, and a step whose outcome never arrived as such", () => {
+    const rows = renderLogTable(log).split("\n").filter((line) => /^\s*\d+\s+\d\d:/.test(line));
+    expect(rows).toHaveLength(4); // the Outcome records join their steps' rows
+    expect(rows[0]).toContain("ran 2.0 KB 12 ms");
+    expect(rows[1]).toContain("never arrived");
+    expect(rows[2]).toContain("failed 10 B 12 ms");
+    expect(rows[3]).not.toMatch(/never arrived|ran|failed \d/); // a refusal takes no step: it has no outcome
+  });
+
+  it("the report counts steps by outcome", () => {
+    const s = summarize(log).scopes[0]!;
+    expect(s.steps).toBe(3);
+    expect(s.outcomes).toEqual({ ran: 1, failed: 1, denied: 0, missing: 1, resultBytes: 2058 });
+    expect(renderReportText(log)).toContain("outcomes: ran 1, failed 1, never arrived 1; results 2058 bytes");
   });
 });

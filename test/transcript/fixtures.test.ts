@@ -37,6 +37,7 @@ interface NaiveMessageLine {
   messageId: string;
   sidechain: boolean;
   agentId?: string;
+  model?: string;
   blocks: Array<{ type: string; id?: string; text?: string }>;
 }
 
@@ -66,10 +67,10 @@ function naiveAssistantLines(bytes: Buffer): NaiveMessageLine[] {
     const data = json.data as { type?: string; agentId?: string; message?: Record<string, unknown> } | undefined;
     const nested = json.type === "progress" && data?.type === "agent_progress" ? data.message : undefined;
     const line = nested ?? json;
-    const message = line.message as { id?: string; content?: unknown } | undefined;
+    const message = line.message as { id?: string; model?: string; content?: unknown } | undefined;
     if (line.type !== "assistant" || !message?.id || !Array.isArray(message.content)) return [];
     const agentId = nested ? data?.agentId : undefined;
-    return [{ lineEnd, messageId: message.id, sidechain: Boolean(nested) || json.isSidechain === true, ...(agentId ? { agentId } : {}), blocks: message.content }];
+    return [{ lineEnd, messageId: message.id, sidechain: Boolean(nested) || json.isSidechain === true, ...(agentId ? { agentId } : {}), ...(message.model ? { model: message.model } : {}), blocks: message.content }];
   });
 }
 
@@ -116,6 +117,7 @@ describe.each(fixtures)("fixture %s", (name) => {
       expect(found).toEqual({
         found: true,
         messageId: line.messageId,
+        ...(line.model ? { model: line.model } : {}),
         textBlocks: before.filter((block) => block.type === "text").map((block) => block.text),
         text: before.filter((block) => block.type === "text").map((block) => block.text).join("\n\n"),
         toolUse: expect.objectContaining({ id }),

@@ -204,3 +204,28 @@ describe("skillBaseDir", () => {
     expect(skillBaseDir(only(meta("Base directory for this skill:   ")))).toBeNull();
   });
 });
+
+describe("assistant usage (SPEC §12)", () => {
+  const line = (usage: unknown) =>
+    JSON.stringify({ type: "assistant", uuid: "u1", isSidechain: false, message: { id: "m1", model: "claude-x", role: "assistant", content: [{ type: "text", text: "hi" }], usage } });
+
+  it("reads the four counts and the model", () => {
+    const [event] = parseLine(line({ input_tokens: 3, output_tokens: 11, cache_creation_input_tokens: 8490, cache_read_input_tokens: 18014, service_tier: "standard" }))!;
+    expect(event).toMatchObject({ kind: "assistant", model: "claude-x", usage: { input: 3, output: 11, cacheCreation: 8490, cacheRead: 18014 } });
+  });
+
+  it("counts what is not a whole number ≥ 0 as 0, and has no usage when the line has none", () => {
+    const [odd] = parseLine(line({ input_tokens: -4, output_tokens: 1.5, cache_creation_input_tokens: null }))!;
+    expect(odd).toMatchObject({ usage: { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 } });
+    const [none] = parseLine(line(undefined))!;
+    expect(none).not.toHaveProperty("usage");
+  });
+});
+
+describe("a result Claude Code's permissions refused", () => {
+  it("is marked denied (the line's toolDenialKind), an ordinary failure is not", () => {
+    const denied = JSON.stringify({ type: "user", uuid: "u2", toolDenialKind: "user-rejected", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", is_error: true, content: "Claude requested permissions to write to /x, but you haven't granted it yet." }] } });
+    expect(parseLine(denied)).toMatchObject([{ kind: "tool_result", toolUseId: "t1", isError: true, denied: true }]);
+    expect(parseLine(result("t2", "Exit code 3", { isError: true }))![0]).not.toHaveProperty("denied");
+  });
+});

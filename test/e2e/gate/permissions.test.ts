@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertRunOk, type RunClaudeResult } from "../support/claude.js";
 import { text, toolUse } from "../support/scripted-model.js";
-import { activate, gateRun, id, markerDir, ok, recordOf, resultFor } from "./support.js";
+import { activate, gateRun, id, logOf, markerDir, ok, recordOf, resultFor, stateOf } from "./support.js";
 
 describe("a valid report for a tool the user did not allow", () => {
   const call = id("write");
@@ -39,5 +39,11 @@ describe("a valid report for a tool the user did not allow", () => {
     expect(seen.text).not.toContain("utility gate");
     expect(seen.text).toMatch(/requested permissions to write/);
     expect(existsSync(target)).toBe(false);
+  });
+
+  it("the hooks learn from the transcript that it never ran: its outcome is denied, and it is no step", () => {
+    const outcome = logOf(run).find((r) => r.event === "Outcome" && r.toolUseId === call);
+    expect(outcome?.outcome).toMatchObject({ result: "denied", resultBytes: 0 });
+    expect(stateOf(run).main).toMatchObject({ step: 0, pending: {} });
   });
 });

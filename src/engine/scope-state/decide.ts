@@ -1,0 +1,57 @@
+import type { Scope } from "../actions.js";
+import { decideToolCall, type GateDecision } from "../gate.js";
+import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../redundancy.js";
+import { defaultConfig } from "../signals.js";
+import type { CallEvent } from "./events.js";
+import type { GateSource, ScopeState } from "./state.js";
+
+/**
+ * One tool call decided against a scope's state: the exact-repeat rule over
+ * its history (calls still pending count as in between) and the gate's table.
+ * The hooks and replay both decide through this function and feed the event
+ * it returns to the reducer, so no rule can differ between the two.
+ */
+export interface CallDecision {
+  decision: GateDecision;
+  repeat?: RanCall;
+  digest: string;
+  /** What to feed the reducer. */
+  event: CallEvent;
+}
+
+export interface CallToDecide {
+  tool: string;
+  input: unknown;
+  toolUseId?: string;
+  /** The model's own text before this call in its message; undefined when none was found. */
+  reportText?: string;
+  startedAt?: number;
+}
+
+export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource | undefined, call: CallToDecide): CallDecision {
+  const digest = inputDigest(call.input);
+  const effect = effectOf(call.tool, call.input);
+  const repeat = findExactRepeat(scope.history, { tool: call.tool, digest, effect }, Object.values(scope.pending));
+  const decision = decideToolCall({
+    scope: scopeName,
+    gated: gate !== undefined,
+    ...(gate?.problem ? { optInProblem: gate.problem } : {}),
+    ...(call.reportText !== undefined ? { reportText: call.reportText } : {}),
+    tool: call.tool,
+    step: scope.step,
+    config: gate?.config ?? defaultConfig(),
+    extraTools: gate?.extraTools ?? {},
+    ...(repeat ? { repeat } : {}),
+  });
+  const event: CallEvent = {
+    kind: "call",
+    decision: decision.decision,
+    tool: call.tool,
+    digest,
+    effect,
+    ...(call.toolUseId ? { toolUseId: call.toolUseId } : {}),
+    ...(decision.decision === "passed" ? { action: decision.evaluation.report.action } : {}),
+    ...(call.startedAt !== undefined ? { startedAt: call.startedAt } : {}),
+  };
+  return { decision, digest, event, ...(repeat ? { repeat: repeat.previous } : {}) };
+}

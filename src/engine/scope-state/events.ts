@@ -1,0 +1,49 @@
+import * as z from "zod/mini";
+import { ActionSchema } from "../actions.js";
+import { SpendSchema, TokenCountsSchema } from "../spend.js";
+import { RanCallSchema } from "./state.js";
+
+/**
+ * What can happen to a scope, as the reducer sees it. The hooks make these
+ * from their own input and from the transcript's tail since their stored
+ * offset; replay makes them from a recorded transcript from its start.
+ */
+
+const call = RanCallSchema.shape;
+
+export const ScopeEventSchema = z.discriminatedUnion("kind", [
+  /** A prompt reached the scope. Only one the user typed starts a task; notifications, wakeups, Stop-hook feedback do not. */
+  z.object({ kind: z.literal("prompt"), typed: z.boolean() }),
+  /** The gate decided a tool call (neutral tools are no step; refused calls are counted apart and never run). */
+  z.object({
+    kind: z.literal("call"),
+    decision: z.enum(["passed", "observed", "refused", "neutral"]),
+    tool: call.tool,
+    digest: call.digest,
+    effect: call.effect,
+    toolUseId: z.optional(z.string()),
+    /** The action of the report that let it through. */
+    action: z.optional(ActionSchema),
+    startedAt: z.optional(z.number()),
+  }),
+  /** A call's result came back (PostToolUse, or its tool_result line in the transcript). */
+  z.object({ kind: z.literal("result"), toolUseId: z.string(), failed: z.boolean(), bytes: z.number(), endedAt: z.optional(z.number()), durationMs: z.optional(z.number()) }),
+  /** Claude Code refused a call the gate had let through (its own permissions): it never ran, so it is no step. */
+  z.object({ kind: z.literal("denied"), toolUseId: z.string() }),
+  /** A call ran that the gate never let through (replay of a recording made without the gate): remembered, no step. */
+  z.object({ kind: z.literal("ran_unchecked"), tool: call.tool, digest: call.digest, effect: call.effect, toolUseId: z.optional(z.string()), failed: z.boolean() }),
+  /** The context was compacted: nothing before is a repeat any more (SPEC §7). */
+  z.object({ kind: z.literal("compact") }),
+  /** A background Bash or Agent that `toolUseId` started has ended (its task-notification, a poll that shows it finished, a kill): it no longer blocks repeats. */
+  z.object({ kind: z.literal("background_ended"), toolUseId: z.string() }),
+  /** An assistant message's line: its usage (each message counted once, however many lines) and the calls it made. */
+  z.object({ kind: z.literal("usage"), messageId: z.string(), model: z.string(), tokens: TokenCountsSchema, toolUseIds: z.array(z.string()) }),
+  /** A subagent scope begins, launched in the main scope's task `rootTask`. */
+  z.object({ kind: z.literal("subagent_started"), rootTask: z.number() }),
+  /** The scope's loop ended (Stop, SubagentStop): what is still pending never ran. */
+  z.object({ kind: z.literal("turn_end"), subagent: z.boolean() }),
+  /** Spend measured elsewhere that counts for this scope's task (a subagent replayed from its own file). */
+  z.object({ kind: z.literal("spend_added"), spend: SpendSchema }),
+]);
+export type ScopeEvent = z.infer<typeof ScopeEventSchema>;
+export type CallEvent = Extract<ScopeEvent, { kind: "call" }>;

@@ -1,0 +1,258 @@
+import { DELEGATE_TOOLS } from "../tools.js";
+import { zeroSpend, zeroTokens, type Spend, type TokenCounts } from "../spend.js";
+import type { ScopeEvent } from "./events.js";
+import type { RanCallState, ScopeState } from "./state.js";
+
+/**
+ * The one reducer from a scope's events to its state (issue 12). Everything
+ * the hooks and replay know about a scope's steps, pending calls, history,
+ * compactions, background jobs and spend is computed here and nowhere else.
+ * Pure: the input state is never changed; no I/O, clock or randomness.
+ */
+
+/** How many calls a scope remembers for exact repeats; older ones age out (the same for the hooks and replay). */
+export const HISTORY_LIMIT = 256;
+/** How many assistant messages' usage a scope remembers, to count a message spanning several lines once. */
+export const MESSAGE_MEMORY = 32;
+
+/** A step's outcome (SPEC §8), joined to its decision by tool_use_id. */
+export interface Outcome {
+  toolUseId: string;
+  tool: string;
+  /** The step it was (its decision's step). */
+  step: number;
+  /** denied: Claude Code refused it after the gate let it through; it never ran and is no step. */
+  outcome: "ran" | "failed" | "denied";
+  resultBytes: number;
+  durationMs?: number;
+  /** The usage of the message that made the call, when known by then. */
+  tokens?: TokenCounts;
+}
+
+export interface Reduced {
+  state: ScopeState;
+  /** Outcomes learned from these events, in order. */
+  outcomes: Outcome[];
+}
+
+const isDelegate = (tool: string) => (DELEGATE_TOOLS as readonly string[]).includes(tool) && tool !== "SendMessage";
+
+/** A copy of the parts the reducer changes, so the caller's state is never touched. */
+function copyScope(state: ScopeState): ScopeState {
+  const copy: ScopeState = { ...state, pending: { ...state.pending }, history: [...state.history] };
+  if (state.spend) copy.spend = copySpend(state.spend);
+  if (state.messages) copy.messages = { ...state.messages };
+  if (state.callMessages) copy.callMessages = { ...state.callMessages };
+  return copy;
+}
+
+function copySpend(spend: Spend): Spend {
+  const byModel: Spend["byModel"] = {};
+  for (const [model, tokens] of Object.entries(spend.byModel)) byModel[model] = { ...tokens };
+  return { ...spend, tokens: { ...spend.tokens }, byModel };
+}
+
+export function applyEvents(state: ScopeState, events: readonly ScopeEvent[]): Reduced {
+  const scope = copyScope(state);
+  const outcomes: Outcome[] = [];
+  for (const event of events) apply(scope, event, outcomes);
+  return { state: scope, outcomes };
+}
+
+export function applyEvent(state: ScopeState, event: ScopeEvent): Reduced {
+  return applyEvents(state, [event]);
+}
+
+function apply(scope: ScopeState, event: ScopeEvent, outcomes: Outcome[]): void {
+  switch (event.kind) {
+    case "prompt":
+      if (event.typed) startTask(scope);
+      return;
+    case "call":
+      return decided(scope, event);
+    case "result":
+      return resulted(scope, event, outcomes);
+    case "denied":
+      return denied(scope, event.toolUseId, outcomes);
+    case "ran_unchecked":
+      return remember(scope, { tool: event.tool, digest: event.digest, effect: event.effect, at: scope.step, ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}), ...(event.failed ? { failed: true } : {}) });
+    case "compact":
+      scope.history = [];
+      return;
+    case "background_ended":
+      return backgroundEnded(scope, event.toolUseId);
+    case "usage":
+      return usage(scope, event);
+    case "subagent_started":
+      if (scope.rootTask === undefined) scope.rootTask = event.rootTask;
+      return;
+    case "turn_end":
+      return turnEnd(scope, event.subagent);
+    case "spend_added":
+      return addSpend(spendOf(scope), event.spend);
+  }
+}
+
+/** A typed prompt: a new task. Steps, refusals, skills and spend start over; calls that ran stay remembered (repeats are per compaction, not per task). */
+function startTask(scope: ScopeState): void {
+  Object.assign(scope, { task: scope.task + 1, step: 0, refusals: 0, sources: [], pending: {} });
+  delete scope.lastAction;
+  delete scope.stopBlocked;
+  delete scope.awaitingActivation;
+  delete scope.spend;
+}
+
+function decided(scope: ScopeState, event: Extract<ScopeEvent, { kind: "call" }>): void {
+  if (event.decision === "neutral") return;
+  if (event.decision === "refused") {
+    scope.refusals += 1;
+    return;
+  }
+  scope.step += 1;
+  if (event.action) scope.lastAction = event.action;
+  const spend = spendOf(scope);
+  spend.toolCalls += 1;
+  if (isDelegate(event.tool)) spend.agentsLaunched += 1;
+  if (!event.toolUseId) return;
+  const tokens = messageTokensOf(scope, event.toolUseId);
+  scope.pending[event.toolUseId] = {
+    tool: event.tool,
+    digest: event.digest,
+    effect: event.effect,
+    at: scope.step,
+    toolUseId: event.toolUseId,
+    ...(event.startedAt !== undefined ? { startedAt: event.startedAt } : {}),
+    ...(tokens ? { tokens } : {}),
+  };
+}
+
+/** The usage of the message that made a call, when its line was read already. */
+function messageTokensOf(scope: ScopeState, toolUseId: string): TokenCounts | undefined {
+  const messageId = scope.callMessages && Object.hasOwn(scope.callMessages, toolUseId) ? scope.callMessages[toolUseId]! : undefined;
+  return messageId !== undefined && scope.messages && Object.hasOwn(scope.messages, messageId) ? scope.messages[messageId] : undefined;
+}
+
+/** The call finished: from pending into the history repeats are judged against (SPEC §7); its outcome is learned now, once. */
+function resulted(scope: ScopeState, event: Extract<ScopeEvent, { kind: "result" }>, outcomes: Outcome[]): void {
+  // Own keys only: a tool_use_id such as "constructor" must not find what every object inherits.
+  if (!Object.hasOwn(scope.pending, event.toolUseId)) return;
+  const call = scope.pending[event.toolUseId]!;
+  delete scope.pending[event.toolUseId];
+  const { startedAt: _started, tokens, ...ran } = call;
+  remember(scope, event.failed ? { ...ran, failed: true } : ran);
+  const durationMs = event.durationMs ?? (call.startedAt !== undefined && event.endedAt !== undefined ? Math.max(0, event.endedAt - call.startedAt) : undefined);
+  outcomes.push({
+    toolUseId: event.toolUseId,
+    tool: call.tool,
+    step: call.at,
+    outcome: event.failed ? "failed" : "ran",
+    resultBytes: event.bytes,
+    ...(durationMs !== undefined ? { durationMs } : {}),
+    ...(tokens ? { tokens } : {}),
+  });
+}
+
+function denied(scope: ScopeState, toolUseId: string, outcomes: Outcome[]): void {
+  if (!Object.hasOwn(scope.pending, toolUseId)) return;
+  const call = scope.pending[toolUseId]!;
+  delete scope.pending[toolUseId];
+  scope.step = Math.max(0, scope.step - 1);
+  if (scope.spend) scope.spend.toolCalls = Math.max(0, scope.spend.toolCalls - 1);
+  outcomes.push({ toolUseId, tool: call.tool, step: call.at, outcome: "denied", resultBytes: 0, ...(call.tokens ? { tokens: call.tokens } : {}) });
+}
+
+function remember(scope: ScopeState, call: RanCallState): void {
+  scope.history.push(call);
+  if (scope.history.length > HISTORY_LIMIT) scope.history.splice(0, scope.history.length - HISTORY_LIMIT);
+}
+
+/** The job goes on as a plain exec where it stands: it still counts as in between, and no longer blocks every later repeat. */
+function backgroundEnded(scope: ScopeState, toolUseId: string): void {
+  const end = (call: RanCallState): RanCallState => (call.toolUseId === toolUseId && call.effect.kind === "exec" && call.effect.background ? { ...call, effect: { kind: "exec" } } : call);
+  scope.history = scope.history.map(end);
+  for (const [id, call] of Object.entries(scope.pending)) scope.pending[id] = end(call);
+}
+
+/**
+ * An assistant line's usage. A message spans several lines sharing its id, and
+ * Claude Code writes its counts as they grow (output tokens rise line by
+ * line): each message is counted once, at the largest count seen per field.
+ */
+function usage(scope: ScopeState, event: Extract<ScopeEvent, { kind: "usage" }>): void {
+  const messages = (scope.messages ??= {});
+  const counted = Object.hasOwn(messages, event.messageId) ? messages[event.messageId]! : zeroTokens();
+  const largest: TokenCounts = {
+    input: Math.max(counted.input, event.tokens.input),
+    output: Math.max(counted.output, event.tokens.output),
+    cacheCreation: Math.max(counted.cacheCreation, event.tokens.cacheCreation),
+    cacheRead: Math.max(counted.cacheRead, event.tokens.cacheRead),
+  };
+  const added = subtract(largest, counted);
+  const spend = spendOf(scope);
+  addTokens(spend.tokens, added);
+  addTokens((spend.byModel[event.model] ??= zeroTokens()), added);
+  delete messages[event.messageId];
+  messages[event.messageId] = largest; // newest last: the oldest are forgotten first
+  forgetOldest(messages, MESSAGE_MEMORY);
+  const calls = (scope.callMessages ??= {});
+  for (const id of event.toolUseIds) {
+    if (Object.hasOwn(scope.pending, id)) scope.pending[id] = { ...scope.pending[id]!, tokens: largest };
+    delete calls[id];
+    calls[id] = event.messageId;
+  }
+  forgetOldest(calls, MESSAGE_MEMORY * 4);
+  // A call decided before its line was read holds the counts it had then: bring them up to date.
+  for (const [id, call] of Object.entries(scope.pending)) if (calls[id] === event.messageId && Object.hasOwn(calls, id)) scope.pending[id] = { ...call, tokens: largest };
+}
+
+/** Keeps a record's newest `keep` keys (insertion order: newest last). */
+function forgetOldest(record: Record<string, unknown>, keep: number): void {
+  const keys = Object.keys(record);
+  for (const old of keys.slice(0, Math.max(0, keys.length - keep))) delete record[old];
+}
+
+/** The loop ended: what is still pending was let through but never ran (refused by Claude Code's permissions, interrupted): not a step. */
+function turnEnd(scope: ScopeState, subagent: boolean): void {
+  const never = Object.keys(scope.pending).length;
+  scope.step = Math.max(0, scope.step - never);
+  if (scope.spend) scope.spend.toolCalls = Math.max(0, scope.spend.toolCalls - never);
+  scope.pending = {};
+  if (subagent) Object.assign(scope, { ended: true, history: [] });
+}
+
+/** Calls let through but never run, as the last turn_end will take off the count. */
+export function neverRan(scope: ScopeState): number {
+  return Object.keys(scope.pending).length;
+}
+
+function spendOf(scope: ScopeState): Spend {
+  return (scope.spend ??= zeroSpend());
+}
+
+function subtract(a: TokenCounts, b: TokenCounts): TokenCounts {
+  return { input: a.input - b.input, output: a.output - b.output, cacheCreation: a.cacheCreation - b.cacheCreation, cacheRead: a.cacheRead - b.cacheRead };
+}
+
+function addTokens(into: TokenCounts, add: TokenCounts): void {
+  into.input += add.input;
+  into.output += add.output;
+  into.cacheCreation += add.cacheCreation;
+  into.cacheRead += add.cacheRead;
+}
+
+function addSpend(into: Spend, add: Spend): void {
+  addTokens(into.tokens, add.tokens);
+  for (const [model, tokens] of Object.entries(add.byModel)) addTokens((into.byModel[model] ??= zeroTokens()), tokens);
+  into.toolCalls += add.toolCalls;
+  into.agentsLaunched += add.agentsLaunched;
+}
+
+/**
+ * What the root task has spent (SPEC §12): the main scope's task and every
+ * subagent launched in it (nested ones too: each is launched in the root task).
+ */
+export function rootTaskSpend(main: ScopeState, agents: readonly ScopeState[]): Spend {
+  const total = main.spend ? copySpend(main.spend) : zeroSpend();
+  for (const agent of agents) if (agent.rootTask === main.task && agent.spend) addSpend(total, agent.spend);
+  return total;
+}

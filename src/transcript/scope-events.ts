@@ -1,0 +1,29 @@
+// Transcript events → the scope reducer's events (src/engine/scope-state/events.ts). Pure.
+// The hooks feed what this makes of a transcript's tail, replay what it makes of a whole file.
+import type { ScopeEvent } from "../engine/scope-state/events.js";
+import type { TranscriptEvent } from "./line.js";
+
+/** Epoch ms of a line's timestamp, when it has a valid one. */
+export function lineTime(event: TranscriptEvent): number | undefined {
+  if (event.timestamp === undefined) return undefined;
+  const ms = Date.parse(event.timestamp);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** What a line tells the reducer by itself: results, compactions, usage. Prompts and calls are decided by the caller. */
+export function observedEvents(event: TranscriptEvent): ScopeEvent[] {
+  switch (event.kind) {
+    case "tool_result": {
+      if (event.denied) return [{ kind: "denied", toolUseId: event.toolUseId }];
+      const endedAt = lineTime(event);
+      return [{ kind: "result", toolUseId: event.toolUseId, failed: event.isError, bytes: event.bytes, ...(endedAt !== undefined ? { endedAt } : {}) }];
+    }
+    case "compact":
+      return [{ kind: "compact" }];
+    case "assistant":
+      if (!event.usage) return [];
+      return [{ kind: "usage", messageId: event.messageId, model: event.model ?? "unknown", tokens: event.usage, toolUseIds: event.blocks.flatMap((b) => (b.type === "tool_use" ? [b.id] : [])) }];
+    default:
+      return [];
+  }
+}
