@@ -230,7 +230,7 @@ function parallelCases() {
 
 /** `utility replay` on the largest recorded transcript, when the CLI has that command. */
 function replayCase() {
-  const folder = join(root, "..", "shared", "fixtures", "transcripts");
+  const folder = join(root, "test", "fixtures", "transcripts");
   const name = "CLI replay, largest fixture";
   let fixture;
   try {

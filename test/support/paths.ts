@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 
 /** The repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-/** The project's shared folder, beside the clone (as in CI). */
-export const SHARED = resolve(ROOT, "..", "shared");
-export const SEEDS = join(SHARED, "seeds");
-export const TRANSCRIPTS = join(SHARED, "fixtures", "transcripts");
+/** The tests' own fixtures (everything a test reads lives in the repository). */
+export const FIXTURES = join(ROOT, "test", "fixtures");
+/** Real Claude Code transcripts, with their sources and licences in SOURCES.tsv beside them. */
+export const TRANSCRIPTS = join(FIXTURES, "transcripts");
