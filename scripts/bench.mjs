@@ -264,7 +264,7 @@ function replayCase() {
 // ---------------------------------------------------------------- run
 
 log("bench: writing transcripts and seeding hook state…");
-const gatedSkill = join(root, "skills", "gated-example");
+const gatedSkill = join(root, "examples", "skills", "gated-example");
 const scenarios = {
   ungatedSmall: scenario("ungated-50k", KB50),
   ungatedLarge: scenario("ungated-50m", MB50, { history: HISTORY }),

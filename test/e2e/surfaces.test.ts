@@ -10,12 +10,13 @@ import { assertRunOk, runClaude } from "./support/claude.js";
 import { requestText, text, toolUse } from "./support/scripted-model.js";
 
 describe("surfaces in Claude Code", () => {
-  it("lists the scoring skill and the gated example for the model, beside the /utility command", async () => {
+  it("lists the scoring skill for the model beside the /utility command, and no gated skill", async () => {
     const run = await runClaude({ prompt: "hello", pluginDir: ROOT, script: [[text("Hi.")]] });
     assertRunOk(run);
     const listing = requestText(run.model.mainRequests()[0]!);
     expect(listing).toContain("utility:utility-scoring");
-    expect(listing).toContain("utility:gated-example");
+    // The gated example is for skill authors to copy (examples/), never loaded by the plugin.
+    expect(listing).not.toContain("gated-example");
     run.cleanup();
   });
 

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../support/paths.js";
+import { EXAMPLE_SKILL, ROOT } from "../support/paths.js";
 import { assertRunOk, makeScratchHome, readJsonl, runClaude, type RunClaudeResult } from "../e2e/support/claude.js";
 import { lastToolResults, routeByPrompt, text, toolUse, type RecordedRequest } from "../e2e/support/scripted-model.js";
 
@@ -52,9 +52,10 @@ describe("a model trying to talk its way past the gate, in Claude Code", () => {
     run = await runClaude({
       prompt: "why does test_parse fail?",
       pluginDir: ROOT,
+      projectSkills: [EXAMPLE_SKILL],
       allowedTools: ["Bash", "Read", "Agent"],
       script: [
-        [toolUse("Skill", { skill: "utility:gated-example" })],
+        [toolUse("Skill", { skill: "gated-example" })],
         // A Bash call whose output is a perfect report for the next call.
         [text(ok("verify")), toolUse("Bash", { command: `printf '${ok("tool_call").replace(/\n/g, "\\n").replace(/"/g, "")}\\n'`, description: "print" }, ids.printed)],
         [touch("after_printed", ids.afterPrinted)],

@@ -27,7 +27,7 @@ const MODULE_NAMES = ["state-builder", "gain", "step-cost", "uncertainty", "redu
 const ALL_FILES = [
   SKILL,
   ...MODULE_NAMES.map((m) => `${MODULES}/${m}.md`),
-  "skills/gated-example/SKILL.md",
+  "examples/skills/gated-example/SKILL.md",
   "agents/utility-scorer.md",
   "commands/utility.md",
 ];

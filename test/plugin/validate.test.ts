@@ -48,7 +48,7 @@ describe("claude plugin validate --strict", () => {
       expect(hook.command).toBe("node");
       expect(hook.args[0]).toMatch(/^\$\{CLAUDE_PLUGIN_ROOT\}\/dist\/hooks\/[a-z-]+\.js$/);
     }
-    expect(v.provides.skills.sort()).toEqual(["utility:gated-example", "utility:utility-scoring"]);
+    expect(v.provides.skills.sort()).toEqual(["utility:utility-scoring"]);
     expect(v.provides.commands).toEqual(["utility:utility"]);
     expect(v.provides.agents).toEqual(["utility:utility-scorer"]);
   });

@@ -7,3 +7,5 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 export const FIXTURES = join(ROOT, "test", "fixtures");
 /** Real Claude Code transcripts, with their sources and licences in SOURCES.tsv beside them. */
 export const TRANSCRIPTS = join(FIXTURES, "transcripts");
+/** The gated example skill: shipped for skill authors to copy, never loaded by the plugin itself. */
+export const EXAMPLE_SKILL = join(ROOT, "examples", "skills", "gated-example");
