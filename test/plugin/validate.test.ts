@@ -61,3 +61,9 @@ describe("claude plugin validate --strict", () => {
     expect(v.directory.findings).toEqual([]);
   });
 });
+
+describe("the plugin folder's own README and LICENSE", () => {
+  it("ships the repository's licence unchanged", () => {
+    expect(readFileSync(join(ROOT, "plugin", "LICENSE"), "utf8")).toBe(readFileSync(join(ROOT, "LICENSE"), "utf8"));
+  });
+});
