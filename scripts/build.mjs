@@ -53,6 +53,8 @@ const optinReaderExternal = {
 
 rmSync(outdir, { recursive: true, force: true });
 await build({ ...shared, format: "esm", banner: esmRequire, entryPoints: { cli: join(root, "src", "cli", "main.ts") }, outdir });
+// The CLI is ESM; say so beside it, since the installed plugin folder has no package.json of its own.
+writeFileSync(join(outdir, "package.json"), `${JSON.stringify({ type: "module" }, null, 2)}\n`);
 if (hookEntries.length > 0) {
   const hooksOut = join(outdir, "hooks");
   mkdirSync(hooksOut, { recursive: true });
