@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { ActionSchema, ScopeSchema, actionsOf, type Action, type Scope } from "../../engine/actions.js";
 import { problemsFromIssues } from "../../engine/problem.js";
 import { checkReport } from "../../engine/report/check.js";
@@ -29,13 +29,14 @@ const ARGS = "FILE|- [--scope self|subagent|dispatch] [--step N] [--max-steps N]
 const CandidateInput = z.object({ ...SignalsSchema.shape, action: ActionSchema });
 
 /** The JSON form: an object with the candidates and optional settings, or just the list of candidates. */
+const Weight = z.number().check(z.minimum(0));
 export const SelectInputSchema = z.object({
   candidates: z.array(CandidateInput),
   scope: z.optional(ScopeSchema),
-  step: z.number().int().min(0).optional(),
-  maxSteps: z.number().int().min(1).optional(),
-  floor: z.number().optional(),
-  lambdas: z.tuple([z.number().min(0), z.number().min(0), z.number().min(0)]).optional(),
+  step: z.optional(z.int().check(z.minimum(0))),
+  maxSteps: z.optional(z.int().check(z.minimum(1))),
+  floor: z.optional(z.number()),
+  lambdas: z.optional(z.tuple([Weight, Weight, Weight])),
 });
 
 interface Table {
