@@ -151,7 +151,7 @@ console.log(`\n${bold("Final answer")}`);
 console.log(`  ${final.trim()}`);
 
 // ---- The step log ----
-console.log(`\n${bold("Step log")} ${dim(`(${log.length} records in ~/.claude/plugins/data/utility-inline/sessions/${run.sessionId}.jsonl)`)}`);
+console.log(`\n${bold("Step log")} ${dim(`(${log.length} records; the file is kept, see below)`)}`);
 const rows = log.map((r) => [
   r.event,
   r.tool ?? "",
