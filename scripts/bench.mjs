@@ -37,7 +37,7 @@ const PARALLEL = 32;
 /** The 50 MB session is a long one: its state remembers as many calls as the hooks keep (HISTORY_LIMIT). */
 const HISTORY = 256;
 
-const distDir = option("--dist") ?? join(root, "dist");
+const distDir = option("--dist") ?? join(root, "plugin", "dist");
 const dist = {
   pre: join(distDir, "hooks", "pre-tool-use.js"),
   post: join(distDir, "hooks", "post-tool-use.js"),

@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outIndex = process.argv.indexOf("--out");
-const outdir = outIndex > 0 ? process.argv[outIndex + 1] : join(root, "dist");
+const outdir = outIndex > 0 ? process.argv[outIndex + 1] : join(root, "plugin", "dist");
 
 const hookDir = join(root, "src", "hooks", "entries");
 const hookEntries = existsSync(hookDir)

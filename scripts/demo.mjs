@@ -71,7 +71,7 @@ const script = [
 console.log(bold("utility demo") + dim(" — a scripted session in the real Claude Code (offline, no API key)"));
 console.log(dim(`project: ${project}   prompt: "Why does test_parse fail?"\n`));
 
-const run = await runClaude({ prompt: "Why does test_parse fail?", pluginDir: root, cwd: project, allowedTools: ["Bash", "Read"], script, whenExhausted: "error" });
+const run = await runClaude({ prompt: "Why does test_parse fail?", pluginDir: join(root, "plugin"), cwd: project, allowedTools: ["Bash", "Read"], script, whenExhausted: "error" });
 const failed = run.exitCode !== 0 || !run.result || run.result.is_error || run.model.errors.length > 0;
 if (failed) {
   console.error(red(`The session did not finish cleanly (exit ${run.exitCode}${run.timedOut ? ", timed out" : ""}).`));
@@ -182,7 +182,7 @@ const keptLog = join(kept, `${run.sessionId}.jsonl`);
 copyFileSync(join(run.home, ".claude", "plugins", "data", "utility-inline", "sessions", `${run.sessionId}.jsonl`), keptLog);
 const html = join(kept, "report.html");
 const { execFileSync } = await import("node:child_process");
-execFileSync(process.execPath, [join(root, "dist", "cli.js"), "report", keptLog, "--html", html], { stdio: "ignore" });
+execFileSync(process.execPath, [join(root, "plugin", "dist", "cli.js"), "report", keptLog, "--html", html], { stdio: "ignore" });
 run.cleanup();
 rmSync(project, { recursive: true, force: true });
 

@@ -28,7 +28,7 @@ function memoryIo(cwd = ROOT): CliIo & { out: string; err: string } {
 describe("utility check on the plugin's own files", () => {
   it("the plugin's skills and agents pass, and none of them is gated (nobody is gated who did not opt in)", async () => {
     const io = memoryIo();
-    const code = await runCheck(["skills", "agents"], io);
+    const code = await runCheck(["plugin/skills", "plugin/agents"], io);
     expect(io.out).toMatch(/^checked \d+ files, no problems\n$/);
     expect(code).toBe(0);
     const n = Number(/checked (\d+)/.exec(io.out)![1]);
@@ -43,10 +43,10 @@ describe("utility check on the plugin's own files", () => {
 
   it("--json lists each file with its opt-in", async () => {
     const io = memoryIo();
-    expect(await runCheck(["--json", "examples/skills/gated-example/SKILL.md", "agents"], io)).toBe(0);
+    expect(await runCheck(["--json", "examples/skills/gated-example/SKILL.md", "plugin/agents"], io)).toBe(0);
     const { files } = JSON.parse(io.out) as { files: Array<{ file: string; optIn: { gated: boolean } | null; problems: unknown[] }> };
     expect(files[0]).toMatchObject({ file: "examples/skills/gated-example/SKILL.md", optIn: { gated: true }, problems: [] });
-    expect(files.some((f) => f.file === "agents/utility-scorer.md" && f.optIn?.gated === false)).toBe(true);
+    expect(files.some((f) => f.file === "plugin/agents/utility-scorer.md" && f.optIn?.gated === false)).toBe(true);
   });
 });
 

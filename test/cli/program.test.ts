@@ -11,7 +11,7 @@ import { COMMANDS } from "../../src/cli/commands.js";
 import { JSON_VERSION } from "../../src/cli/io.js";
 import { VERSION } from "../../src/cli/program.js";
 import { cli } from "../support/cli-io.js";
-import { ROOT, TRANSCRIPTS } from "../support/paths.js";
+import { PLUGIN_ROOT, ROOT, TRANSCRIPTS } from "../support/paths.js";
 
 const NAMES = ["score", "select", "check", "status", "log", "report", "replay"];
 const CANONICAL = ["--gain", "0.7", "--step-cost", "0.12", "--uncertainty", "0.6", "--redundancy", "0"];
@@ -77,7 +77,7 @@ describe("mistakes: one line, a suggestion where one fits, exit 2", () => {
   });
 
   it("never shows a stack trace from the bundled binary", () => {
-    const run = (args: string[]) => spawnSync(process.execPath, [join(ROOT, "dist", "cli.js"), ...args], { encoding: "utf8" });
+    const run = (args: string[]) => spawnSync(process.execPath, [join(PLUGIN_ROOT, "dist", "cli.js"), ...args], { encoding: "utf8" });
     for (const args of [["scor"], ["select", "--flor"], ["select", "/no/such/file"], ["replay", "/no/such/file.jsonl"]]) {
       const r = run(args);
       expect(r.status, args.join(" ")).toBe(2);

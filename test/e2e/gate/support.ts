@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect } from "vitest";
-import { EXAMPLE_SKILL, ROOT } from "../../support/paths.js";
+import { EXAMPLE_SKILL, PLUGIN_ROOT, ROOT } from "../../support/paths.js";
 import { assertRunOk, readJsonl, runClaude, type RunClaudeOptions, type RunClaudeResult } from "../support/claude.js";
 import { lastToolResults, toolUse, type RecordedRequest, type ToolResult, type ToolUseBlock } from "../support/scripted-model.js";
 
@@ -61,7 +61,7 @@ export function gateRun(opts: Omit<RunClaudeOptions, "pluginDir"> & { fixtures?:
     whenExhausted: "error",
     projectSkills: [EXAMPLE_SKILL],
     ...rest,
-    pluginDir: fixtures ? [ROOT, FIXTURE_PLUGIN] : ROOT,
+    pluginDir: fixtures ? [PLUGIN_ROOT, FIXTURE_PLUGIN] : PLUGIN_ROOT,
   });
 }
 
