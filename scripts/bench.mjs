@@ -38,7 +38,7 @@ const PARALLEL = 32;
 /** The 50 MB session is a long one: its state remembers as many calls as the hooks keep (HISTORY_LIMIT). */
 const HISTORY = 256;
 
-const distDir = option("--dist") ?? join(root, "dist");
+const distDir = option("--dist") ?? join(root, "plugin", "dist");
 const dist = {
   pre: join(distDir, "hooks", "pre-tool-use.js"),
   post: join(distDir, "hooks", "post-tool-use.js"),
@@ -231,7 +231,7 @@ function parallelCases() {
 
 /** `utility replay` on the largest recorded transcript, when the CLI has that command. */
 function replayCase() {
-  const folder = join(root, "..", "shared", "fixtures", "transcripts");
+  const folder = join(root, "test", "fixtures", "transcripts");
   const name = "CLI replay, largest fixture";
   let fixture;
   try {
@@ -265,7 +265,7 @@ function replayCase() {
 // ---------------------------------------------------------------- run
 
 log("bench: writing transcripts and seeding hook state…");
-const gatedSkill = join(root, "skills", "gated-example");
+const gatedSkill = join(root, "examples", "skills", "gated-example");
 const scenarios = {
   ungatedSmall: scenario("ungated-50k", KB50),
   ungatedLarge: scenario("ungated-50m", MB50, { history: HISTORY }),

@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outIndex = process.argv.indexOf("--out");
-const outdir = outIndex > 0 ? process.argv[outIndex + 1] : join(root, "dist");
+const outdir = outIndex > 0 ? process.argv[outIndex + 1] : join(root, "plugin", "dist");
 
 const hookDir = join(root, "src", "hooks", "entries");
 const hookEntries = existsSync(hookDir)
@@ -53,6 +53,8 @@ const optinReaderExternal = {
 
 rmSync(outdir, { recursive: true, force: true });
 await build({ ...shared, format: "esm", banner: esmRequire, entryPoints: { cli: join(root, "src", "cli", "main.ts") }, outdir });
+// The CLI is ESM; say so beside it, since the installed plugin folder has no package.json of its own.
+writeFileSync(join(outdir, "package.json"), `${JSON.stringify({ type: "module" }, null, 2)}\n`);
 if (hookEntries.length > 0) {
   const hooksOut = join(outdir, "hooks");
   mkdirSync(hooksOut, { recursive: true });

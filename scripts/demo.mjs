@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // `npm run demo`: see the gate work. Runs a short scripted session in the
 // real, pinned Claude Code binary with this plugin loaded (--plugin-dir) and
-// the gated example skill active, offline: the "model" is a scripted stand-in
+// the gated example skill (examples/skills/gated-example, installed as a
+// project skill of the demo's folder) active, offline: the "model" is a scripted stand-in
 // on 127.0.0.1 (test/e2e/support), so no API key and no network are needed.
 // Prints what the model did, what the gate refused and why, the final
-// answer, and the step log the hooks wrote.
+// answer, and the step log the hooks wrote. The step log stays on disk, and
+// the demo ends with the one command that opens its HTML report.
 //
 // The harness is TypeScript; tsx (a development tool, installed by
 // `npm run setup`) loads it. The hooks themselves run as bundled dist/ code.
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,6 +42,9 @@ writeFileSync(
   'import { deepStrictEqual } from "node:assert";\nimport { parse } from "./parse.mjs";\n\ndeepStrictEqual(parse("1,2,3"), [1, 2, 3]);\nconsole.log("test_parse passed");\n',
 );
 
+// The gated example, as a skill author would install it: a project skill.
+cpSync(join(root, "examples", "skills", "gated-example"), join(project, ".claude", "skills", "gated-example"), { recursive: true });
+
 const report = (action, utility, breakdown, rationale) => `Action: ${action}\nUtility: ${utility}\nBreakdown: ${breakdown}\nRationale: "${rationale}"`;
 const runTest = () => toolUse("Bash", { command: "node test_parse.mjs", description: "Run the failing test" });
 const readFile = (name) => toolUse("Read", { file_path: join(project, name) });
@@ -47,7 +52,7 @@ const FIRST_READ = "Gain=0.8 StepCost=0.116 Uncertainty=0.5 Redundancy=0.0";
 const RUN = "Gain=0.8 StepCost=0.187 Uncertainty=0.3 Redundancy=0.0";
 
 const script = [
-  [text("This asks why a test fails: the gated skill fits."), toolUse("Skill", { skill: "utility:gated-example" })],
+  [text("This asks why a test fails: the gated skill fits."), toolUse("Skill", { skill: "gated-example" })],
   [text("Let me just run it."), runTest()],
   [text(report("retrieve", "0.43", FIRST_READ, "The test's source is the first missing piece.")), readFile("test_parse.mjs")],
   [text(report("retrieve", "0.43", FIRST_READ, "Read it once more to be sure.")), readFile("test_parse.mjs")],
@@ -66,7 +71,7 @@ const script = [
 console.log(bold("utility demo") + dim(" — a scripted session in the real Claude Code (offline, no API key)"));
 console.log(dim(`project: ${project}   prompt: "Why does test_parse fail?"\n`));
 
-const run = await runClaude({ prompt: "Why does test_parse fail?", pluginDir: root, cwd: project, allowedTools: ["Bash", "Read"], script, whenExhausted: "error" });
+const run = await runClaude({ prompt: "Why does test_parse fail?", pluginDir: join(root, "plugin"), cwd: project, allowedTools: ["Bash", "Read"], script, whenExhausted: "error" });
 const failed = run.exitCode !== 0 || !run.result || run.result.is_error || run.model.errors.length > 0;
 if (failed) {
   console.error(red(`The session did not finish cleanly (exit ${run.exitCode}${run.timedOut ? ", timed out" : ""}).`));
@@ -146,7 +151,7 @@ console.log(`\n${bold("Final answer")}`);
 console.log(`  ${final.trim()}`);
 
 // ---- The step log ----
-console.log(`\n${bold("Step log")} ${dim(`(${log.length} records in ~/.claude/plugins/data/utility-inline/sessions/${run.sessionId}.jsonl)`)}`);
+console.log(`\n${bold("Step log")} ${dim(`(${log.length} records; the file is kept, see below)`)}`);
 const rows = log.map((r) => [
   r.event,
   r.tool ?? "",
@@ -167,8 +172,20 @@ for (const row of rows) console.log(row[2] === "refused" || row[2] === "blocked"
 
 const steps = log.filter((r) => r.event === "PreToolUse" && r.decision !== "refused").length;
 console.log(
-  dim(`\n${steps} steps, ${refusals.length} refusals; claude ran ${run.durationMs} ms. Gated by skills/gated-example/SKILL.md (utility_gated: true).`),
+  dim(`\n${steps} steps, ${refusals.length} refusals; claude ran ${run.durationMs} ms. Gated by examples/skills/gated-example/SKILL.md (utility_gated: true).`),
 );
 
+// ---- Keep the step log, write its HTML report, say how to open it ----
+const kept = join(root, ".tmp", "demo");
+mkdirSync(kept, { recursive: true });
+const keptLog = join(kept, `${run.sessionId}.jsonl`);
+copyFileSync(join(run.home, ".claude", "plugins", "data", "utility-inline", "sessions", `${run.sessionId}.jsonl`), keptLog);
+const html = join(kept, "report.html");
+const { execFileSync } = await import("node:child_process");
+execFileSync(process.execPath, [join(root, "plugin", "dist", "cli.js"), "report", keptLog, "--html", html], { stdio: "ignore" });
 run.cleanup();
 rmSync(project, { recursive: true, force: true });
+
+const opener = process.platform === "darwin" ? "open" : process.platform === "win32" ? "start" : "xdg-open";
+console.log(`\n${bold("Step log")} kept in ${keptLog}`);
+console.log(`${bold("HTML report")}: ${opener} ${html}`);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Draws the plugin icon (.claude-plugin/icon.png, 512×512): candidate bars of
+// Draws the plugin icon (plugin/.claude-plugin/icon.png, 512×512): candidate bars of
 // rising utility, the argmax in accent colour, on a dark rounded square.
 // Run again only to change the icon; the PNG is committed.
 import { writeFileSync } from "node:fs";
@@ -61,5 +61,5 @@ header.writeUInt32BE(SIZE, 0);
 header.writeUInt32BE(SIZE, 4);
 header.set([8, 6, 0, 0, 0], 8);
 const png = Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", deflateSync(raw, { level: 9 })), chunk("IEND", Buffer.alloc(0))]);
-writeFileSync(new URL("../.claude-plugin/icon.png", import.meta.url), png);
-console.log(`wrote .claude-plugin/icon.png (${png.length} bytes)`);
+writeFileSync(new URL("../plugin/.claude-plugin/icon.png", import.meta.url), png);
+console.log(`wrote plugin/.claude-plugin/icon.png (${png.length} bytes)`);

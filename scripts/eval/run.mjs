@@ -18,17 +18,19 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const SITUATIONS_DIR = join(ROOT, "test", "eval", "situations");
-const HOOKS = join(ROOT, "dist", "hooks");
+/** The plugin as Claude Code loads it: its Markdown and its built hooks. */
+export const PLUGIN = join(ROOT, "plugin");
+const HOOKS = join(PLUGIN, "dist", "hooks");
 const SESSION = "e7a1c0de-0000-4000-8000-000000000015";
 const AGENT_ID = "aeva1000000000015";
 
 /** The Markdown a reader may open, in the order they are offered. */
 export const GUIDANCE_FILES = [
-  "skills/utility-scoring/SKILL.md",
-  "skills/utility-scoring/modules/subagent.md",
-  "skills/utility-scoring/modules/dispatch.md",
-  "skills/utility-scoring/modules/step-cost.md",
-  "skills/utility-scoring/modules/authoring.md",
+  "plugin/skills/utility-scoring/SKILL.md",
+  "plugin/skills/utility-scoring/modules/subagent.md",
+  "plugin/skills/utility-scoring/modules/dispatch.md",
+  "plugin/skills/utility-scoring/modules/step-cost.md",
+  "plugin/skills/utility-scoring/modules/authoring.md",
 ];
 
 // ---- transcript lines, as Claude Code writes them ----
@@ -65,11 +67,21 @@ export function messageOf(readerText) {
 }
 
 /** The files a reader says it read (`FILES: a, b`), and their words (whitespace-separated, as wc -w counts). */
+/**
+ * A path as a reader names it, from the repository's root; rounds read from a
+ * copy laid out as the plugin (`skills/…`, before the plugin moved to plugin/)
+ * name the same files without the prefix.
+ */
+function resolveReaderPath(f) {
+  const candidates = [join(ROOT, f), join(PLUGIN, f), join(ROOT, "examples", f)];
+  return candidates.find((c) => existsSync(c)) ?? candidates[0];
+}
+
 export function filesRead(readerText) {
   const m = /^FILES:\s*(.*)$/m.exec(readerText.split(/^MESSAGE:\s*$/m)[0] ?? "");
   const files = m ? m[1].split(",").map((f) => f.trim().replace(/^`|`$/g, "")).filter(Boolean) : [];
   const words = files.reduce((sum, f) => {
-    const path = join(ROOT, f);
+    const path = resolveReaderPath(f);
     return sum + (existsSync(path) ? readFileSync(path, "utf8").split(/\s+/).filter(Boolean).length : 0);
   }, 0);
   return { files, words };
@@ -100,7 +112,7 @@ export function allSituations() {
 
 function skillFolder(gate) {
   if (!gate?.skill) return undefined;
-  return gate.skill.startsWith("eval:") ? join(ROOT, "test", "eval", "skills", gate.skill.slice(5)) : join(ROOT, "skills", gate.skill);
+  return gate.skill.startsWith("eval:") ? join(ROOT, "test", "eval", "skills", gate.skill.slice(5)) : join(ROOT, "examples", "skills", gate.skill);
 }
 
 /** One sandbox per run: its own transcript, data folder, home and project (with the situation's agent definition). */
@@ -138,7 +150,7 @@ class Sandbox {
       ...(this.isSub ? { agent_id: AGENT_ID, agent_type: this.situation.gate?.agent ?? "general-purpose" } : {}),
       ...fields,
     };
-    const env = { PATH: process.env.PATH ?? "", HOME: this.home, UTILITY_DATA_DIR: this.data, CLAUDE_PROJECT_DIR: this.project, CLAUDE_PLUGIN_ROOT: ROOT };
+    const env = { PATH: process.env.PATH ?? "", HOME: this.home, UTILITY_DATA_DIR: this.data, CLAUDE_PROJECT_DIR: this.project, CLAUDE_PLUGIN_ROOT: PLUGIN };
     const run = spawnSync(process.execPath, [join(HOOKS, `${entry}.js`)], { input: JSON.stringify(input), env, encoding: "utf8", timeout: 30_000 });
     if (run.status !== 0) throw new Error(`${entry} exited ${run.status}: ${run.stderr}`);
     return run.stdout.trim() === "" ? {} : JSON.parse(run.stdout);
@@ -303,7 +315,7 @@ export async function readerPrompt(situation) {
     `You are the model in a Claude Code session (${situation.model}) with the \`utility\` plugin installed.`,
     situation.scope === "subagent" ? "You are a subagent: another agent launched you with the prompt below." : "You are the main conversation.",
     "",
-    `Read only these files of the plugin (the repository's root is the plugin): ${activeFile ? `\`${activeFile}\` (the ${situation.gate?.agent ? "agent definition you run under" : "skill the session activated"}), ` : ""}then \`skills/utility-scoring/SKILL.md\`, and a module it points to only if your situation calls for it (${GUIDANCE_FILES.slice(1).map((f) => `\`${f}\``).join(", ")}). Read nothing else of the repository.`,
+    `Read only these files of the repository (paths from its root): ${activeFile ? `\`${activeFile}\` (the ${situation.gate?.agent ? "agent definition you run under" : "skill the session activated"}), ` : ""}then \`${GUIDANCE_FILES[0]}\`, and a module it points to only if your situation calls for it (${GUIDANCE_FILES.slice(1).map((f) => `\`${f}\``).join(", ")}). Read nothing else of the repository.`,
     "",
     "The conversation so far:",
     "",

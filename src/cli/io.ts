@@ -7,9 +7,24 @@ export interface CliIo {
   env: Record<string, string | undefined>;
 }
 
-/** A mistake in how the command was called: one line on stderr and exit code 2. */
+/** A mistake in how the command was called, or a file it cannot find: one line on stderr and exit code 2. */
 export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-export type CommandHandler = (args: string[], io: CliIo) => number | Promise<number>;
+/** What commander parsed for a subcommand: its options (camelCase keys) and its operands. */
+export interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+/** Exit codes (README): 0 fine, 1 a finding or a refusal, 2 a usage error or a missing file. */
+export const EXIT = { ok: 0, finding: 1, usage: 2 } as const;
+
+/** The shape version every `--json` output carries, so scripts can tell what they read. */
+export const JSON_VERSION = 1;
+
+/** Prints a `--json` result: the object, with `version` first. */
+export function printJson(io: CliIo, value: object): void {
+  io.stdout(`${JSON.stringify({ version: JSON_VERSION, ...value }, null, 2)}\n`);
+}

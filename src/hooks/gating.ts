@@ -7,18 +7,14 @@ import { findSkillActivations } from "../transcript/queries.js";
 import { readEventsFrom } from "../transcript/forward-reader.js";
 import { skillBaseDir } from "../transcript/line.js";
 import { inScope, isPrompt } from "../transcript/scope.js";
-import { tightestBudgets } from "../engine/budget.js";
 import { reduceScope, type ScopeRef } from "./scope.js";
 import type { ScopeEvent } from "../engine/scope-state/events.js";
 import type { Outcome } from "../engine/scope-state/reducer.js";
 import { observedEvents } from "../transcript/scope-events.js";
+import { manualSource } from "../state/effective-gate.js";
 
-/** What `/utility on` gates with: the defaults. */
-export const MANUAL_GATE_FILE = "/utility on";
-
-export function manualSource(): GateSource {
-  return { file: MANUAL_GATE_FILE, gated: true, scope: "self", config: ConfigSchema.parse({}), extraTools: {} };
-}
+// Pure rules over the state, shared with the CLI; they live in src/state.
+export { effectiveGate, manualSource, MANUAL_GATE_FILE } from "../state/effective-gate.js";
 
 function asksForGating(data: Record<string, unknown> | undefined): boolean {
   if (!data) return false;
@@ -122,37 +118,4 @@ export async function applyScan(scope: ScopeState, scan: ScanResult, load: Skill
   }
   scope.offset = scan.nextOffset;
   return outcomes;
-}
-
-/**
- * The gate in force for the scope, if any. Gating only tightens within a
- * task: a later skill never ungates, and never loosens what an earlier gated
- * source set (otherwise a model could activate a laxer skill to escape).
- * Settings merge strictest-first: the highest floor, the smallest step
- * budget and the smallest spend budgets, and an invalid opt-in anywhere refuses; λ, scope and extra tools
- * come from the first gated source.
- */
-export function effectiveGate(session: SessionState, scope: ScopeState, ref: ScopeRef): GateSource | undefined {
-  const manual = ref.kind === "main" && session.manualGate ? [manualSource()] : [];
-  const all = [...(scope.definition ? [scope.definition] : []), ...manual, ...scope.sources];
-  const gated = all.filter((s) => s.gated);
-  const [first, ...later] = gated;
-  if (!first) return undefined;
-  return later.reduce(tighten, first);
-}
-
-function tighten(current: GateSource, next: GateSource): GateSource {
-  const problem = [current.problem, next.problem].filter(Boolean).join(" ");
-  const budgets = tightestBudgets(current.budgets, next.budgets);
-  return {
-    ...current,
-    file: `${current.file}, ${next.file}`,
-    config: {
-      ...current.config,
-      floor: Math.max(current.config.floor, next.config.floor),
-      maxSteps: Math.min(current.config.maxSteps, next.config.maxSteps),
-    },
-    ...(problem ? { problem } : {}),
-    ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
-  };
 }

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ROOT } from "../support/paths.js";
+import { PLUGIN_ROOT, ROOT } from "../support/paths.js";
 
 /** Every file under a folder, relative to it. */
 function listFiles(dir: string): string[] {
@@ -19,18 +19,17 @@ describe("dist/", () => {
   it("is what src/ builds to (rebuild with `npm run build` and commit)", () => {
     execFileSync(process.execPath, [join(ROOT, "scripts", "build.mjs"), "--out", fresh]);
     const built = listFiles(fresh);
-    expect(listFiles(join(ROOT, "dist"))).toEqual(built);
+    expect(listFiles(join(PLUGIN_ROOT, "dist"))).toEqual(built);
     for (const file of built) {
-      const same = readFileSync(join(fresh, file)).equals(readFileSync(join(ROOT, "dist", file)));
-      expect(same, `dist/${file} is stale`).toBe(true);
+      const same = readFileSync(join(fresh, file)).equals(readFileSync(join(PLUGIN_ROOT, "dist", file)));
+      expect(same, `plugin/dist/${file} is stale`).toBe(true);
     }
   });
 
   it("runs the CLI from a copy with no node_modules anywhere above it", () => {
     const plugin = mkdtempSync(join(tmpdir(), "utility-copy-"));
     try {
-      cpSync(join(ROOT, "dist"), join(plugin, "dist"), { recursive: true });
-      cpSync(join(ROOT, "package.json"), join(plugin, "package.json"));
+      cpSync(join(PLUGIN_ROOT, "dist"), join(plugin, "dist"), { recursive: true });
       const r = spawnSync(process.execPath, [join(plugin, "dist", "cli.js"), "score", "--gain", "0.7", "--step-cost", "0.12", "--uncertainty", "0.6", "--redundancy", "0"], { cwd: plugin, encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
       expect(r.stderr).toBe("");
       expect(r.stdout).toContain("Utility: 0.28");
@@ -46,7 +45,7 @@ describe("dist/", () => {
 
   it("is the package's `utility` bin", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
-    expect(pkg.bin).toEqual({ utility: "dist/cli.js" });
-    expect(readFileSync(join(ROOT, "dist", "cli.js"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+    expect(pkg.bin).toEqual({ utility: "plugin/dist/cli.js" });
+    expect(readFileSync(join(PLUGIN_ROOT, "dist", "cli.js"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
   });
 });

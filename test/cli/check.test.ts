@@ -1,9 +1,12 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCheck } from "../../src/cli/commands/check.js";
-import { UsageError, type CliIo } from "../../src/cli/io.js";
+import type { CliIo } from "../../src/cli/io.js";
+import { runCli } from "../../src/cli/run.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
+
+/** `utility check ARGS` through the whole command line. */
+const runCheck = (args: string[], io: CliIo): Promise<number> => runCli(["check", ...args], io);
 
 function memoryIo(cwd = ROOT): CliIo & { out: string; err: string } {
   const io = {
@@ -23,30 +26,36 @@ function memoryIo(cwd = ROOT): CliIo & { out: string; err: string } {
 }
 
 describe("utility check on the plugin's own files", () => {
-  it("skills and agents pass, and the example skill is gated", () => {
+  it("the plugin's skills and agents pass, and none of them is gated (nobody is gated who did not opt in)", async () => {
     const io = memoryIo();
-    const code = runCheck(["skills", "agents"], io);
-    expect(io.out).toMatch(/^checked \d+ files, no problems \(1 gated\)\n$/);
+    const code = await runCheck(["plugin/skills", "plugin/agents"], io);
+    expect(io.out).toMatch(/^checked \d+ files, no problems\n$/);
     expect(code).toBe(0);
     const n = Number(/checked (\d+)/.exec(io.out)![1]);
-    expect(n).toBeGreaterThanOrEqual(3);
+    expect(n).toBeGreaterThanOrEqual(2);
   });
 
-  it("--json lists each file with its opt-in", () => {
+  it("the example skill for authors, outside the plugin's skills, passes and is gated", async () => {
     const io = memoryIo();
-    expect(runCheck(["--json", "skills/gated-example/SKILL.md", "agents"], io)).toBe(0);
+    expect(await runCheck(["examples"], io)).toBe(0);
+    expect(io.out).toBe("checked 1 file, no problems (1 gated)\n");
+  });
+
+  it("--json lists each file with its opt-in", async () => {
+    const io = memoryIo();
+    expect(await runCheck(["--json", "examples/skills/gated-example/SKILL.md", "plugin/agents"], io)).toBe(0);
     const { files } = JSON.parse(io.out) as { files: Array<{ file: string; optIn: { gated: boolean } | null; problems: unknown[] }> };
-    expect(files[0]).toMatchObject({ file: "skills/gated-example/SKILL.md", optIn: { gated: true }, problems: [] });
-    expect(files.some((f) => f.file === "agents/utility-scorer.md" && f.optIn?.gated === false)).toBe(true);
+    expect(files[0]).toMatchObject({ file: "examples/skills/gated-example/SKILL.md", optIn: { gated: true }, problems: [] });
+    expect(files.some((f) => f.file === "plugin/agents/utility-scorer.md" && f.optIn?.gated === false)).toBe(true);
   });
 });
 
 describe("utility check on broken fixtures", () => {
   const broken = "test/fixtures/optin/broken";
 
-  it("fails with one line per problem, each naming file, key, found and expected", () => {
+  it("fails with one line per problem, each naming file, key, found and expected", async () => {
     const io = memoryIo();
-    expect(runCheck([broken], io)).toBe(1);
+    expect(await runCheck([broken], io)).toBe(1);
     const lines = io.out.trimEnd().split("\n");
     const expected = [
       `${broken}/agents/typo-and-scope.md: utility_scope: found the string "subagent"; expected self or dispatch (a subagent's scope comes from being spawned, not from frontmatter)`,
@@ -62,10 +71,11 @@ describe("utility check on broken fixtures", () => {
     expect(lines.at(-1)).toBe("checked 7 files, 8 problems in 7 files");
   });
 
-  it("--json carries the sentence for each problem and no opt-in for a broken file", () => {
+  it("--json carries the sentence for each problem and no opt-in for a broken file", async () => {
     const io = memoryIo();
-    expect(runCheck([`${broken}/string-true/SKILL.md`, "--json"], io)).toBe(1);
+    expect(await runCheck([`${broken}/string-true/SKILL.md`, "--json"], io)).toBe(1);
     expect(JSON.parse(io.out)).toEqual({
+      version: 1,
       files: [
         {
           file: `${broken}/string-true/SKILL.md`,
@@ -84,39 +94,44 @@ describe("utility check on broken fixtures", () => {
     });
   });
 
-  it("good fixtures pass: top level, metadata, plain, agents with and without frontmatter", () => {
+  it("good fixtures pass: top level, metadata, plain, agents with and without frontmatter", async () => {
     const io = memoryIo();
-    expect(runCheck(["test/fixtures/optin/good"], io)).toBe(0);
+    expect(await runCheck(["test/fixtures/optin/good"], io)).toBe(0);
     expect(io.out).toBe("checked 5 files, no problems (3 gated)\n");
   });
 });
 
 describe("utility check: arguments", () => {
-  it("no PATH is a usage error", () => {
-    expect(() => runCheck([], memoryIo())).toThrow(UsageError);
-    expect(() => runCheck(["--json"], memoryIo())).toThrow(UsageError);
+  it("no PATH is a usage error: one line, exit 2", async () => {
+    for (const args of [[], ["--json"]]) {
+      const io = memoryIo();
+      expect(await runCheck(args, io)).toBe(2);
+      expect(io.err).toMatch(/^utility check: missing required argument 'paths'\. Usage: utility check PATH\.\.\. \[--json\]\n$/);
+    }
   });
 
-  it("an unknown option is a usage error", () => {
-    expect(() => runCheck(["--jsn", "skills"], memoryIo())).toThrow(/unknown option --jsn/);
-  });
-
-  it("a PATH that does not exist is a problem, exit 1", () => {
+  it("an unknown option is a usage error with a suggestion", async () => {
     const io = memoryIo();
-    expect(runCheck(["no/such/place"], io)).toBe(1);
-    expect(io.out).toContain("no/such/place: frontmatter: found no file or folder at this path");
+    expect(await runCheck(["--jsn", "skills"], io)).toBe(2);
+    expect(io.err).toMatch(/^utility check: unknown option '--jsn' \(Did you mean --json\?\)\. Usage: utility check/);
   });
 
-  it("a folder with nothing to check passes but says so on stderr", () => {
+  it("a PATH that does not exist is a missing file: one line, exit 2", async () => {
     const io = memoryIo();
-    expect(runCheck(["src/optin"], io)).toBe(0);
+    expect(await runCheck(["no/such/place"], io)).toBe(2);
+    expect(io.err).toBe("utility check: cannot read no/such/place: no file or folder at this path.\n");
+  });
+
+  it("a folder with nothing to check passes but says so on stderr", async () => {
+    const io = memoryIo();
+    expect(await runCheck(["src/optin"], io)).toBe(0);
     expect(io.out).toBe("checked 0 files, no problems\n");
     expect(io.err).toContain("no SKILL.md or agents/*.md found");
   });
 
-  it("paths are shown relative to the working directory", () => {
+  it("paths are shown relative to the working directory", async () => {
     const io = memoryIo(join(ROOT, "test", "fixtures", "optin"));
-    runCheck(["broken/zero-steps"], io);
+    await runCheck(["broken/zero-steps"], io);
     expect(io.out.split("\n")[0]).toBe("broken/zero-steps/SKILL.md: utility_max_steps: found 0; expected a whole number of at least 1");
   });
 });

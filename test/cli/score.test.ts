@@ -28,8 +28,9 @@ describe("utility score", () => {
     [["score", "--gain", "lots", ...CANONICAL.slice(2)], /not a plain decimal/],
     [["score", ...CANONICAL, "--lambdas", "1,0.5"], /three numbers/],
     [["score", ...CANONICAL, "--action", "search"], /--action is "search"; expected one of/],
-    [["score", ...CANONICAL, "--frobnicate"], /Unknown option '--frobnicate'/],
-    [["score", ...CANONICAL, "extra"], /unexpected argument "extra"/],
+    [["score", ...CANONICAL, "--frobnicate"], /^utility score: unknown option '--frobnicate'\. Usage: utility score --gain N/],
+    [["score", ...CANONICAL, "--rationle", "x"], /unknown option '--rationle' \(Did you mean --rationale\?\)/],
+    [["score", ...CANONICAL, "extra"], /too many arguments for 'score'/],
   ])("%j is a usage error: one line, exit 2", async (argv, pattern) => {
     const r = await cli(argv as string[]);
     expect(r.code).toBe(2);

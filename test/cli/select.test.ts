@@ -53,11 +53,12 @@ describe("utility select", () => {
   });
 
   it.each([
-    [[], "", /select takes one FILE/],
+    [[], "", /^utility select: missing required argument 'file'\. Usage: utility select FILE\|- /],
     [["-"], "{", /not valid JSON/],
     [["-"], JSON.stringify([row("retriev", 0.5)]), /candidates\[0\]\.action: .*found "retriev"/],
     [["-"], JSON.stringify([row("retrieve", 1.5)]), /\[0\]\.gain: Gain must lie in \[0, 1\] \(found 1.5\)/],
-    [["-"], "no report here", /neither JSON nor a report/],
+    [["-"], "no report here", /- holds no candidate table: give a `Candidates:` line/],
+    [["-"], "Candidates:\n- retrieve Gain 0.6", /In Candidates, "retrieve Gain 0.6" is not a candidate row/],
     [["/nonexistent/file.json"], "", /cannot read \/nonexistent\/file.json: ENOENT/],
     [["-", "--step=-1"], JSON.stringify([row("retrieve", 0.5)]), /--step is "-1"/],
   ])("%j is a usage error", async (args, stdin, pattern) => {

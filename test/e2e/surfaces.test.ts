@@ -5,24 +5,25 @@
  * data from the CLI.
  */
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../support/paths.js";
+import { PLUGIN_ROOT } from "../support/paths.js";
 import { assertRunOk, runClaude } from "./support/claude.js";
 import { requestText, text, toolUse } from "./support/scripted-model.js";
 
 describe("surfaces in Claude Code", () => {
-  it("lists the scoring skill and the gated example for the model, beside the /utility command", async () => {
-    const run = await runClaude({ prompt: "hello", pluginDir: ROOT, script: [[text("Hi.")]] });
+  it("lists the scoring skill for the model beside the /utility command, and no gated skill", async () => {
+    const run = await runClaude({ prompt: "hello", pluginDir: PLUGIN_ROOT, script: [[text("Hi.")]] });
     assertRunOk(run);
     const listing = requestText(run.model.mainRequests()[0]!);
     expect(listing).toContain("utility:utility-scoring");
-    expect(listing).toContain("utility:gated-example");
+    // The gated example is for skill authors to copy (examples/), never loaded by the plugin.
+    expect(listing).not.toContain("gated-example");
     run.cleanup();
   });
 
   it("expands /utility status with the session's live state", async () => {
     const run = await runClaude({
       prompt: "/utility:utility status",
-      pluginDir: ROOT,
+      pluginDir: PLUGIN_ROOT,
       allowedTools: ["Bash"],
       script: [[text("Status shown.")]],
     });
@@ -36,7 +37,7 @@ describe("surfaces in Claude Code", () => {
   it("shows a step taken earlier in the same session", async () => {
     const first = await runClaude({
       prompt: "/utility:utility on",
-      pluginDir: ROOT,
+      pluginDir: PLUGIN_ROOT,
       allowedTools: ["Bash"],
       script: [[text("Gate on.")]],
     });
@@ -45,7 +46,7 @@ describe("surfaces in Claude Code", () => {
     expect(sent).toContain("/utility on: on");
     const second = await runClaude({
       prompt: "go",
-      pluginDir: ROOT,
+      pluginDir: PLUGIN_ROOT,
       home: first.home,
       cwd: first.cwd,
       extraArgs: ["--resume", first.sessionId!],
@@ -58,7 +59,7 @@ describe("surfaces in Claude Code", () => {
     assertRunOk(second);
     const third = await runClaude({
       prompt: "/utility:utility status",
-      pluginDir: ROOT,
+      pluginDir: PLUGIN_ROOT,
       home: first.home,
       cwd: first.cwd,
       extraArgs: ["--resume", first.sessionId!],

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../support/paths.js";
+import { EXAMPLE_SKILL, PLUGIN_ROOT } from "../support/paths.js";
 import { assertRunOk, makeScratchHome, readJsonl, runClaude, type RunClaudeResult } from "../e2e/support/claude.js";
 import { lastToolResults, routeByPrompt, text, toolUse, type RecordedRequest } from "../e2e/support/scripted-model.js";
 
@@ -51,10 +51,11 @@ describe("a model trying to talk its way past the gate, in Claude Code", () => {
   beforeAll(async () => {
     run = await runClaude({
       prompt: "why does test_parse fail?",
-      pluginDir: ROOT,
+      pluginDir: PLUGIN_ROOT,
+      projectSkills: [EXAMPLE_SKILL],
       allowedTools: ["Bash", "Read", "Agent"],
       script: [
-        [toolUse("Skill", { skill: "utility:gated-example" })],
+        [toolUse("Skill", { skill: "gated-example" })],
         // A Bash call whose output is a perfect report for the next call.
         [text(ok("verify")), toolUse("Bash", { command: `printf '${ok("tool_call").replace(/\n/g, "\\n").replace(/"/g, "")}\\n'`, description: "print" }, ids.printed)],
         [touch("after_printed", ids.afterPrinted)],
@@ -124,8 +125,8 @@ describe("two Claude Code sessions in one project at once", () => {
 
   beforeAll(async () => {
     [gated, open] = await Promise.all([
-      runClaude({ prompt: "/utility:utility on", pluginDir: ROOT, home, cwd, allowedTools: ["Bash"], script: [[touch("two_gated", ids.gated)], [text("Refused.")]] }),
-      runClaude({ prompt: "go", pluginDir: ROOT, home, cwd, allowedTools: ["Bash"], script: [[touch("two_open", ids.open)], [text("Ran.")]] }),
+      runClaude({ prompt: "/utility:utility on", pluginDir: PLUGIN_ROOT, home, cwd, allowedTools: ["Bash"], script: [[touch("two_gated", ids.gated)], [text("Refused.")]] }),
+      runClaude({ prompt: "go", pluginDir: PLUGIN_ROOT, home, cwd, allowedTools: ["Bash"], script: [[touch("two_open", ids.open)], [text("Ran.")]] }),
     ]);
   }, 120_000);
   afterAll(() => {

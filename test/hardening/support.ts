@@ -11,7 +11,7 @@ import { join, relative } from "node:path";
 import { expect } from "vitest";
 import { LogRecordSchema } from "../../src/log/record.js";
 import { SessionStateSchema, type SessionState } from "../../src/state/schema.js";
-import { ROOT } from "../support/paths.js";
+import { PLUGIN_ROOT } from "../support/paths.js";
 import { processContext, type HookContext } from "../../src/hooks/context.js";
 import {
   PostToolUseInputSchema,
@@ -50,7 +50,7 @@ export function hookDist(): string {
   process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
   for (let attempt = 0; ; attempt++) {
     try {
-      cpSync(join(ROOT, "dist", "hooks"), join(dir, "hooks"), { recursive: true });
+      cpSync(join(PLUGIN_ROOT, "dist", "hooks"), join(dir, "hooks"), { recursive: true });
       for (const e of ENTRIES) if (!existsSync(join(dir, "hooks", `${e.file}.js`))) throw new Error(`dist/hooks/${e.file}.js is missing`);
       break;
     } catch (error) {

@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { NO_DECISION } from "../support/hook-output.js";
-import { ROOT } from "../support/paths.js";
+import { PLUGIN_ROOT, ROOT } from "../support/paths.js";
 import { assistant, call, jsonl, meta, prompt, result, text } from "../transcript/helpers.js";
 
-const HOOK = join(ROOT, "dist", "hooks", "pre-tool-use.js");
+const HOOK = join(PLUGIN_ROOT, "dist", "hooks", "pre-tool-use.js");
 const N = 32;
 const WIDE = join(ROOT, "test", "fixtures", "e2e", "ufix", "skills", "wide");
 const REPORT = 'Action: verify\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: "Run every check."';

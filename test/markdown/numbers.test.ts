@@ -22,15 +22,15 @@ import { OPT_IN_KEYS } from "../../src/optin/schema.js";
 import { formatContextLine, type ContextSpend } from "../../src/engine/context-line.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const SKILL = "skills/utility-scoring/SKILL.md";
-const MODULES = "skills/utility-scoring/modules";
+const SKILL = "plugin/skills/utility-scoring/SKILL.md";
+const MODULES = "plugin/skills/utility-scoring/modules";
 const MODULE_NAMES = ["step-cost", "subagent", "dispatch", "authoring"];
 const ALL_FILES = [
   SKILL,
   ...MODULE_NAMES.map((m) => `${MODULES}/${m}.md`),
-  "skills/gated-example/SKILL.md",
-  "agents/utility-scorer.md",
-  "commands/utility.md",
+  "examples/skills/gated-example/SKILL.md",
+  "plugin/agents/utility-scorer.md",
+  "plugin/commands/utility.md",
 ];
 
 /** File text with typographic minus and dashes made plain, so `−0.5` reads as `-0.5` and `1–3` as `1-3`. */
@@ -126,7 +126,7 @@ describe("tie-break order", () => {
   });
 
   it("the scorer agent states the same order", () => {
-    expect(/ties go to ([a-z_, ]+), in that order/i.exec(read("agents/utility-scorer.md").replace(/\s+/g, " "))?.[1]).toBe(order);
+    expect(/ties go to ([a-z_, ]+), in that order/i.exec(read("plugin/agents/utility-scorer.md").replace(/\s+/g, " "))?.[1]).toBe(order);
   });
 });
 
@@ -136,7 +136,7 @@ const NO_CEILING_FORMULA = /([\d.]+)·\(step\/max_steps\) \+ ([\d.]+)·model_rat
 describe("step-cost.md, dispatch.md and the scorer agent against the step-cost constants", () => {
   const text = read(`${MODULES}/step-cost.md`);
   const dispatch = read(`${MODULES}/dispatch.md`);
-  const flatAgent = read("agents/utility-scorer.md").replace(/\s+/g, " ");
+  const flatAgent = read("plugin/agents/utility-scorer.md").replace(/\s+/g, " ");
 
   it("the formula lines carry STEP_COST_WEIGHTS", () => {
     const { withCeiling: w, noCeiling: n } = STEP_COST_WEIGHTS;

@@ -5,9 +5,9 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../support/paths.js";
+import { PLUGIN_ROOT, ROOT } from "../support/paths.js";
 
-const HOOKS = join(ROOT, "dist", "hooks");
+const HOOKS = join(PLUGIN_ROOT, "dist", "hooks");
 const entries = readdirSync(join(ROOT, "src", "hooks", "entries")).filter((f) => f.endsWith(".ts")).map((f) => f.replace(/\.ts$/, ".js"));
 
 describe("dist/hooks", () => {

@@ -11,7 +11,7 @@ import { processContext } from "../../src/hooks/context.js";
 import { postToolUse } from "../../src/hooks/post-tool-use.js";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { resetTranscriptReadStats, transcriptReadStats } from "../../src/transcript/source.js";
-import { ROOT } from "../support/paths.js";
+import { EXAMPLE_SKILL, ROOT } from "../support/paths.js";
 
 const SIZE = 50 * 1000 * 1000;
 const SESSION = "perf-session";
@@ -58,7 +58,7 @@ describe("the PreToolUse hot path on a 50 MB transcript", () => {
   let ungated: Measured;
 
   beforeAll(async () => {
-    gated = await lastCallOf("gated", join(ROOT, "skills", "gated-example"));
+    gated = await lastCallOf("gated", EXAMPLE_SKILL);
     ungated = await lastCallOf("ungated");
   }, 120_000);
 

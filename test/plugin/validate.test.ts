@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ROOT } from "../support/paths.js";
+import { PLUGIN_ROOT, ROOT } from "../support/paths.js";
 
 const CLAUDE = join(ROOT, "node_modules", ".bin", "claude");
 const home = mkdtempSync(join(tmpdir(), "utility-validate-"));
@@ -22,8 +22,8 @@ interface Validation {
 }
 
 /** Runs the validator; a non-zero exit throws (strict fails on any warning). */
-function validate(target: string): Validation {
-  const out = execFileSync(CLAUDE, ["plugin", "validate", "--strict", "--json", "--profile", "directory", target], {
+function validate(target: string, profile: string[] = ["--profile", "directory"]): Validation {
+  const out = execFileSync(CLAUDE, ["plugin", "validate", "--strict", "--json", ...profile, target], {
     cwd: ROOT,
     encoding: "utf8",
     env: { PATH: process.env.PATH ?? "", HOME: home, DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
@@ -33,7 +33,7 @@ function validate(target: string): Validation {
 
 describe("claude plugin validate --strict", () => {
   it("passes the plugin manifest with nothing to report", () => {
-    const v = validate(".claude-plugin/plugin.json");
+    const v = validate("plugin/.claude-plugin/plugin.json");
     expect(v.success).toBe(true);
     expect(v.manifest.errors).toEqual([]);
     expect(v.manifest.warnings).toEqual([]);
@@ -41,23 +41,28 @@ describe("claude plugin validate --strict", () => {
   });
 
   it("sees every hook, skill, command and agent", () => {
-    const v = validate(".claude-plugin/plugin.json");
-    const hooks = JSON.parse(readFileSync(join(ROOT, "hooks", "hooks.json"), "utf8")).hooks as Record<string, unknown>;
+    const v = validate("plugin/.claude-plugin/plugin.json");
+    const hooks = JSON.parse(readFileSync(join(PLUGIN_ROOT, "hooks", "hooks.json"), "utf8")).hooks as Record<string, unknown>;
     expect(v.provides.hooks.map((h) => h.event).sort()).toEqual(Object.keys(hooks).sort());
     for (const hook of v.provides.hooks) {
       expect(hook.command).toBe("node");
       expect(hook.args[0]).toMatch(/^\$\{CLAUDE_PLUGIN_ROOT\}\/dist\/hooks\/[a-z-]+\.js$/);
     }
-    expect(v.provides.skills.sort()).toEqual(["utility:gated-example", "utility:utility-scoring"]);
+    expect(v.provides.skills.sort()).toEqual(["utility:utility-scoring"]);
     expect(v.provides.commands).toEqual(["utility:utility"]);
     expect(v.provides.agents).toEqual(["utility:utility-scorer"]);
   });
 
-  it("passes the marketplace that lists the plugin", () => {
-    const v = validate(".");
+  it("passes the marketplace that lists the plugin (the directory profile is for the plugin folder, checked above)", () => {
+    const v = validate(".claude-plugin/marketplace.json", []);
     expect(v.success).toBe(true);
     expect(v.manifest.errors).toEqual([]);
     expect(v.manifest.warnings).toEqual([]);
-    expect(v.directory.findings).toEqual([]);
+  });
+});
+
+describe("the plugin folder's own README and LICENSE", () => {
+  it("ships the repository's licence unchanged", () => {
+    expect(readFileSync(join(ROOT, "plugin", "LICENSE"), "utf8")).toBe(readFileSync(join(ROOT, "LICENSE"), "utf8"));
   });
 });

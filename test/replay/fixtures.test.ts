@@ -1,4 +1,4 @@
-// Done when (issue 5): on every real transcript in ../shared/fixtures/transcripts,
+// Done when (issue 5): on every real transcript in test/fixtures/transcripts,
 // `replay --json` reports as many calls as the file has tool_use blocks (counted
 // here by a naive scan), and no exact repeat where something in between could
 // have changed the result. Each repeat expected is named below; so is every

@@ -1,4 +1,4 @@
-// The reader on real Claude Code transcripts (../shared/fixtures/transcripts, see its README).
+// The reader on real Claude Code transcripts (test/fixtures/transcripts, see its README).
 //
 // What the fixtures hold (checked below):
 // - 2.1.x (`spotter__*`): one content block per line; one API response spread over up to 7

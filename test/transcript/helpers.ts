@@ -2,9 +2,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { TRANSCRIPTS } from "../support/paths.js";
 
-export const FIXTURES_DIR = fileURLToPath(new URL("../../../shared/fixtures/transcripts/", import.meta.url));
+/** The real transcripts (test/fixtures/transcripts). */
+export const FIXTURES_DIR = TRANSCRIPTS;
 
 let counter = 0;
 const nextUuid = () => `uuid-${++counter}`;

@@ -6,14 +6,13 @@
  * recursively for every `SKILL.md` and every `.md` below a folder named
  * `agents` (`.claude/agents/` included; `node_modules` and `.git` skipped).
  */
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { CliIo } from "../io.js";
-import { UsageError } from "../io.js";
+import type { CommandSpec } from "../commands.js";
+import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 import { readOptIn } from "../../optin/read.js";
 import { formatProblemLine, optInProblem, type OptIn, type OptInProblem } from "../../optin/schema.js";
 
-export const CHECK_USAGE = "usage: utility check PATH… [--json]   (PATH: a SKILL.md, an agent .md, or a folder of them)";
 
 const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
 
@@ -50,20 +49,6 @@ function display(path: string, cwd: string): string {
   return shown.split(sep).join("/");
 }
 
-function parseArgs(args: string[]): { paths: string[]; json: boolean } {
-  const paths: string[] = [];
-  let json = false;
-  let endOfOptions = false;
-  for (const arg of args) {
-    if (!endOfOptions && arg === "--") endOfOptions = true;
-    else if (!endOfOptions && arg === "--json") json = true;
-    else if (!endOfOptions && arg.startsWith("-") && arg !== "-") throw new UsageError(`utility check: unknown option ${arg}. ${CHECK_USAGE}`);
-    else paths.push(arg);
-  }
-  if (paths.length === 0) throw new UsageError(`utility check: no PATH given. ${CHECK_USAGE}`);
-  return { paths, json };
-}
-
 /** Checks every file the PATHs name; a PATH that does not exist is reported as a problem. */
 export function checkPaths(paths: string[], cwd: string): CheckedFile[] {
   const results: CheckedFile[] = [];
@@ -88,16 +73,13 @@ export function checkPaths(paths: string[], cwd: string): CheckedFile[] {
   return results;
 }
 
-export function runCheck(args: string[], io: CliIo): number {
-  if (args.includes("--help") || args.includes("-h")) {
-    io.stdout(`${CHECK_USAGE}\n`);
-    return 0;
-  }
-  const { paths, json } = parseArgs(args);
+function runCheck({ values, positionals: paths }: Parsed, io: CliIo): number {
+  const missing = paths.find((path) => !existsSync(resolve(io.cwd, path)));
+  if (missing !== undefined) throw new UsageError(`cannot read ${missing}: no file or folder at this path.`);
   const files = checkPaths(paths, io.cwd);
   const problems = files.flatMap((f) => f.problems);
-  if (json) {
-    io.stdout(`${JSON.stringify({ files }, null, 2)}\n`);
+  if (values.json) {
+    printJson(io, { files });
     return problems.length > 0 ? 1 : 0;
   }
   for (const p of problems) io.stdout(`${formatProblemLine(p)}\n`);
@@ -113,3 +95,12 @@ export function runCheck(args: string[], io: CliIo): number {
   if (n === 0) io.stderr(`utility check: no SKILL.md or agents/*.md found under ${paths.join(", ")}\n`);
   return 0;
 }
+
+export const CHECK: CommandSpec = {
+  name: "check",
+  summary: "validate the opt-in frontmatter of skills and agents (a file or a folder)",
+  usage: "PATH... [--json]",
+  arguments: ["<paths...>", "a SKILL.md, an agent .md, or a folder searched for them"],
+  options: [["--json", "print JSON"]],
+  run: runCheck,
+};

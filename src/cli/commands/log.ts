@@ -1,21 +1,24 @@
 /** `utility log [SESSION|FILE.jsonl] [--json]`: a session's step-log records as a readable table. */
 import { renderLogTable } from "../../report/log-table.js";
-import { parseCommandArgs } from "../args.js";
-import { UsageError, type CliIo } from "../io.js";
+import type { CommandSpec } from "../commands.js";
+import { printJson, type CliIo, type Parsed } from "../io.js";
 import { loadLogForCli } from "./report.js";
 
-export const LOG_USAGE = "utility log [SESSION|FILE.jsonl] [--json]";
-
-const OPTIONS = { json: { type: "boolean" } } as const;
-
-export function runLog(args: string[], io: CliIo): number {
-  const { values, positionals } = parseCommandArgs(args, OPTIONS, LOG_USAGE);
-  if (positionals.length > 1) throw new UsageError(`log takes at most one SESSION. Usage: ${LOG_USAGE}`);
+function runLog({ values, positionals }: Parsed, io: CliIo): number {
   const log = loadLogForCli(positionals[0], io);
   if (values.json) {
-    io.stdout(`${JSON.stringify({ file: log.file, skippedLines: log.skipped, records: log.records }, null, 2)}\n`);
+    printJson(io, { file: log.file, skippedLines: log.skipped, records: log.records });
     return 0;
   }
   io.stdout(`${log.file}\n${renderLogTable(log.records)}${log.skipped > 0 ? `(${log.skipped} unreadable line${log.skipped === 1 ? "" : "s"} skipped)\n` : ""}`);
   return 0;
 }
+
+export const LOG: CommandSpec = {
+  name: "log",
+  summary: "a session's step-log records as a table",
+  usage: "[SESSION|FILE.jsonl] [--json]",
+  arguments: ["[session]", "a session id or a log file (default: the latest session)"],
+  options: [["--json", "print JSON"]],
+  run: runLog,
+};

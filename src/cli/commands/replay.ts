@@ -2,29 +2,40 @@
  * `utility replay TRANSCRIPT… [--gated] [--json]`: the redundancy rule and,
  * with --gated, the gate (default config) over recorded sessions, offline.
  * A session file brings the subagent files Claude Code wrote beside it.
+ * A file in which no line is a transcript line is said so, and exits 1.
  */
 import { ReplayInputError, replayFiles } from "../../replay/files.js";
 import { renderReplayText } from "../../replay/render.js";
-import { parseCommandArgs } from "../args.js";
-import { UsageError, type CliIo } from "../io.js";
+import type { ReplayReport } from "../../replay/types.js";
+import type { CommandSpec } from "../commands.js";
+import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 
-export const REPLAY_USAGE = "utility replay TRANSCRIPT.jsonl… [--gated] [--json]";
-
-const OPTIONS = {
-  gated: { type: "boolean" },
-  json: { type: "boolean" },
-} as const;
-
-export function runReplay(args: string[], io: CliIo): number {
-  const { values, positionals } = parseCommandArgs(args, OPTIONS, REPLAY_USAGE);
-  if (positionals.length === 0) throw new UsageError(`replay takes one or more transcript files. Usage: ${REPLAY_USAGE}`);
-  let report;
+function replay(paths: string[], gated: boolean, cwd: string): ReplayReport {
   try {
-    report = replayFiles(positionals, { gated: values.gated === true, cwd: io.cwd });
+    return replayFiles(paths, { gated, cwd });
   } catch (error) {
     if (error instanceof ReplayInputError) throw new UsageError(error.message);
     throw error;
   }
-  io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderReplayText(report));
-  return 0;
 }
+
+function runReplay({ values, positionals }: Parsed, io: CliIo): number {
+  const report = replay(positionals, values.gated === true, io.cwd);
+  const empty = report.files.filter((file) => file.lines === 0);
+  if (values.json) printJson(io, report);
+  else if (empty.length < report.files.length) io.stdout(renderReplayText(report));
+  for (const file of empty) io.stderr(`utility replay: ${file.path} holds no Claude Code transcript: none of its lines is a transcript line.\n`);
+  return empty.length > 0 ? 1 : 0;
+}
+
+export const REPLAY: CommandSpec = {
+  name: "replay",
+  summary: "exact repeats per scope (and, with --gated, what the gate would refuse) in recorded sessions",
+  usage: "TRANSCRIPT.jsonl... [--gated] [--json]",
+  arguments: ["<transcripts...>", "Claude Code session files (.jsonl); subagent files beside them are read too"],
+  options: [
+    ["--gated", "also run the gate with the default configuration"],
+    ["--json", "print JSON"],
+  ],
+  run: runReplay,
+};

@@ -9,15 +9,12 @@ import { resolve } from "node:path";
 import { renderReportHtml } from "../../report/html.js";
 import { LogInputError, loadSessionLog, type LoadedLog } from "../../report/load.js";
 import { renderSummaryText, summarize } from "../../report/summarize.js";
-import { parseCommandArgs } from "../args.js";
-import { UsageError, type CliIo } from "../io.js";
+import { stringOption } from "../args.js";
+import type { CommandSpec } from "../commands.js";
+import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 
-export const REPORT_USAGE = "utility report [SESSION|FILE.jsonl] [--json | --html FILE]";
-
-const OPTIONS = {
-  json: { type: "boolean" },
-  html: { type: "string" },
-} as const;
+const ARGS = "[SESSION|FILE.jsonl] [--json | --html FILE]";
+export const REPORT_USAGE = `utility report ${ARGS}`;
 
 /** Loads the log a SESSION argument names; a log that cannot be found is a usage error. */
 export function loadLogForCli(session: string | undefined, io: CliIo): LoadedLog {
@@ -29,24 +26,35 @@ export function loadLogForCli(session: string | undefined, io: CliIo): LoadedLog
   }
 }
 
-export function runReport(args: string[], io: CliIo): number {
-  const { values, positionals } = parseCommandArgs(args, OPTIONS, REPORT_USAGE);
-  if (positionals.length > 1) throw new UsageError(`report takes at most one SESSION. Usage: ${REPORT_USAGE}`);
-  if (values.json && values.html !== undefined) throw new UsageError(`give --json or --html, not both. Usage: ${REPORT_USAGE}`);
-  if (values.html === "") throw new UsageError(`--html needs a FILE. Usage: ${REPORT_USAGE}`);
+function runReport({ values, positionals }: Parsed, io: CliIo): number {
+  const html = stringOption(values.html);
+  if (values.json && html !== undefined) throw new UsageError(`give --json or --html, not both. Usage: ${REPORT_USAGE}`);
+  if (html === "") throw new UsageError(`--html needs a FILE. Usage: ${REPORT_USAGE}`);
   const log = loadLogForCli(positionals[0], io);
-  if (values.html !== undefined) {
-    const out = resolve(io.cwd, values.html);
+  if (html !== undefined) {
+    const out = resolve(io.cwd, html);
     try {
       writeFileSync(out, renderReportHtml(log.records, { source: log.file }));
     } catch (error) {
-      throw new UsageError(`cannot write ${values.html}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+      throw new UsageError(`cannot write ${html}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
     }
     io.stdout(`wrote ${out} (${log.records.length} records)\n`);
     return 0;
   }
   const summary = summarize(log.records);
-  if (values.json) io.stdout(`${JSON.stringify({ file: log.file, skippedLines: log.skipped, ...summary }, null, 2)}\n`);
+  if (values.json) printJson(io, { file: log.file, skippedLines: log.skipped, ...summary });
   else io.stdout(`${renderSummaryText(summary)}${log.skipped > 0 ? `(${log.skipped} unreadable line${log.skipped === 1 ? "" : "s"} skipped)\n` : ""}`);
   return 0;
 }
+
+export const REPORT: CommandSpec = {
+  name: "report",
+  summary: "a session's steps by action, refusals, overrides, repeats, budget per scope",
+  usage: ARGS,
+  arguments: ["[session]", "a session id or a log file (default: the latest session)"],
+  options: [
+    ["--json", "print JSON"],
+    ["--html <file>", "write one self-contained HTML page with a timeline of U per step"],
+  ],
+  run: runReport,
+};

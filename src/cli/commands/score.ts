@@ -4,24 +4,14 @@ import { parseNumber } from "../../engine/report/parse.js";
 import { formatReport } from "../../engine/report/format.js";
 import { SIGNAL_LABELS, type Lambdas, type Signals } from "../../engine/signals.js";
 import { roundUtility, utility } from "../../engine/utility.js";
-import { parseCommandArgs, requireOption } from "../args.js";
-import { UsageError, type CliIo } from "../io.js";
+import { requireOption, stringOption } from "../args.js";
+import type { CommandSpec } from "../commands.js";
+import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 
-const USAGE =
-  "utility score --gain N --step-cost N --uncertainty N --redundancy N [--lambdas 1,0.5,0.8] [--action tool_call] [--rationale TEXT] [--json]";
+const ARGS = "--gain N --step-cost N --uncertainty N --redundancy N [--lambdas 1,0.5,0.8] [--action tool_call] [--rationale TEXT] [--json]";
+const USAGE = `utility score ${ARGS}`;
 
-const OPTIONS = {
-  gain: { type: "string" },
-  "step-cost": { type: "string" },
-  uncertainty: { type: "string" },
-  redundancy: { type: "string" },
-  lambdas: { type: "string" },
-  action: { type: "string" },
-  rationale: { type: "string" },
-  json: { type: "boolean" },
-} as const;
-
-function signal(option: string, label: string, raw: string | undefined): number {
+function signal(option: string, label: string, raw: string | boolean | undefined): number {
   const parsed = parseNumber(label, requireOption(raw, option, USAGE));
   if (!parsed.ok) throw new UsageError(`--${option}: ${parsed.problems[0]!.message}`);
   if (parsed.value < 0 || parsed.value > 1) throw new UsageError(`--${option} is ${parsed.value}; ${label} must lie in [0, 1].`);
@@ -39,24 +29,40 @@ export function parseLambdas(raw: string | undefined): Lambdas {
   }) as Lambdas;
 }
 
-export function runScore(args: string[], io: CliIo): number {
-  const { values, positionals } = parseCommandArgs(args, OPTIONS, USAGE);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}". Usage: ${USAGE}`);
+function runScore({ values }: Parsed, io: CliIo): number {
   const signals: Signals = {
     gain: signal("gain", SIGNAL_LABELS.gain, values.gain),
-    stepCost: signal("step-cost", SIGNAL_LABELS.stepCost, values["step-cost"]),
+    stepCost: signal("step-cost", SIGNAL_LABELS.stepCost, values.stepCost),
     uncertainty: signal("uncertainty", SIGNAL_LABELS.uncertainty, values.uncertainty),
     redundancy: signal("redundancy", SIGNAL_LABELS.redundancy, values.redundancy),
   };
-  const lambdas = parseLambdas(values.lambdas);
+  const lambdas = parseLambdas(stringOption(values.lambdas));
   const action = ActionSchema.safeParse(values.action ?? "tool_call");
-  if (!action.success) throw new UsageError(`--action is "${values.action}"; expected one of ${ACTIONS.join(", ")}.`);
-  const report = formatReport({ action: action.data, signals, lambdas, ...(values.rationale !== undefined ? { rationale: values.rationale } : {}) });
+  if (!action.success) throw new UsageError(`--action is "${String(values.action)}"; expected one of ${ACTIONS.join(", ")}.`);
+  const rationale = stringOption(values.rationale);
+  const report = formatReport({ action: action.data, signals, lambdas, ...(rationale !== undefined ? { rationale } : {}) });
   if (values.json) {
     const u = utility(signals, lambdas);
-    io.stdout(`${JSON.stringify({ action: action.data, utility: roundUtility(u), unrounded: u, signals, lambdas, report }, null, 2)}\n`);
+    printJson(io, { action: action.data, utility: roundUtility(u), unrounded: u, signals, lambdas, report });
   } else {
     io.stdout(`${report}\n`);
   }
   return 0;
 }
+
+export const SCORE: CommandSpec = {
+  name: "score",
+  summary: "print the action report for four signals",
+  usage: ARGS,
+  options: [
+    ["--gain <n>", "Gain, in [0, 1]"],
+    ["--step-cost <n>", "StepCost, in [0, 1]"],
+    ["--uncertainty <n>", "Uncertainty, in [0, 1]"],
+    ["--redundancy <n>", "Redundancy, in [0, 1]"],
+    ["--lambdas <l1,l2,l3>", "the three weights (default 1,0.5,0.8)"],
+    ["--action <action>", "the action reported (default tool_call)"],
+    ["--rationale <text>", "the Rationale line"],
+    ["--json", "print JSON"],
+  ],
+  run: runScore,
+};

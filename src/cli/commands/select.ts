@@ -1,39 +1,42 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { ActionSchema, ScopeSchema, actionsOf, type Action, type Scope } from "../../engine/actions.js";
 import { problemsFromIssues } from "../../engine/problem.js";
 import { checkReport } from "../../engine/report/check.js";
-import { parseLastReport } from "../../engine/report/parse.js";
+import { parseCandidateTable, parseLastReport } from "../../engine/report/parse.js";
 import { ConfigSchema, SignalsSchema, type Config, type Signals } from "../../engine/signals.js";
 import { selectAction } from "../../engine/select.js";
 import { checkTermination } from "../../engine/terminate.js";
 import { formatUtility, roundUtility } from "../../engine/utility.js";
-import { parseCommandArgs } from "../args.js";
-import { UsageError, type CliIo } from "../io.js";
+import { stringOption } from "../args.js";
+import type { CommandSpec } from "../commands.js";
+import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 import { parseLambdas } from "./score.js";
 
-const USAGE = "utility select FILE|- [--scope self|subagent|dispatch] [--step N] [--max-steps N] [--floor N] [--lambdas 1,0.5,0.8] [--json]";
-
-const OPTIONS = {
-  scope: { type: "string" },
-  step: { type: "string" },
-  "max-steps": { type: "string" },
-  floor: { type: "string" },
-  lambdas: { type: "string" },
-  json: { type: "boolean" },
-} as const;
+/**
+ * `utility select FILE|-`: a candidate table → a*, every candidate's U and the
+ * termination verdict. The table is one of (README, "The CLI"):
+ * - plain text: a `Candidates:` line, then one row per candidate
+ *   (`- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0`);
+ * - a long-form report (the same table followed by Action, Utility,
+ *   Breakdown, Rationale): its own claims are checked too (exit 1 when wrong);
+ * - JSON: a list of `{action, gain, stepCost, uncertainty, redundancy}`, or an
+ *   object `{candidates: [...], scope?, step?, maxSteps?, floor?, lambdas?}`.
+ */
+const ARGS = "FILE|- [--scope self|subagent|dispatch] [--step N] [--max-steps N] [--floor N] [--lambdas 1,0.5,0.8] [--json]";
 
 const CandidateInput = z.object({ ...SignalsSchema.shape, action: ActionSchema });
 
 /** The JSON form: an object with the candidates and optional settings, or just the list of candidates. */
+const Weight = z.number().check(z.minimum(0));
 export const SelectInputSchema = z.object({
   candidates: z.array(CandidateInput),
   scope: z.optional(ScopeSchema),
-  step: z.number().int().min(0).optional(),
-  maxSteps: z.number().int().min(1).optional(),
-  floor: z.number().optional(),
-  lambdas: z.tuple([z.number().min(0), z.number().min(0), z.number().min(0)]).optional(),
+  step: z.optional(z.int().check(z.minimum(0))),
+  maxSteps: z.optional(z.int().check(z.minimum(1))),
+  floor: z.optional(z.number()),
+  lambdas: z.optional(z.tuple([Weight, Weight, Weight])),
 });
 
 interface Table {
@@ -65,12 +68,20 @@ function tableFromJson(text: string, source: string): Table {
   return { candidates: candidates.map(({ action, ...signals }) => ({ action, signals })), settings };
 }
 
-function tableFromReport(text: string, source: string): Table {
+function tableFromText(text: string, source: string): Table {
   const report = parseLastReport(text);
-  if (!report) throw new UsageError(`${source} holds neither JSON nor a report with Candidates and an Action line.`);
+  if (!report) return plainTable(text, source);
   if (!report.ok) throw new UsageError(`${source}: ${report.problems[0]!.message}`);
   if (!report.value.candidates) throw new UsageError(`${source}: the report has no Candidates table; select needs one row per candidate.`);
   return { candidates: report.value.candidates, settings: {}, reportText: text };
+}
+
+/** Only `Candidates:` and its rows. */
+function plainTable(text: string, source: string): Table {
+  const table = parseCandidateTable(text);
+  if (!table) throw new UsageError(`${source} holds no candidate table: give a \`Candidates:\` line and one row per candidate, a long report, or JSON.`);
+  if (!table.ok) throw new UsageError(`${source}: ${table.problems[0]!.message}`);
+  return { candidates: table.value.map(({ action, signals }) => ({ action, signals })), settings: {} };
 }
 
 function integer(raw: string | undefined, name: string, min: number): number | undefined {
@@ -82,26 +93,30 @@ function integer(raw: string | undefined, name: string, min: number): number | u
 function settingsFrom(values: Record<string, string | boolean | undefined>, table: Table): { scope: Scope; step: number; config: Config } {
   const scope = ScopeSchema.safeParse(values.scope ?? table.settings.scope ?? "self");
   if (!scope.success) throw new UsageError(`--scope is "${String(values.scope)}"; expected self, subagent or dispatch.`);
-  const floor = values.floor === undefined ? table.settings.floor : Number(values.floor);
+  const floor = values.floor === undefined ? table.settings.floor : floorOf(String(values.floor));
   const config = ConfigSchema.safeParse(
     {
       lambdas: values.lambdas !== undefined ? parseLambdas(values.lambdas as string) : table.settings.lambdas,
       floor,
-      maxSteps: integer(values["max-steps"] as string | undefined, "max-steps", 1) ?? table.settings.maxSteps,
+      maxSteps: integer(stringOption(values.maxSteps), "max-steps", 1) ?? table.settings.maxSteps,
     },
     { reportInput: true },
   );
   if (!config.success) throw new UsageError(problemsFromIssues(config.error.issues, "config")[0]!.message);
-  const step = integer(values.step as string | undefined, "step", 0) ?? table.settings.step ?? 0;
+  const step = integer(stringOption(values.step), "step", 0) ?? table.settings.step ?? 0;
   return { scope: scope.data, step, config: config.data };
 }
 
-export function runSelect(args: string[], io: CliIo): number {
-  const { values, positionals } = parseCommandArgs(args, OPTIONS, USAGE);
-  if (positionals.length !== 1) throw new UsageError(`select takes one FILE (or - for standard input). Usage: ${USAGE}`);
+function floorOf(raw: string): number {
+  const value = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(value)) throw new UsageError(`--floor is "${raw}"; expected a number in [-2.3, 1.0] (e.g. --floor -1).`);
+  return value;
+}
+
+function runSelect({ values, positionals }: Parsed, io: CliIo): number {
   const source = positionals[0]!;
   const text = readSource(source, io);
-  const table = /^\s*[[{]/.test(text) ? tableFromJson(text, source) : tableFromReport(text, source);
+  const table = /^\s*[[{]/.test(text) ? tableFromJson(text, source) : tableFromText(text, source);
   if (table.candidates.length === 0) throw new UsageError(`${source} has no candidates.`);
   const { scope, step, config } = settingsFrom(values, table);
   const outside = table.candidates.find((c) => !actionsOf(scope).includes(c.action));
@@ -113,7 +128,7 @@ export function runSelect(args: string[], io: CliIo): number {
 
   if (values.json) {
     const candidates = selection.ranked.map((c) => ({ action: c.action, utility: roundUtility(c.utility), unrounded: c.utility, ...c.signals }));
-    io.stdout(`${JSON.stringify({ selected: selection.best.action, utility: roundUtility(selection.best.utility), scope, step, config, candidates, termination, ...(reportCheck ? { reportCheck } : {}) }, null, 2)}\n`);
+    printJson(io, { selected: selection.best.action, utility: roundUtility(selection.best.utility), scope, step, config, candidates, termination, ...(reportCheck ? { reportCheck } : {}) });
   } else {
     io.stdout(`a* = ${selection.best.action} (U = ${formatUtility(selection.best.utility)})\n`);
     for (const c of selection.ranked) io.stdout(`  ${c.action.padEnd(9)} U = ${formatUtility(c.utility).padStart(5)}\n`);
@@ -133,3 +148,19 @@ function checkReportText(text: string, ctx: { scope: Scope; step: number; config
   }
   return { ok: false, rule: outcome.refusal.rule, message: outcome.refusal.message };
 }
+
+export const SELECT: CommandSpec = {
+  name: "select",
+  summary: "a candidate table (text or JSON) -> a*, every U, the termination verdict",
+  usage: ARGS,
+  arguments: ["<file>", "the table: a file, or - for standard input"],
+  options: [
+    ["--scope <scope>", "self, subagent or dispatch (default self)"],
+    ["--step <n>", "the step about to be taken (default 0)"],
+    ["--max-steps <n>", "the step budget (default 10)"],
+    ["--floor <n>", "the floor, in [-2.3, 1.0] (default -0.5)"],
+    ["--lambdas <l1,l2,l3>", "the three weights (default 1,0.5,0.8)"],
+    ["--json", "print JSON"],
+  ],
+  run: runSelect,
+};

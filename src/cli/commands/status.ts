@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
 import type { LogRecord } from "../../log/record.js";
 import { readLogFile } from "../../report/load.js";
-import { effectiveGate } from "../../hooks/gating.js";
-import type { ScopeRef } from "../../hooks/scope.js";
+import { effectiveGate } from "../../state/effective-gate.js";
 import { locateSessionData } from "../../state/locate.js";
 import { sessionLogPath } from "../../state/paths.js";
 import type { ScopeState, SessionState } from "../../state/schema.js";
@@ -13,10 +12,18 @@ import { DEFAULT_PRICES, withOverride } from "../../engine/prices.js";
 import { parseUserConfig, type UserConfig } from "../../optin/user-config.js";
 import { describeAgainstBudgets, spendFromRecords } from "../../report/budget-status.js";
 import { scopeKey } from "../../log/record.js";
-import { parseCommandArgs, requireOption } from "../args.js";
-import { UsageError, type CliIo } from "../io.js";
+import { requireOption } from "../args.js";
+import type { CommandSpec } from "../commands.js";
+import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 
-const USAGE = "utility status --session ID [--json]";
+const ARGS = "--session ID [--json]";
+const USAGE = `utility status ${ARGS}`;
+
+/** Which scope of a session: the main conversation, or one subagent. */
+interface ScopeRef {
+  kind: "main" | "agent";
+  agentId?: string;
+}
 
 export interface SessionView {
   dir: string;
@@ -67,15 +74,14 @@ export function renderStatus(sessionId: string, view: SessionView | undefined): 
   const { state, records } = view;
   const lines = [`utility status, session ${sessionId}`, `/utility on: ${state.manualGate ? "on" : "off"}`];
   for (const p of view.userConfig?.problems ?? []) lines.push(`INVALID budget setting: ${p.message}`);
-  lines.push(...describeScope("main scope", state, state.main, { kind: "main", transcript: "", lines: "main" }, records, view.userConfig));
+  lines.push(...describeScope("main scope", state, state.main, { kind: "main" }, records, view.userConfig));
   for (const [id, scope] of Object.entries(state.agents)) {
-    lines.push(...describeScope(`subagent ${id}${scope.agentType ? ` (${scope.agentType})` : ""}`, state, scope, { kind: "agent", agentId: id, transcript: "", lines: "all" }, records, view.userConfig));
+    lines.push(...describeScope(`subagent ${id}${scope.agentType ? ` (${scope.agentType})` : ""}`, state, scope, { kind: "agent", agentId: id }, records, view.userConfig));
   }
   return `${lines.join("\n")}\n`;
 }
 
-export function runStatus(args: string[], io: CliIo): number {
-  const { values } = parseCommandArgs(args, { session: { type: "string" }, json: { type: "boolean" } }, USAGE);
+function runStatus({ values }: Parsed, io: CliIo): number {
   const sessionId = requireOption(values.session, "session", USAGE);
   let view: SessionView | undefined;
   try {
@@ -83,7 +89,18 @@ export function runStatus(args: string[], io: CliIo): number {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  if (values.json) io.stdout(`${JSON.stringify({ session: sessionId, dataDir: view?.dir ?? null, state: view?.state ?? null }, null, 2)}\n`);
+  if (values.json) printJson(io, { session: sessionId, dataDir: view?.dir ?? null, state: view?.state ?? null });
   else io.stdout(renderStatus(sessionId, view));
   return 0;
 }
+
+export const STATUS: CommandSpec = {
+  name: "status",
+  summary: "a session's scopes: task, step, budget, gating, last report",
+  usage: ARGS,
+  options: [
+    ["--session <id>", "the session id"],
+    ["--json", "print JSON"],
+  ],
+  run: runStatus,
+};

@@ -252,3 +252,25 @@ export function parseLastReport(text: string): Result<Report> | undefined {
   const all = parseReports(text);
   return all[all.length - 1];
 }
+
+/**
+ * A bare candidate table, as `utility select` reads it: a `Candidates:` line
+ * and one row per candidate below it, nothing else required (no Action line).
+ * A line below the table that is not a row is an error naming it. Undefined
+ * when the text has no `Candidates:` line.
+ */
+export function parseCandidateTable(text: string): Result<Candidate[]> | undefined {
+  let rows: string[] | undefined;
+  const strays: Problem[] = [];
+  for (const raw of text.split("\n")) {
+    const line = normalizeLine(raw);
+    if (FENCE.test(line) || line === "") continue;
+    if (LABEL_LINE.exec(line)?.[1]!.toLowerCase() === "candidates") rows = [];
+    else if (rows && CANDIDATE_ROW.test(line)) rows.push(line);
+    else if (rows) strays.push(problem("Candidates", showFound(line), "a row like `- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0`", `In Candidates, ${showFound(line)} is not a candidate row; write \`- <action>: Gain=… StepCost=… Uncertainty=… Redundancy=…\`.`));
+  }
+  if (!rows) return undefined;
+  const parsed = parseCandidates(rows);
+  if (strays.length > 0) return fail(...strays, ...(parsed.ok ? [] : parsed.problems));
+  return parsed;
+}

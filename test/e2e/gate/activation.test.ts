@@ -5,12 +5,9 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../../support/paths.js";
 import { assertRunOk, type RunClaudeResult } from "../support/claude.js";
 import { text } from "../support/scripted-model.js";
-import { activate, expectPassed, expectRefused, gateRun, id, logOf, markerDir, ok, preRecords, ran, recordOf, stateOf, touch } from "./support.js";
-
-const EXAMPLE = join(ROOT, "skills", "gated-example", "SKILL.md");
+import { activate, exampleIn, expectPassed, expectRefused, gateRun, id, logOf, markerDir, ok, preRecords, ran, recordOf, stateOf, touch } from "./support.js";
 
 describe("the gated example activated with the Skill tool", () => {
   const marks = markerDir();
@@ -46,7 +43,7 @@ describe("the gated example activated with the Skill tool", () => {
         'Breakdown: Gain=<0..1> StepCost=<0..1> Uncertainty=<0..1> Redundancy=<0..1>\nRationale: "<one sentence>"',
     );
     expect(ran(join(marks, "bare"))).toBe(false);
-    expect(recordOf(run, ids.bare)).toMatchObject({ step: 1, gatedBy: EXAMPLE });
+    expect(recordOf(run, ids.bare)).toMatchObject({ step: 1, gatedBy: exampleIn(run) });
   });
 
   it("lets a valid report through: it runs, counts a step, and logs the report", () => {
@@ -55,7 +52,7 @@ describe("the gated example activated with the Skill tool", () => {
     expect(rec).toMatchObject({
       step: 2,
       gated: true,
-      gatedBy: EXAMPLE,
+      gatedBy: exampleIn(run),
       report: { action: "verify", utility: 0.28, gain: 0.7, stepCost: 0.12, uncertainty: 0.6, redundancy: 0, rationale: "Run the failing test." },
       selection: { strategy: "reported", candidates: 1, chosen: "verify" },
     });
@@ -71,7 +68,7 @@ describe("the gated example typed as a slash command", () => {
 
   beforeAll(async () => {
     run = await gateRun({
-      prompt: "/utility:gated-example test_parse fails",
+      prompt: "/gated-example test_parse fails",
       script: [
         [touch(join(marks, "bare"), ids.bare)],
         [text(ok("verify")), touch(join(marks, "valid"), ids.valid)],
@@ -84,7 +81,7 @@ describe("the gated example typed as a slash command", () => {
   it("gates the main scope from the first call", () => {
     expectRefused(run, ids.bare, "Bash", "no_report");
     expect(ran(join(marks, "bare"))).toBe(false);
-    expect(expectPassed(run, ids.valid)).toMatchObject({ step: 1, gatedBy: EXAMPLE });
+    expect(expectPassed(run, ids.valid)).toMatchObject({ step: 1, gatedBy: exampleIn(run) });
     expect(ran(join(marks, "valid"))).toBe(true);
   });
 });

@@ -8,15 +8,18 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect } from "vitest";
-import { ROOT } from "../../support/paths.js";
+import { EXAMPLE_SKILL, PLUGIN_ROOT, ROOT } from "../../support/paths.js";
 import { assertRunOk, readJsonl, runClaude, type RunClaudeOptions, type RunClaudeResult } from "../support/claude.js";
 import { lastToolResults, toolUse, type RecordedRequest, type ToolResult, type ToolUseBlock } from "../support/scripted-model.js";
 
 /** A second plugin for scenarios the example skill does not cover (`ufix:budget-two`, `ufix:bad-optin`, agent `ufix:gated-helper`). */
 export const FIXTURE_PLUGIN = join(ROOT, "test", "fixtures", "e2e", "ufix");
 
-/** The Skill tool call that activates the plugin's gated example. */
-export const activate = (skill = "utility:gated-example"): ToolUseBlock => toolUse("Skill", { skill });
+/** The Skill tool call that activates the gated example (a project skill in the run's folder, see `gateRun`). */
+export const activate = (skill = "gated-example"): ToolUseBlock => toolUse("Skill", { skill });
+
+/** Where a run's copy of the gated example lives: its project skill folder. */
+export const exampleIn = (run: { cwd: string }): string => join(run.cwd, ".claude", "skills", "gated-example", "SKILL.md");
 
 /** A short-form action report. */
 export function report(action: string, utility: string | number, breakdown: string, rationale = "Scripted step."): string {
@@ -47,14 +50,18 @@ export function markerDir(): string {
 
 export const ran = (marker: string) => existsSync(marker);
 
-/** Runs claude with the plugin (and the fixture plugin) loaded; Bash, Read and Agent allowed unless told otherwise. */
+/**
+ * Runs claude with the plugin (and the fixture plugin) loaded and the gated
+ * example installed as a project skill; Bash, Read and Agent allowed unless told otherwise.
+ */
 export function gateRun(opts: Omit<RunClaudeOptions, "pluginDir"> & { fixtures?: boolean }): Promise<RunClaudeResult> {
   const { fixtures, ...rest } = opts;
   return runClaude({
     allowedTools: ["Bash", "Read", "Agent"],
     whenExhausted: "error",
+    projectSkills: [EXAMPLE_SKILL],
     ...rest,
-    pluginDir: fixtures ? [ROOT, FIXTURE_PLUGIN] : ROOT,
+    pluginDir: fixtures ? [PLUGIN_ROOT, FIXTURE_PLUGIN] : PLUGIN_ROOT,
   });
 }
 

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../../support/paths.js";
+import { EXAMPLE_SKILL, PLUGIN_ROOT } from "../../support/paths.js";
 import { lastToolResults, text } from "../support/scripted-model.js";
 import { startClaudeTui, tmuxAvailable } from "../support/tmux.js";
 import { activate, id, markerDir, ran, touch } from "./support.js";
@@ -15,7 +15,8 @@ describe.skipIf(!tmuxAvailable())("the gate in the TUI", () => {
     const marks = markerDir();
     const call = id("tui");
     const tui = await startClaudeTui({
-      pluginDir: ROOT,
+      pluginDir: PLUGIN_ROOT,
+      projectSkills: [EXAMPLE_SKILL],
       allowedTools: ["Bash", "Skill"],
       script: [[activate()], [text("Running the test."), touch(join(marks, "tui"), call)], [text("TUI final after the refusal.")]],
     });

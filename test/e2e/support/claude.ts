@@ -10,9 +10,9 @@
  * killed when the run ends or times out.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   startScriptedModel,
@@ -47,6 +47,8 @@ export interface RunClaudeOptions {
   allowedTools?: string[];
   /** working folder (default: a fresh temp folder) */
   cwd?: string;
+  /** skill folders copied into `<cwd>/.claude/skills/` before the run (project skills) */
+  projectSkills?: string[];
   /** scratch HOME to reuse (default: a fresh one, see `makeScratchHome`) */
   home?: string;
   /** extra environment for the claude process (added to the minimal one) */
@@ -271,8 +273,9 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals = "SIG
  * The project folder and scratch HOME of a run: the given ones (HOME seeded to
  * trust the folder), or new temporary ones, listed in `created` for clean-up.
  */
-export function prepareDirs(opts: { cwd?: string; home?: string }): { cwd: string; home: string; created: string[] } {
+export function prepareDirs(opts: { cwd?: string; home?: string; projectSkills?: string[] }): { cwd: string; home: string; created: string[] } {
   const cwd = opts.cwd ? realpathSync(opts.cwd) : realpathSync(mkdtempSync(join(tmpdir(), "cc-cwd-")));
+  for (const skill of opts.projectSkills ?? []) cpSync(skill, join(cwd, ".claude", "skills", basename(skill)), { recursive: true });
   const home = opts.home ?? makeScratchHome([cwd]);
   if (opts.home) seedScratchHome(home, [cwd]);
   const created = [...(opts.cwd ? [] : [cwd]), ...(opts.home ? [] : [home])];

@@ -26,6 +26,8 @@ export interface StartTuiOptions {
   pluginDir?: string | string[];
   allowedTools?: string[];
   cwd?: string;
+  /** skill folders copied into `<cwd>/.claude/skills/` before the run */
+  projectSkills?: string[];
   home?: string;
   env?: Record<string, string>;
   extraArgs?: string[];

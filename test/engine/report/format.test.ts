@@ -3,18 +3,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../../src/engine/defaults.js";
 import { formatReport, formatSignal } from "../../../src/engine/report/format.js";
-import { SEEDS } from "../../support/paths.js";
+import { FIXTURES } from "../../support/paths.js";
 
 const signals = { gain: 0.7, stepCost: 0.12, uncertainty: 0.6, redundancy: 0 };
 const rationale = "Clear gap exists; tool call likely fills it at acceptable cost.";
 
-/** The "Resulting report" block of the action-selector seed, as written there. */
+/** The original skill's canonical worked example, its "Resulting report" as written there (rationale wrapped). */
 function seedReport(): string[] {
-  const text = readFileSync(join(SEEDS, "000_bafcc98527a17c64.txt"), "utf8");
-  const after = text.slice(text.indexOf("Resulting report"));
-  const block = /```\n([\s\S]*?)```/.exec(after);
-  if (!block) throw new Error("seed has no resulting report block");
-  return block[1]!.trimEnd().split("\n");
+  return readFileSync(join(FIXTURES, "reports", "canonical-example.txt"), "utf8").trimEnd().split("\n");
 }
 
 describe("formatReport", () => {
