@@ -90,10 +90,10 @@ describe.runIf(existsSync(HOOK))("the harness through the real PreToolUse hook",
   }, SLOW);
 
   it("making no call where the situation calls for one is a failure, and a stop after an untaken report is blocked", async () => {
-    const noCall = "FILES: skills/utility-scoring/SKILL.md\nCALL: none\nMESSAGE:\nDone.";
+    const noCall = "FILES: plugin/skills/utility-scoring/SKILL.md\nCALL: none\nMESSAGE:\nDone.";
     const ended = await runSituation(situation("self-01-first-read"), [noCall]);
     expect(ended).toMatchObject({ firstTry: false, attempts: [{ got: "ended (no call; Stop hook let it stop)", ok: false }] });
-    const untaken = `FILES: skills/utility-scoring/SKILL.md\nCALL: none\nMESSAGE:\n${messageOf(text("reference", "self-01-first-read"))}`;
+    const untaken = `FILES: plugin/skills/utility-scoring/SKILL.md\nCALL: none\nMESSAGE:\n${messageOf(text("reference", "self-01-first-read"))}`;
     const blocked = await runSituation(situation("self-01-first-read"), [untaken]);
     expect(blocked).toMatchObject({ firstTry: false, attempts: [{ got: "stop blocked" }] });
   }, SLOW);
@@ -102,7 +102,8 @@ describe.runIf(existsSync(HOOK))("the harness through the real PreToolUse hook",
     const prompt = await readerPrompt(situation("self-02-run-test"));
     expect(prompt).toContain("[system] PreToolUse:Read hook additional context: utility: step 1/10 · opus · StepCost 0.361 · respond 0.29");
     expect(prompt).toContain("[system] PreToolUse:Read hook additional context: utility: step 2/10 · opus · StepCost 0.432 · respond 0.29");
-    expect(prompt).toContain("`skills/gated-example/SKILL.md`");
+    expect(prompt).toContain("`examples/skills/gated-example/SKILL.md`");
+    expect(prompt).toContain("`plugin/skills/utility-scoring/SKILL.md`");
     expect(prompt).not.toContain("numbers.test");
   }, SLOW);
 });

@@ -62,7 +62,7 @@ describe("the user's budgets from CLAUDE_PLUGIN_OPTION_* (plugin userConfig)", (
 });
 
 describe("the manifest declares the same options", () => {
-  const manifest = JSON.parse(readFileSync(join(ROOT, ".claude-plugin", "plugin.json"), "utf8")) as { userConfig: Record<string, { type: string; options?: string[]; min?: number }> };
+  const manifest = JSON.parse(readFileSync(join(ROOT, "plugin", ".claude-plugin", "plugin.json"), "utf8")) as { userConfig: Record<string, { type: string; options?: string[]; min?: number }> };
 
   it("one userConfig option per budget key, and the price override", () => {
     expect(Object.keys(manifest.userConfig).sort()).toEqual([...Object.values(USER_BUDGET_OPTIONS), PRICES_OPTION].sort());
