@@ -238,15 +238,4 @@ export class FileStateStore implements StateStore {
     }
   }
 
-  /** Moves an unreadable state file aside so the session can start over; returns where it went. */
-  quarantine(sessionId: string): string | undefined {
-    const file = this.path(sessionId);
-    const aside = `${file}.unreadable-${Date.now()}`;
-    try {
-      renameSync(file, aside);
-      return aside;
-    } catch {
-      return undefined;
-    }
-  }
 }
