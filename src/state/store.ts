@@ -237,5 +237,4 @@ export class FileStateStore implements StateStore {
       release(lock, token);
     }
   }
-
 }
