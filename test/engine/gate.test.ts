@@ -87,8 +87,13 @@ describe.each<Scope>(["self", "subagent", "dispatch"])("the gate's decision tabl
     expect(d.rule).toBe("exact_repeat");
     expect(d.reason).toContain("= -0.52"); // 0.7 − 0.12 − 0.3 − 0.8
     expect(d.reason).toContain("step 3");
-    const honest = report("retrieve", "-0.52", "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=1");
-    expect(decide({ scope, tool: "Read", repeat, reportText: honest }).decision).toBe("refused"); // and then the floor? no: −0.52 < −0.5
+  });
+
+  it("an exact repeat scored honestly (Redundancy = 1) → passed, and refused only for what else it breaks", () => {
+    const honest = report("retrieve", "0.20", "Gain=1 StepCost=0 Uncertainty=0 Redundancy=1"); // 1 − 0.8, above the floor
+    expect(decide({ scope, tool: "Read", repeat, reportText: honest }).decision).toBe("passed");
+    const honestButLow = report("retrieve", "-0.62", "Gain=0.6 StepCost=0.12 Uncertainty=0.6 Redundancy=1"); // −0.62 < −0.5, Gain below the override
+    expect(refusedRule(decide({ scope, tool: "Read", repeat, reportText: honestButLow })).rule).toBe("below_floor");
   });
 
   it("anything else → passed, never allowed", () => {
