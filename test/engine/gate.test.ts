@@ -141,3 +141,29 @@ describe("the last report before the call counts", () => {
     expect(refusedRule(decide({ reportText: reversed })).rule).toBe("loop_ended");
   });
 });
+
+describe("what a refusal carries", () => {
+  const scope = "self" as const;
+
+  it("no report: the whole template, and nothing parsed", () => {
+    const d = refusedRule(decide({ scope, reportText: undefined }));
+    expect(d.reason).toBe(
+      `No action report before this Bash call. Under the utility gate, write the report in the same message, before the call:\nAction: <respond|retrieve|tool_call|verify|delegate|stop>\nUtility: <U rounded to 2 decimals>\nBreakdown: Gain=<0..1> StepCost=<0..1> Uncertainty=<0..1> Redundancy=<0..1>\nRationale: "<one sentence>"`,
+    );
+    expect(d).not.toHaveProperty("report");
+    expect(d).not.toHaveProperty("evaluation");
+  });
+
+  it("a report the checker refuses goes with the refusal, as parsed; a tool it does not permit, with its evaluation", () => {
+    const mismatch = refusedRule(decide({ scope, reportText: report("tool_call", "0.30", GOOD) }));
+    expect(mismatch.report).toMatchObject({ action: "tool_call", utility: 0.3 });
+    const notPermitted = refusedRule(decide({ scope, tool: "Write", reportText: report("retrieve", "0.28", GOOD) }));
+    expect(notPermitted.evaluation?.report.action).toBe("retrieve");
+  });
+
+  it("a tool no action of the scope permits gets no hint of one", () => {
+    const d = refusedRule(decide({ scope: "subagent", tool: "Agent", reportText: report("tool_call", "0.28", GOOD) }));
+    expect(d.reason).toBe("Action tool_call does not permit Agent; tool_call permits Bash, Write, Edit, MultiEdit, NotebookEdit, mcp__ tools and other tools no other action names.");
+    expect(refusedRule(decide({ scope, tool: "Agent", reportText: report("tool_call", "0.28", GOOD) })).reason).toMatch(/ Agent fits delegate: rescore with that action if it is the best\.$/);
+  });
+});

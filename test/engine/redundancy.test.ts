@@ -242,3 +242,44 @@ describe("findExactRepeat (SPEC §7)", () => {
     );
   });
 });
+
+describe("what a call reads and writes", () => {
+  it("reads the path of each key a read-only tool names, and no empty path", () => {
+    expect(effectOf("Grep", { pattern: "x", path: "/repo/src" })).toEqual({ kind: "read", paths: ["/repo/src"] });
+    expect(effectOf("NotebookRead", { notebook_path: "/n.ipynb" })).toEqual({ kind: "read", paths: ["/n.ipynb"] });
+    expect(effectOf("Read", { file_path: "" })).toEqual({ kind: "read", paths: [] });
+    expect(effectOf("Read", null)).toEqual({ kind: "read", paths: [] });
+    expect(effectOf("Write", "not an object")).toEqual({ kind: "write", paths: [] });
+  });
+
+  it("knows the file each write tool writes", () => {
+    expect(effectOf("Write", { file_path: "/a" })).toEqual({ kind: "write", paths: ["/a"] });
+    expect(effectOf("MultiEdit", { file_path: "/a", edits: [] })).toEqual({ kind: "write", paths: ["/a"] });
+    expect(effectOf("NotebookEdit", { notebook_path: "/n.ipynb" })).toEqual({ kind: "write", paths: ["/n.ipynb"] });
+  });
+
+  it("a write elsewhere leaves a search of a folder a repeat; a write inside it, or to a path it cannot place, does not", () => {
+    const grep = call("Grep", { pattern: "x", path: "/repo/src" });
+    expect(repeatAt([grep, call("Write", { file_path: "/other/a.ts", content: "" })], grep)).toBe(1);
+    expect(repeatAt([grep, call("MultiEdit", { file_path: "/other/a.ts", edits: [] })], grep)).toBe(1);
+    expect(repeatAt([grep, call("Write", { file_path: "/repo/src/a.ts", content: "" })], grep)).toBeUndefined();
+    expect(repeatAt([grep, call("Write", { file_path: "src/a.ts", content: "" })], grep)).toBeUndefined(); // relative: it could be anywhere
+  });
+
+  it("a read of several paths is changed by a write to any one of them", () => {
+    const both = call("Read", { file_path: "/a", path: "/b" });
+    expect(effectOf(both.tool, both.input)).toEqual({ kind: "read", paths: ["/a", "/b"] });
+    expect(repeatAt([both, call("Edit", { file_path: "/b", old_string: "x", new_string: "y" })], both)).toBeUndefined();
+    expect(repeatAt([both, call("Edit", { file_path: "/a", old_string: "x", new_string: "y" })], both)).toBeUndefined();
+    expect(repeatAt([both, call("Edit", { file_path: "/c", old_string: "x", new_string: "y" })], both)).toBe(1);
+  });
+
+  it("without calls in flight, finds the repeat in the history alone", () => {
+    const history = ran([call("Read", { file_path: "/a" })]);
+    expect(findExactRepeat(history, { tool: "Read", digest: history[0]!.digest, effect: history[0]!.effect })?.previous.at).toBe(1);
+  });
+
+  it("writes the cycle marker as <cycle>, which no JSON text holds", () => {
+    expect(CYCLE_MARKER).toBe("<cycle>");
+  });
+});
