@@ -161,6 +161,12 @@ describe("what a refusal carries", () => {
     expect(notPermitted.evaluation?.report.action).toBe("retrieve");
   });
 
+  it("names every action that would permit the tool", () => {
+    expect(refusedRule(decide({ scope, tool: "Read", reportText: report("tool_call", "0.28", GOOD) })).reason).toBe(
+      "Action tool_call does not permit Read; tool_call permits Bash, Write, Edit, MultiEdit, NotebookEdit, mcp__ tools and other tools no other action names. Read fits retrieve or verify: rescore with that action if it is the best.",
+    );
+  });
+
   it("a tool no action of the scope permits gets no hint of one", () => {
     const d = refusedRule(decide({ scope: "subagent", tool: "Agent", reportText: report("tool_call", "0.28", GOOD) }));
     expect(d.reason).toBe("Action tool_call does not permit Agent; tool_call permits Bash, Write, Edit, MultiEdit, NotebookEdit, mcp__ tools and other tools no other action names.");

@@ -27,6 +27,7 @@ describe("which tools each action permits (SPEC §6)", () => {
     for (const tool of ["Read", "Bash", "Agent", "X"]) {
       expect(actionPermits("respond", tool, { respond: ["X"] })).toBe(false);
       expect(actionPermits("stop", tool)).toBe(false);
+      expect(actionPermits("stop", tool, { stop: [tool] })).toBe(false);
     }
   });
 
