@@ -3,8 +3,8 @@
 // per area from Stryker's JSON report, with the targets of docs/mutation.md.
 // Extra arguments go to Stryker, e.g. `npm run mutation -- --mutate src/engine/utility.ts`.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -15,6 +15,15 @@ const AREAS = [
 // Stryker's own definition: killed and timed out over all mutants that are valid and covered or not.
 const DETECTED = new Set(["Killed", "Timeout"]);
 const COUNTED = new Set(["Killed", "Timeout", "Survived", "NoCoverage"]);
+
+// Tests find the project's shared folder beside the clone (test/support/paths.ts); Stryker's
+// sandbox is .tmp/stryker/sandbox-*, so the same relative path leads to .tmp/stryker/shared.
+const shared = resolve(root, "..", "shared");
+const besideSandbox = join(root, ".tmp", "stryker", "shared");
+if (existsSync(shared) && !existsSync(besideSandbox)) {
+  mkdirSync(dirname(besideSandbox), { recursive: true });
+  symlinkSync(shared, besideSandbox, "dir");
+}
 
 const args = process.argv.slice(2);
 const config = args[0]?.endsWith(".mjs") ? [] : ["stryker.config.mjs"];
