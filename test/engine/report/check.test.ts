@@ -153,6 +153,11 @@ describe("checkReport", () => {
       );
     });
 
+    it("accepts rows whose U= agrees", () => {
+      const ok = table("retrieve", "0.30", "Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0");
+      expect(check(ok.replace("Redundancy=0.0\n- tool_call", "Redundancy=0.0 U=0.30\n- tool_call")).ok).toBe(true);
+    });
+
     it("refuses a candidate outside the scope, even when the Action is inside it", () => {
       const text = ["Candidates:", "- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0", "- delegate: Gain=0.1 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0", report("retrieve", "0.30", "Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0")].join("\n");
       expect(refusal(check(text, { scope: "subagent" }))).toEqual({
@@ -190,6 +195,11 @@ describe("rationaleDocumentsOverride", () => {
     expect(rationaleDocumentsOverride("override, gain 0.75", [0.75])).toBe(true);
     expect(rationaleDocumentsOverride("override, gain 0.7", [0.75])).toBe(false);
     expect(rationaleDocumentsOverride("gain .75 is high", [0.75])).toBe(false);
+  });
+
+  it("reads integers too, and any of the justifying gains will do", () => {
+    expect(rationaleDocumentsOverride("override: Gain 1", [1])).toBe(true);
+    expect(rationaleDocumentsOverride("override: Gain 0.9", [0.8, 0.9])).toBe(true);
   });
 
   it("reads whole numbers only: a value inside a longer one does not count", () => {
