@@ -63,17 +63,52 @@ export function effectOf(tool: string, input: unknown): CallEffect {
   return startsInBackground(tool, fields) ? { kind: "exec", background: true } : { kind: "exec" };
 }
 
-/** JSON with object keys sorted, so that key order never makes two inputs differ. */
+/** Stands, in a canonical form, for a value that contains itself; no JSON text can contain it, so it never equals a real value's form. */
+export const CYCLE_MARKER = "<cycle>";
+
+/** A piece of text to write (closing a container when `closes` is set), or a value still to walk. */
+type Pending = { text: string; closes?: object } | { value: unknown };
+
+/**
+ * JSON with object keys sorted, so that key order never makes two inputs
+ * differ. Walked with an explicit stack, not recursion: an input nested
+ * 50 000 levels deep still gets its exact, deterministic form. A value that
+ * contains itself (never the case in parsed JSON) is written as CYCLE_MARKER.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.keys(value as object)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(",")}}`;
+  const out: string[] = [];
+  const open = new Set<object>(); // the containers being written: the ancestors of the next value
+  const todo: Pending[] = [{ value }];
+  for (let next = todo.pop(); next !== undefined; next = todo.pop()) {
+    if ("text" in next) {
+      out.push(next.text);
+      if (next.closes) open.delete(next.closes);
+    } else out.push(write(next.value, open, todo));
   }
-  return JSON.stringify(value) ?? "null";
+  return out.join("");
+}
+
+/** A leaf's text; or, for a container, its opening, with its parts and closing pushed onto `todo` to come next. */
+function write(value: unknown, open: Set<object>, todo: Pending[]): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (open.has(value)) return CYCLE_MARKER;
+  open.add(value);
+  // Pushed last part first, so that they come off the stack in order (no spread: an array may have millions of items).
+  const isArray = Array.isArray(value);
+  todo.push({ text: isArray ? "]" : "}", closes: value });
+  if (isArray) {
+    for (let i = value.length - 1; i >= 0; i--) {
+      todo.push({ value: value[i] });
+      if (i > 0) todo.push({ text: "," });
+    }
+  } else {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record)
+      .sort()
+      .filter((k) => record[k] !== undefined);
+    for (let i = keys.length - 1; i >= 0; i--) todo.push({ value: record[keys[i]!] }, { text: `${i > 0 ? "," : ""}${JSON.stringify(keys[i])}:` });
+  }
+  return isArray ? "[" : "{";
 }
 
 /**
@@ -94,18 +129,10 @@ export function normalizePath(path: string): string | null {
 
 /**
  * The digest of a call's input that repeats are matched on and the step log
- * records: SHA-256 of the canonical JSON, first 32 hex digits. An input nested
- * too deep to walk (the stack overflows) gets a digest of its own: it is still
- * decided, and never a repeat.
+ * records: SHA-256 of the canonical JSON, first 32 hex digits.
  */
 export function inputDigest(toolInput: unknown): string {
-  let canonical: string;
-  try {
-    canonical = canonicalJson(toolInput);
-  } catch {
-    canonical = `unwalkable:${Date.now()}:${Math.random()}`;
-  }
-  return sha256Hex(canonical).slice(0, 32);
+  return sha256Hex(canonicalJson(toolInput)).slice(0, 32);
 }
 
 function isWithin(path: string, folder: string): boolean {

@@ -14,9 +14,11 @@ const K = new Uint32Array([
   0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
+const UTF8 = new TextEncoder();
+
 /** The SHA-256 of `data` (a string is hashed as UTF-8), as 64 lowercase hex digits. */
 export function sha256Hex(data: string | Uint8Array): string {
-  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  const bytes = typeof data === "string" ? UTF8.encode(data) : data;
   const bitLength = bytes.length * 8;
   // Message + 0x80 + zeros + 64-bit length, padded to a multiple of 64 bytes.
   const padded = new Uint8Array((((bytes.length + 8) >> 6) + 1) << 6);

@@ -178,7 +178,7 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
       return { state: session, result: decideInState(session, ref, input, governing, ctx.clock().getTime(), outcomes) };
     });
   } catch (error) {
-    return stateTrouble(error, input, ref, ctx);
+    return stateTrouble(error, input, ref, ctx, started);
   }
   logOutcomes(ctx, "PreToolUse", input, ref, decided.scope, decided.gate, decided.outcomes);
   ctx.appendLog(input.session_id, record(input, ref, decided, ctx, started));
@@ -210,7 +210,7 @@ async function skillCalled(input: PreToolUseInput, ctx: HookContext): Promise<Ho
  * The state could not be read or locked. A gated scope fails closed; we can
  * only know it is gated from the transcript and the files, so look there.
  */
-async function stateTrouble(error: unknown, input: PreToolUseInput, ref: ScopeRef, ctx: HookContext): Promise<HookResult> {
+async function stateTrouble(error: unknown, input: PreToolUseInput, ref: ScopeRef, ctx: HookContext, started: number): Promise<HookResult> {
   if (!(error instanceof StateUnreadableError)) throw error;
   let session = newSession(input.session_id);
   try {
@@ -227,15 +227,17 @@ async function stateTrouble(error: unknown, input: PreToolUseInput, ref: ScopeRe
   } catch {
     // the transcript is unreadable too: nothing shows a gate
   }
-  const gated = effectiveGate(session, scope, ref) !== undefined;
-  if (!gated) return { stderr: `utility: ${error.message}; this scope is not gated, so the call goes on.` };
-  return {
-    output: {
-      hookSpecificOutput: {
-        hookEventName: "PreToolUse",
-        permissionDecision: "deny",
-        permissionDecisionReason: `utility gate: the gate's state cannot be read (${error.message}), so no call can be checked; the user can fix or delete that file, or end the task.`,
-      },
-    },
-  };
+  const gate = effectiveGate(session, scope, ref);
+  if (!gate) return { stderr: `utility: ${error.message}; this scope is not gated, so the call goes on.` };
+  const reason = `the gate's state cannot be read (${error.message}), so no call can be checked; the user can fix or delete that file, or end the task.`;
+  ctx.appendLog(input.session_id, {
+    ...baseRecord(ctx, "PreToolUse", input, ref, scope, gate, started),
+    tool: input.tool_name,
+    ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
+    inputDigest: inputDigest(input.tool_input),
+    decision: "refused",
+    rule: "state_unreadable",
+    reason,
+  });
+  return { output: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: `utility gate: ${reason}` } } };
 }

@@ -6,6 +6,7 @@
  * `metadata:` (portable to the Skills API). Every problem names the file, the
  * key, what was found and what is expected, in one sentence.
  */
+import { isDeepStrictEqual } from "node:util";
 import * as z from "zod/mini";
 import { DEFAULT_CONFIG, UTILITY_MAX, UTILITY_MIN } from "../engine/defaults.js";
 import { BUDGET_EXPECTED, BUDGET_FIELD, BUDGET_KEYS, CostBudgetSchema, MaxAgentsSchema, StepCostModeSchema, TokenBudgetSchema, type Budgets } from "../engine/budget.js";
@@ -141,18 +142,6 @@ function safeJson(value: unknown): string {
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
-  }
-  return false;
 }
 
 const EXPECTED: Record<OptInKey, string> = {
@@ -295,7 +284,7 @@ export function resolveOptIn(frontmatterData: unknown, file: string): OptInResul
       if (!check.ok) for (const p of check.problems) problems.push(optInProblem(file, p.key, p.found, p.expected));
     }
     if (failed.length > 0) continue;
-    if (atTop && atMeta && !deepEqual(top[base], meta[base])) {
+    if (atTop && atMeta && !isDeepStrictEqual(top[base], meta[base])) {
       problems.push(
         optInProblem(
           file,

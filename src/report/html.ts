@@ -10,7 +10,7 @@ import { formatUsd } from "../engine/prices.js";
 import type { SessionSpend } from "./spend.js";
 
 export interface HtmlOptions {
-  /** The floor line; records do not carry it, so the default (−0.5) unless told. */
+  /** The floor of records that do not carry their own (logs written before records did); the default (−0.5) unless told. */
   floor?: number;
   /** Where the records came from, shown in the header. */
   source?: string;
@@ -61,7 +61,32 @@ function scopeLabel(record: Pick<LogRecord, "agentId" | "agentType" | "scope">):
   return record.agentId !== undefined ? `subagent ${record.agentId}${record.agentType ? ` (${record.agentType})` : ""}` : `main (${record.scope})`;
 }
 
-function chartSvg(records: readonly LogRecord[], floor: number): string {
+/**
+ * Each call's own floor (its scope's, as the record says), one line over each
+ * run of calls that share it, labelled where the label fits; one line across
+ * the plot when there is no call.
+ */
+function floorLines(timeline: readonly LogRecord[], fallbackFloor: number): string[] {
+  const n = Math.max(timeline.length, 1);
+  const runs: Array<{ start: number; end: number; floor: number }> = [];
+  timeline.forEach((record, i) => {
+    const floor = record.floor ?? fallbackFloor;
+    const last = runs[runs.length - 1];
+    if (last && last.floor === floor) last.end = i + 1;
+    else runs.push({ start: i, end: i + 1, floor });
+  });
+  if (runs.length === 0) runs.push({ start: 0, end: 1, floor: fallbackFloor });
+  return runs.flatMap(({ start, end, floor }) => {
+    const x1 = r1(PAD.left + (start / n) * PLOT_W);
+    const x2 = r1(PAD.left + (end / n) * PLOT_W);
+    const y = r1(yOf(floor));
+    const label = `floor ${fmt(floor)}`;
+    const line = `<line class="floor" data-floor="${floor}" x1="${x1}" x2="${x2}" y1="${y}" y2="${y}"/>`;
+    return label.length * 6.2 + 8 <= x2 - x1 ? [line, `<text class="floor-label" x="${r1(x2 - 4)}" y="${r1(y - 5)}" text-anchor="end">${label}</text>`] : [line];
+  });
+}
+
+function chartSvg(records: readonly LogRecord[], fallbackFloor: number): string {
   const timeline = records.filter((r) => r.event === "PreToolUse");
   const n = timeline.length;
   const xOf = (i: number) => PAD.left + ((i + 0.5) / Math.max(n, 1)) * PLOT_W;
@@ -73,9 +98,7 @@ function chartSvg(records: readonly LogRecord[], floor: number): string {
     parts.push(`<text class="tick" x="${PAD.left - 8}" y="${y + 4}" text-anchor="end">${fmt(u)}</text>`);
   }
   parts.push(`<text class="axis" transform="translate(16 ${PAD.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle">U</text>`);
-  const fy = r1(yOf(floor));
-  parts.push(`<line class="floor" data-floor="${floor}" x1="${PAD.left}" x2="${PAD.left + PLOT_W}" y1="${fy}" y2="${fy}"/>`);
-  parts.push(`<text class="floor-label" x="${PAD.left + PLOT_W - 4}" y="${fy - 5}" text-anchor="end">floor ${fmt(floor)}</text>`);
+  parts.push(...floorLines(timeline, fallbackFloor));
 
   // Where the scope or the task changes: a dashed rule, and a label that fits above its stretch.
   const segments: Array<{ start: number; end: number; record: LogRecord }> = [];

@@ -52,24 +52,24 @@ export interface LockOptions {
   staleMs: number;
 }
 
-const DEFAULT_LOCK: LockOptions = { timeoutMs: 4000, staleMs: 15000 };
+export const DEFAULT_LOCK: LockOptions = { timeoutMs: 4000, staleMs: 15000 };
 
 /**
- * For the hardening tests only (Claude Code never sets them; unset, they cost
- * nothing): a pause between seeing a stale lock and taking it over, which
- * widens the race that takeOver() closes, and a pause while holding the lock
- * (the state read and changed, not yet written), so that a test can kill a
- * hook between its writes or race it.
+ * Points where a test can step in (none in the product): after seeing a stale
+ * lock and before taking it over, which is the race takeOver() closes; and
+ * while holding the lock, the state read and changed but not yet written,
+ * where a test can kill a hook between its writes.
  */
-const testPause = (name: string) => Math.min(Number(process.env[name]) || 0, 5000);
-const STALE_PAUSE_MS = testPause("UTILITY_TEST_STALE_PAUSE_MS");
-const HELD_PAUSE_MS = testPause("UTILITY_TEST_HELD_PAUSE_MS");
+export interface StoreSeams {
+  staleSeen?(): void;
+  held?(): void;
+}
 
 /**
  * A lock file created with O_EXCL holding the owner's pid, the time and a
  * token; a dead owner's lock is taken over. Returns the token, for release.
  */
-function acquire(lock: string, options: LockOptions): string {
+function acquire(lock: string, options: LockOptions, seams: StoreSeams): string {
   const deadline = Date.now() + options.timeoutMs;
   const token = `${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}`;
   for (let attempt = 0; ; attempt++) {
@@ -85,7 +85,7 @@ function acquire(lock: string, options: LockOptions): string {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     if (isStale(lock, options.staleMs)) {
-      if (STALE_PAUSE_MS > 0) sleep(STALE_PAUSE_MS);
+      seams.staleSeen?.();
       takeOver(lock, options.staleMs);
       continue;
     }
@@ -173,6 +173,7 @@ export class FileStateStore implements StateStore {
   constructor(
     private readonly dir: string,
     private readonly lockOptions: LockOptions = DEFAULT_LOCK,
+    private readonly seams: StoreSeams = {},
   ) {}
 
   /** The last state file this store validated: its bytes, and the schema's output as JSON. */
@@ -217,11 +218,11 @@ export class FileStateStore implements StateStore {
     const lock = `${file}.lock`;
     const token = storeIo(file, () => {
       mkdirSync(dirname(file), { recursive: true });
-      return acquire(lock, this.lockOptions);
+      return acquire(lock, this.lockOptions, this.seams);
     });
     try {
       const { state, result } = await change(this.read(sessionId));
-      if (HELD_PAUSE_MS > 0) sleep(HELD_PAUSE_MS);
+      this.seams.held?.();
       const temp = `${file}.${process.pid}.tmp`;
       storeIo(file, () => {
         try {
@@ -235,18 +236,6 @@ export class FileStateStore implements StateStore {
       return result;
     } finally {
       release(lock, token);
-    }
-  }
-
-  /** Moves an unreadable state file aside so the session can start over; returns where it went. */
-  quarantine(sessionId: string): string | undefined {
-    const file = this.path(sessionId);
-    const aside = `${file}.unreadable-${Date.now()}`;
-    try {
-      renameSync(file, aside);
-      return aside;
-    } catch {
-      return undefined;
     }
   }
 }

@@ -92,8 +92,13 @@ describe.each<Scope>(["self", "subagent", "dispatch"])("the gate's decision tabl
     expect(d.rule).toBe("exact_repeat");
     expect(d.reason).toContain("= -0.52"); // 0.7 − 0.12 − 0.3 − 0.8
     expect(d.reason).toContain("step 3");
-    const honest = report("retrieve", "-0.52", "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=1");
-    expect(decide({ scope, tool: "Read", repeat, reportText: honest }).decision).toBe("refused"); // and then the floor? no: −0.52 < −0.5
+  });
+
+  it("an exact repeat scored honestly (Redundancy = 1) → passed, and refused only for what else it breaks", () => {
+    const honest = report("retrieve", "0.20", "Gain=1 StepCost=0 Uncertainty=0 Redundancy=1"); // 1 − 0.8, above the floor
+    expect(decide({ scope, tool: "Read", repeat, reportText: honest }).decision).toBe("passed");
+    const honestButLow = report("retrieve", "-0.62", "Gain=0.6 StepCost=0.12 Uncertainty=0.6 Redundancy=1"); // −0.62 < −0.5, Gain below the override
+    expect(refusedRule(decide({ scope, tool: "Read", repeat, reportText: honestButLow })).rule).toBe("below_floor");
   });
 
   it("anything else → passed, never allowed", () => {
@@ -139,5 +144,37 @@ describe("the last report before the call counts", () => {
     expect(decide({ reportText: two }).decision).toBe("passed");
     const reversed = `${report("tool_call", "0.28", GOOD)}\n\n${report("respond", "0.28", GOOD)}`;
     expect(refusedRule(decide({ reportText: reversed })).rule).toBe("loop_ended");
+  });
+});
+
+describe("what a refusal carries", () => {
+  const scope = "self" as const;
+
+  it("no report: the whole template, and nothing parsed", () => {
+    const d = refusedRule(decide({ scope, reportText: undefined }));
+    expect(d.reason).toBe(
+      `No action report before this Bash call. Under the utility gate, write the report in the same message, before the call:\nAction: <respond|retrieve|tool_call|verify|delegate|stop>\nUtility: <U rounded to 2 decimals>\nBreakdown: Gain=<0..1> StepCost=<0..1> Uncertainty=<0..1> Redundancy=<0..1>\nRationale: "<one sentence>"`,
+    );
+    expect(d).not.toHaveProperty("report");
+    expect(d).not.toHaveProperty("evaluation");
+  });
+
+  it("a report the checker refuses goes with the refusal, as parsed; a tool it does not permit, with its evaluation", () => {
+    const mismatch = refusedRule(decide({ scope, reportText: report("tool_call", "0.30", GOOD) }));
+    expect(mismatch.report).toMatchObject({ action: "tool_call", utility: 0.3 });
+    const notPermitted = refusedRule(decide({ scope, tool: "Write", reportText: report("retrieve", "0.28", GOOD) }));
+    expect(notPermitted.evaluation?.report.action).toBe("retrieve");
+  });
+
+  it("names every action that would permit the tool", () => {
+    expect(refusedRule(decide({ scope, tool: "Read", reportText: report("tool_call", "0.28", GOOD) })).reason).toBe(
+      "Action tool_call does not permit Read; tool_call permits Bash, Write, Edit, MultiEdit, NotebookEdit, mcp__ tools and other tools no other action names. Read fits retrieve or verify: rescore with that action if it is the best.",
+    );
+  });
+
+  it("a tool no action of the scope permits gets no hint of one", () => {
+    const d = refusedRule(decide({ scope: "subagent", tool: "Agent", reportText: report("tool_call", "0.28", GOOD) }));
+    expect(d.reason).toBe("Action tool_call does not permit Agent; tool_call permits Bash, Write, Edit, MultiEdit, NotebookEdit, mcp__ tools and other tools no other action names.");
+    expect(refusedRule(decide({ scope, tool: "Agent", reportText: report("tool_call", "0.28", GOOD) })).reason).toMatch(/ Agent fits delegate: rescore with that action if it is the best\.$/);
   });
 });

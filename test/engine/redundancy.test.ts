@@ -1,7 +1,7 @@
 // SPEC §7: exact repeats the code can prove, and only those.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, effectOf, findExactRepeat, normalizePath, type RanCall } from "../../src/engine/redundancy.js";
+import { CYCLE_MARKER, canonicalJson, effectOf, findExactRepeat, inputDigest, normalizePath, type RanCall } from "../../src/engine/redundancy.js";
 
 interface Call {
   tool: string;
@@ -67,6 +67,44 @@ describe("canonicalJson", () => {
     expect(canonicalJson({ b: 1, a: { d: [2, 1], c: null } })).toBe(canonicalJson({ a: { c: null, d: [2, 1] }, b: 1 }));
     expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
     expect(canonicalJson({ a: 1, b: undefined })).toBe(canonicalJson({ a: 1 }));
+  });
+
+  it("is the text of JSON.stringify with every object's keys sorted (property)", () => {
+    const reference = (v: unknown): string =>
+      Array.isArray(v)
+        ? `[${v.map(reference).join(",")}]`
+        : v !== null && typeof v === "object"
+          ? `{${Object.keys(v)
+              .sort()
+              .map((k) => `${JSON.stringify(k)}:${reference((v as Record<string, unknown>)[k])}`)
+              .join(",")}}`
+          : JSON.stringify(v);
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(canonicalJson(value)).toBe(reference(value));
+      }),
+    );
+    expect(canonicalJson([])).toBe("[]");
+    expect(canonicalJson({})).toBe("{}");
+    expect(canonicalJson([undefined, 1])).toBe("[null,1]");
+    expect(canonicalJson(undefined)).toBe("null");
+  });
+
+  it("walks an input nested 50 000 levels deep to its exact form, the same every time", () => {
+    const nest = (inner: string) => JSON.parse(`${"[".repeat(50_000)}${inner}${"]".repeat(50_000)}`) as unknown;
+    const form = canonicalJson(nest('{"a":1}'));
+    expect(form).toBe(`${"[".repeat(50_000)}{"a":1}${"]".repeat(50_000)}`);
+    expect(inputDigest(nest('{"a":1}'))).toBe(inputDigest(nest('{"a":1}')));
+    expect(inputDigest(nest('{"a":1}'))).not.toBe(inputDigest(nest('{"a":2}')));
+  });
+
+  it("writes a value that contains itself as the cycle marker, and a value met twice in full", () => {
+    const loop: Record<string, unknown> = { a: 1 };
+    loop.self = loop;
+    expect(canonicalJson(loop)).toBe(`{"a":1,"self":${CYCLE_MARKER}}`);
+    const shared = { x: [1] };
+    expect(canonicalJson({ p: shared, q: shared })).toBe('{"p":{"x":[1]},"q":{"x":[1]}}');
+    expect(canonicalJson([shared, [shared]])).toBe('[{"x":[1]},[{"x":[1]}]]');
   });
 
   it("is the same for any permutation of keys (property)", () => {
@@ -202,5 +240,46 @@ describe("findExactRepeat (SPEC §7)", () => {
         expect(found !== undefined).toBe(clean);
       }),
     );
+  });
+});
+
+describe("what a call reads and writes", () => {
+  it("reads the path of each key a read-only tool names, and no empty path", () => {
+    expect(effectOf("Grep", { pattern: "x", path: "/repo/src" })).toEqual({ kind: "read", paths: ["/repo/src"] });
+    expect(effectOf("NotebookRead", { notebook_path: "/n.ipynb" })).toEqual({ kind: "read", paths: ["/n.ipynb"] });
+    expect(effectOf("Read", { file_path: "" })).toEqual({ kind: "read", paths: [] });
+    expect(effectOf("Read", null)).toEqual({ kind: "read", paths: [] });
+    expect(effectOf("Write", "not an object")).toEqual({ kind: "write", paths: [] });
+  });
+
+  it("knows the file each write tool writes", () => {
+    expect(effectOf("Write", { file_path: "/a" })).toEqual({ kind: "write", paths: ["/a"] });
+    expect(effectOf("MultiEdit", { file_path: "/a", edits: [] })).toEqual({ kind: "write", paths: ["/a"] });
+    expect(effectOf("NotebookEdit", { notebook_path: "/n.ipynb" })).toEqual({ kind: "write", paths: ["/n.ipynb"] });
+  });
+
+  it("a write elsewhere leaves a search of a folder a repeat; a write inside it, or to a path it cannot place, does not", () => {
+    const grep = call("Grep", { pattern: "x", path: "/repo/src" });
+    expect(repeatAt([grep, call("Write", { file_path: "/other/a.ts", content: "" })], grep)).toBe(1);
+    expect(repeatAt([grep, call("MultiEdit", { file_path: "/other/a.ts", edits: [] })], grep)).toBe(1);
+    expect(repeatAt([grep, call("Write", { file_path: "/repo/src/a.ts", content: "" })], grep)).toBeUndefined();
+    expect(repeatAt([grep, call("Write", { file_path: "src/a.ts", content: "" })], grep)).toBeUndefined(); // relative: it could be anywhere
+  });
+
+  it("a read of several paths is changed by a write to any one of them", () => {
+    const both = call("Read", { file_path: "/a", path: "/b" });
+    expect(effectOf(both.tool, both.input)).toEqual({ kind: "read", paths: ["/a", "/b"] });
+    expect(repeatAt([both, call("Edit", { file_path: "/b", old_string: "x", new_string: "y" })], both)).toBeUndefined();
+    expect(repeatAt([both, call("Edit", { file_path: "/a", old_string: "x", new_string: "y" })], both)).toBeUndefined();
+    expect(repeatAt([both, call("Edit", { file_path: "/c", old_string: "x", new_string: "y" })], both)).toBe(1);
+  });
+
+  it("without calls in flight, finds the repeat in the history alone", () => {
+    const history = ran([call("Read", { file_path: "/a" })]);
+    expect(findExactRepeat(history, { tool: "Read", digest: history[0]!.digest, effect: history[0]!.effect })?.previous.at).toBe(1);
+  });
+
+  it("writes the cycle marker as <cycle>, which no JSON text holds", () => {
+    expect(CYCLE_MARKER).toBe("<cycle>");
   });
 });

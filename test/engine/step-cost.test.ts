@@ -13,6 +13,11 @@ describe("computeStepCost", () => {
     expect(cost.value).toBeCloseTo(0.5 * 0.5 + 0.3 * 0.5 + 0.2 * 0.4, 12);
   });
 
+  it("takes a token ceiling of 0 as none, and no tokens spent as 0", () => {
+    expect(computeStepCost({ step: 3, maxSteps: 10, tokens: 5000, tokenCeiling: 0, model: "opus" }).value).toBeCloseTo(0.503, 12);
+    expect(computeStepCost({ step: 5, maxSteps: 10, tokenCeiling: 10000, model: "sonnet" }).value).toBeCloseTo(0.5 * 0.5 + 0.2 * 0.4, 12);
+  });
+
   it("uses the model ratios haiku 0.1, sonnet 0.4, opus 1.0", () => {
     const at0 = (model: "haiku" | "sonnet" | "opus") => computeStepCost({ step: 0, maxSteps: 10, model }).value;
     expect(at0("haiku")).toBeCloseTo(0.029, 12);

@@ -59,4 +59,31 @@ describe("checkTermination", () => {
     const lifted = considered(cand("retrieve", 0.9, 1, 1));
     expect(checkTermination({ selected: "retrieve", considered: lifted, step: 10, config }).rule).toBe("budget");
   });
+
+  it("says why, naming the step, the budget, the floor and the threshold", () => {
+    expect(checkTermination({ selected: "stop", considered: [], step: 0, config })).toEqual({ terminate: true, rule: "stop", reason: "the selected action is stop" });
+    expect(checkTermination({ selected: "retrieve", considered: considered(cand("retrieve", 1)), step: 10, config })).toEqual({ terminate: true, rule: "budget", reason: "step 10 has reached max_steps 10" });
+    expect(checkTermination({ selected: "retrieve", considered: considered(cand("retrieve", 1)), step: 9, config })).toEqual({ terminate: false, reason: "at least one non-stop candidate is at or above the floor" });
+    expect(checkTermination({ selected: "retrieve", considered: considered(cand("retrieve", 0.1, 1, 1)), step: 1, config })).toEqual({
+      terminate: true,
+      rule: "floor",
+      reason: "every non-stop candidate is below the floor -0.5 and none has Gain ≥ 0.7",
+    });
+    expect(checkTermination({ selected: "retrieve", considered: considered(cand("retrieve", 0.8, 1, 1)), step: 1, config })).toEqual({
+      terminate: false,
+      override: { action: "retrieve", gain: 0.8 },
+      reason: "every non-stop candidate is below the floor -0.5, but retrieve has Gain 0.8 ≥ 0.7 (high-gain override)",
+    });
+  });
+
+  it("the override is carried by the candidate of highest Gain, wherever it is in the table", () => {
+    const table = considered(cand("retrieve", 0.1, 1, 1), cand("verify", 0.75, 1, 1), cand("tool_call", 0.9, 1, 1), cand("delegate", 0.2, 1, 1));
+    expect(checkTermination({ selected: "retrieve", considered: table, step: 1, config }).override).toEqual({ action: "tool_call", gain: 0.9 });
+    expect(checkTermination({ selected: "retrieve", considered: [...table].reverse(), step: 1, config }).override).toEqual({ action: "tool_call", gain: 0.9 });
+  });
+
+  it("a table of stop alone, or nothing, never trips the floor rule", () => {
+    expect(checkTermination({ selected: "retrieve", considered: considered(cand("stop", 0, 1, 1)), step: 1, config }).terminate).toBe(false);
+    expect(checkTermination({ selected: "retrieve", considered: [], step: 1, config }).terminate).toBe(false);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionPermits, isNeutralTool } from "../../src/engine/tools.js";
+import { actionPermits, actionsPermitting, describePermits, isNeutralTool, isPollingTool, isReadOnlyTool } from "../../src/engine/tools.js";
 
 describe("which tools each action permits (SPEC §6)", () => {
   const READ = ["Read", "Grep", "Glob", "LS", "NotebookRead", "WebFetch", "WebSearch", "ListMcpResourcesTool", "ReadMcpResourceTool"];
@@ -27,6 +27,7 @@ describe("which tools each action permits (SPEC §6)", () => {
     for (const tool of ["Read", "Bash", "Agent", "X"]) {
       expect(actionPermits("respond", tool, { respond: ["X"] })).toBe(false);
       expect(actionPermits("stop", tool)).toBe(false);
+      expect(actionPermits("stop", tool, { stop: [tool] })).toBe(false);
     }
   });
 
@@ -38,5 +39,46 @@ describe("which tools each action permits (SPEC §6)", () => {
   it("planning tools are neutral", () => {
     for (const tool of ["Skill", "TodoWrite", "ToolSearch", "TaskCreate", "TaskUpdate", "TaskList", "ExitPlanMode"]) expect(isNeutralTool(tool)).toBe(true);
     expect(isNeutralTool("Bash")).toBe(false);
+  });
+});
+
+describe("the rest of the table", () => {
+  it("tool_call permits no tool another row names, but any mcp__ tool", () => {
+    for (const tool of ["Read", "Agent", "Skill", "TodoWrite", "TaskList", "ExitPlanMode"]) expect(actionPermits("tool_call", tool), tool).toBe(false);
+    expect(actionPermits("tool_call", "mcp__anything")).toBe(true);
+  });
+
+  it("delegate and retrieve permit nothing outside their rows; extra names widen only their own action", () => {
+    for (const tool of ["Bash", "Write", "Read", "mcp__x__y"]) expect(actionPermits("delegate", tool), tool).toBe(false);
+    expect(actionPermits("retrieve", "Write")).toBe(false);
+    expect(actionPermits("verify", "Write")).toBe(false);
+    expect(actionPermits("verify", "mcp__ci__run", { retrieve: ["mcp__ci__run"] })).toBe(false);
+    expect(actionPermits("delegate", "Bash", { delegate: ["Bash"] })).toBe(true);
+  });
+
+  it("says what each action permits, with the extra names", () => {
+    expect(describePermits("retrieve")).toBe("read-only tools (Read, Grep, Glob, LS, NotebookRead, WebFetch, WebSearch, ListMcpResourcesTool, ReadMcpResourceTool)");
+    expect(describePermits("retrieve", { retrieve: ["mcp__a", "mcp__b"] })).toMatch(/ReadMcpResourceTool\), and mcp__a, mcp__b$/);
+    expect(describePermits("verify")).toBe("read-only tools and Bash");
+    expect(describePermits("verify", { verify: [] })).toBe("read-only tools and Bash");
+    expect(describePermits("tool_call", { tool_call: ["X"] })).toBe("Bash, Write, Edit, MultiEdit, NotebookEdit, mcp__ tools and other tools no other action names, and X");
+    expect(describePermits("delegate")).toBe("Agent, Task, SendMessage");
+    expect(describePermits("respond")).toBe("no tools");
+    expect(describePermits("stop", { stop: ["Bash"] })).toBe("no tools");
+  });
+
+  it("lists the actions that would permit a tool, among those given", () => {
+    expect(actionsPermitting("Read", ["respond", "retrieve", "tool_call", "verify", "delegate", "stop"])).toEqual(["retrieve", "verify"]);
+    expect(actionsPermitting("Bash", ["retrieve", "verify", "tool_call"])).toEqual(["verify", "tool_call"]);
+    expect(actionsPermitting("Bash", ["retrieve"])).toEqual([]);
+    expect(actionsPermitting("mcp__docs__search", ["retrieve"], { retrieve: ["mcp__docs__search"] })).toEqual(["retrieve"]);
+  });
+
+  it("knows the read-only and the polling tools", () => {
+    expect(isReadOnlyTool("Grep")).toBe(true);
+    expect(isReadOnlyTool("Bash")).toBe(false);
+    for (const tool of ["BashOutput", "TodoWrite", "TaskList", "TaskGet", "TaskOutput", "TaskUpdate", "TaskCreate", "TaskStop"]) expect(isPollingTool(tool), tool).toBe(true);
+    expect(isPollingTool("Read")).toBe(false);
+    for (const tool of ["TodoRead", "EnterPlanMode", "TaskGet", "TaskOutput", "TaskStop"]) expect(isNeutralTool(tool), tool).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG, UTILITY_MAX, UTILITY_MIN } from "../../src/engine/defaults.js";
-import { formatUtility, roundUtility, utility } from "../../src/engine/utility.js";
+import { DEFAULT_CONFIG, EPSILON, UTILITY_MAX, UTILITY_MIN } from "../../src/engine/defaults.js";
+import { formatUtility, roundUtility, sameValue, utility } from "../../src/engine/utility.js";
 
 const lambdas = DEFAULT_CONFIG.lambdas;
 
@@ -47,5 +47,24 @@ describe("roundUtility: two decimals, half away from zero", () => {
   it("rounds computed halves the decimal way despite binary error", () => {
     // 0.7 − 0.5·0.83 = 0.285 exactly in decimal, 0.28500000000000003 or 0.2849999… in binary.
     expect(formatUtility(utility({ gain: 0.7, stepCost: 0, uncertainty: 0.83, redundancy: 0 }, lambdas))).toBe("0.29");
+  });
+});
+
+describe("roundUtility at magnitudes a large λ can give", () => {
+  it("keeps the nudge relative: a decimal half still rounds away from zero", () => {
+    // 10000.005·100 is 1000000.4999999999 in binary, 1234567.285·100 is 123456728.49999999.
+    expect(roundUtility(10000.005)).toBe(10000.01);
+    expect(roundUtility(-10000.005)).toBe(-10000.01);
+    expect(roundUtility(1234567.285)).toBe(1234567.29);
+  });
+});
+
+describe("sameValue", () => {
+  it("takes two numbers up to EPSILON apart, that bound included, as the same", () => {
+    expect(sameValue(0.28, 0.28)).toBe(true);
+    expect(sameValue(0, EPSILON)).toBe(true);
+    expect(sameValue(EPSILON, 0)).toBe(true);
+    expect(sameValue(0, 2 * EPSILON)).toBe(false);
+    expect(sameValue(0.28, 0.29)).toBe(false);
   });
 });

@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NO_DECISION } from "../support/hook-output.js";
 import {
@@ -26,6 +27,9 @@ import {
   use,
   type Sandbox,
 } from "./support.js";
+
+/** PreToolUse with a store that pauses while it holds the lock. */
+const HELD_ENTRY = fileURLToPath(new URL("./entries/pre-tool-use-held.ts", import.meta.url));
 
 let box: Sandbox;
 beforeEach(() => {
@@ -118,8 +122,10 @@ describe("a hook killed halfway", () => {
     const before = readFileSync(file, "utf8");
     const lock = `${file}.lock`;
     let held = false;
-    // The hook pauses once it holds the lock (UTILITY_TEST_HELD_PAUSE_MS, test-only): kill it there.
-    const killed = await runEntry("pre-tool-use", call(S, transcript, 3), box.env({ UTILITY_TEST_HELD_PAUSE_MS: "3000" }), {
+    // This hook's store pauses once it holds the lock (a seam the test entry injects): kill it there.
+    const killed = await runEntry("pre-tool-use", call(S, transcript, 3), box.env({ HELD_MS: "20000" }), {
+      script: HELD_ENTRY,
+      timeoutMs: 60_000,
       onSpawn: (pid) => {
         const poll = setInterval(() => {
           if (existsSync(lock) && readFileSync(lock, "utf8").startsWith(`${pid} `)) {
@@ -196,21 +202,6 @@ describe("a hook killed halfway", () => {
     expect(readState(box.data, S)!.main.step).toBe(2);
     expect(logRecords(box.data, S).filter((r) => r.event === "PreToolUse").map((r) => r.step)).toEqual([1, 2]);
     expect(existsSync(`${file}.lock`)).toBe(false);
-  });
-
-  it("two hooks that both saw a dead pid's lock: the slower does not remove the faster one's fresh lock", async () => {
-    // B sees the stale lock, then pauses (UTILITY_TEST_STALE_PAUSE_MS, test-only: it widens the race);
-    // meanwhile A takes the lock over and holds it (UTILITY_TEST_HELD_PAUSE_MS). Were B to remove
-    // "the stale lock" now, it would remove A's, both would write, and one step would be lost.
-    const transcript = box.transcript(`${S}.jsonl`, [line.prompt("go")]);
-    await prompt(S, transcript);
-    writeFileSync(join(box.data, "state", `${S}.json.lock`), `${deadPid()} ${Date.now()}`);
-    const b = runEntry("pre-tool-use", call(S, transcript, 2), box.env({ UTILITY_TEST_STALE_PAUSE_MS: "500" }));
-    await new Promise((r) => setTimeout(r, 200));
-    const a = runEntry("pre-tool-use", call(S, transcript, 1), box.env({ UTILITY_TEST_HELD_PAUSE_MS: "1500" }));
-    for (const run of await Promise.all([a, b])) expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
-    expect(readState(box.data, S)!.main.step).toBe(2);
-    expect(logRecords(box.data, S).filter((r) => r.event === "PreToolUse")).toHaveLength(2);
   });
 
   it.each([32])("%i hooks at once find a dead pid's lock: one takes it over, none loses a step", async (n) => {

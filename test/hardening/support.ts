@@ -92,13 +92,16 @@ export interface RunOptions {
   cwd?: string;
   /** Called once the child is spawned (e.g. to kill it halfway). */
   onSpawn?: (pid: number) => void;
+  /** Run this TypeScript entry from the sources (through tsx) instead of the bundled hook: one that injects a test seam. */
+  script?: string;
 }
 
 /** Runs one bundled hook entry (`node dist/hooks/<file>.js`) with `stdin`, the way Claude Code does. */
 export function runEntry(file: EntryFile, stdin: string | Buffer, env: Record<string, string>, options: RunOptions = {}): Promise<Proc> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(hookDist(), `${file}.js`)], {
+    const args = options.script ? ["--import", import.meta.resolve("tsx"), options.script] : [join(hookDist(), `${file}.js`)];
+    const child = spawn(process.execPath, args, {
       cwd: options.cwd ?? tmpdir(),
       env,
       stdio: ["pipe", "pipe", "pipe"],

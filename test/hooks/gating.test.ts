@@ -43,12 +43,16 @@ describe.skipIf(!hasProc)("plugin agents of a plugin loaded with --plugin-dir", 
   writeFileSync(join(plugin, "agents", "helper-file.md"), "---\nname: gated-helper\nutility_gated: true\n---\nbody\n");
 
   it("reads the folders from Claude Code's command line, relative ones against its cwd", async () => {
-    const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 10000)", "--", "-p", "x", "--plugin-dir", "plugins/fixture-folder", `--plugin-dir=${scratch}/other`], {
+    const child = spawn(process.execPath, ["-e", 'process.stdout.write("ready"); setTimeout(() => {}, 60000)', "--", "-p", "x", "--plugin-dir", "plugins/fixture-folder", `--plugin-dir=${scratch}/other`], {
       cwd: scratch,
-      stdio: "ignore",
+      stdio: ["ignore", "pipe", "ignore"],
     });
     try {
-      await new Promise((r) => setTimeout(r, 100));
+      // Its command line is the one to read once its own code runs: it says so.
+      await new Promise((ready, failed) => {
+        child.stdout.once("data", ready);
+        child.once("exit", failed);
+      });
       expect(pluginDirsOf(String(child.pid))).toEqual([plugin, join(scratch, "other")]);
     } finally {
       child.kill("SIGKILL");

@@ -9,6 +9,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { postToolUse } from "../../src/hooks/post-tool-use.js";
 import { inputDigest } from "../../src/engine/redundancy.js";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
+import { LogRecordSchema } from "../../src/log/record.js";
+import { summarize } from "../../src/report/summarize.js";
 import { newSession, type SessionState } from "../../src/state/schema.js";
 import { StateUnreadableError, type StateStore } from "../../src/state/store.js";
 import { assistant, call, jsonl, meta, prompt, tempDir, text as textBlock, type TempDir } from "../transcript/helpers.js";
@@ -336,6 +338,30 @@ describe("state that cannot be read (SPEC §10)", () => {
     expect(denyReason(r)).toBe(
       "utility gate: the gate's state cannot be read (the state file /x/state.json is not valid JSON), so no call can be checked; the user can fix or delete that file, or end the task.",
     );
+  });
+
+  it("a gated scope's refusal is logged under its own rule, so that `utility report` counts it", async () => {
+    const ctx = fakeContext(broken);
+    ctx.agents.set("ufix:gated-helper", source("/agents/gated-helper.md"));
+    await preToolUse(preInput("Bash", { command: "ls" }, { agent: { id: "a1", type: "ufix:gated-helper" } }), ctx);
+    expect(ctx.records).toHaveLength(1);
+    expect(LogRecordSchema.parse(ctx.records[0])).toMatchObject({
+      event: "PreToolUse",
+      tool: "Bash",
+      decision: "refused",
+      rule: "state_unreadable",
+      reason: expect.stringMatching(/^the gate's state cannot be read \(the state file \/x\/state.json is not valid JSON\)/),
+      gated: true,
+      gatedBy: "/agents/gated-helper.md",
+      agentId: "a1",
+    });
+    expect(summarize(ctx.records).scopes[0]?.refusalsByRule).toEqual({ state_unreadable: 1 });
+  });
+
+  it("an ungated scope's trouble writes no refusal", async () => {
+    const ctx = fakeContext(broken);
+    await preToolUse(preInput("Bash"), ctx);
+    expect(ctx.records.filter((r) => r.decision === "refused")).toEqual([]);
   });
 });
 

@@ -208,6 +208,14 @@ describe("resolveOptIn: top level against metadata", () => {
   it("gated true and gated false in two places is an error, not a silent pick", () => {
     expect(problems({ utility_gated: true, metadata: { utility_gated: false } })).toHaveLength(1);
   });
+
+  it("nested values are compared deeply: the same tool table in both places is one value, any difference is two", () => {
+    const tools = { retrieve: ["mcp__docs__search"], verify: ["mcp__ci__run"] };
+    expect(optIn({ utility_tools: tools, metadata: { utility_tools: { verify: ["mcp__ci__run"], retrieve: ["mcp__docs__search"] } } }).tools).toEqual(tools);
+    expect(problems({ utility_tools: tools, metadata: { utility_tools: { retrieve: ["mcp__docs__search"], verify: ["mcp__ci__other"] } } })).toHaveLength(1);
+    expect(problems({ utility_tools: tools, metadata: { utility_tools: { retrieve: ["mcp__docs__search"] } } })).toHaveLength(1);
+    expect(problems({ utility_lambdas: [1, 0.5, 0.8], metadata: { utility_lambdas: [1, 0.8, 0.5] } })).toHaveLength(1);
+  });
 });
 
 describe("resolveOptIn: unknown utility_* keys", () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/engine/actions.js";
 import { ConfigSchema } from "../../src/engine/signals.js";
-import { GateSourceSchema, RanCallSchema, ScopeStateSchema, SessionStateSchema, newScope, newSession } from "../../src/state/schema.js";
+import { GateSourceSchema, RanCallSchema, ScopeStateSchema, SessionStateSchema, newScope, newSession, type SessionState } from "../../src/state/schema.js";
 import { STATE_KEYS, isWellFormedState } from "../../src/state/well-formed.js";
 
 // ---- the key lists follow the schema ----
@@ -174,6 +174,16 @@ describe("isWellFormedState", () => {
     expect(refused).toBeGreaterThan(1000);
   });
 
+  it('leaves to the schema a "__proto__" key, which the schema\'s copy would not keep: the check alone refuses it', () => {
+    const call = '{"tool":"Read","digest":"d","effect":{"kind":"read","paths":["/a"]},"at":1,"toolUseId":"t1"}';
+    const state = (pending: string) => `{"version":1,"sessionId":"s","manualGate":false,"main":{"task":1,"step":1,"refusals":0,"offset":0,"sources":[],"pending":{${pending}},"history":[]},"agents":{}}`;
+    expect(isWellFormedState(JSON.parse(state(`"t1":${call}`)))).toBe(true); // the same entry under an ordinary key passes
+    const proto = JSON.parse(state(`"__proto__":${call}`)) as SessionState;
+    expect(Object.keys(proto.main.pending)).toEqual(["__proto__"]); // JSON.parse makes it an own key
+    expect(SessionStateSchema.parse(proto)).not.toEqual(proto); // and the schema would not return it unchanged
+    expect(isWellFormedState(proto)).toBe(false);
+  });
+
   it("leaves to the schema what it would fill in or strip", () => {
     const base = newSession("s1");
     const noFloor = structuredClone(base) as unknown as { main: { sources: unknown[] } };
@@ -181,7 +191,6 @@ describe("isWellFormedState", () => {
     expect(isWellFormedState(noFloor)).toBe(false);
     expect(SessionStateSchema.safeParse(noFloor).success).toBe(true); // the default floor is filled in
     expect(isWellFormedState({ ...base, extra: 1 })).toBe(false);
-    expect(isWellFormedState(JSON.parse('{"version":1,"sessionId":"s","manualGate":false,"main":{"task":1,"step":0,"refusals":0,"offset":0,"sources":[],"pending":{"__proto__":{}},"history":[]},"agents":{}}'))).toBe(false);
     expect(isWellFormedState({ ...base, version: 2 })).toBe(false);
     expect(isWellFormedState(null)).toBe(false);
     expect(isWellFormedState([])).toBe(false);

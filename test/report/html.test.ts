@@ -26,6 +26,14 @@ function pre(step: number, over: Partial<LogRecord> = {}): LogRecord {
 
 const count = (html: string, pattern: RegExp) => (html.match(pattern) ?? []).length;
 
+// The chart's geometry, restated: a plot 918 px wide from x = 58, U from 1 (y = 30) down to −2.3 (y = 326).
+const r1 = (n: number) => Math.round(n * 10) / 10;
+const yOf = (u: number) => r1(30 + ((1 - u) / 3.3) * 296);
+
+function floorLines(html: string) {
+  return [...html.matchAll(/<line class="floor" data-floor="([^"]+)" x1="([^"]+)" x2="([^"]+)" y1="([^"]+)" y2="\4"\/>/g)].map((m) => ({ floor: m[1], x1: Number(m[2]), x2: Number(m[3]), y: Number(m[4]) }));
+}
+
 describe("renderReportHtml", () => {
   it("is one self-contained page: inline style, no script, nothing to fetch", () => {
     const html = renderReportHtml([pre(1)]);
@@ -48,8 +56,26 @@ describe("renderReportHtml", () => {
     expect(count(html, /class="mark refused"/g)).toBe(1);
     expect(count(html, /data-rug="refused"/g)).toBe(1);
     expect(html).toContain('data-u="-0.7"');
-    expect(html).toContain('class="floor" data-floor="-0.5"');
-    expect(renderReportHtml(records, { floor: -1.2 })).toContain('data-floor="-1.2"');
+  });
+
+  it("draws the floor each record carries, at its height, under that record's calls", () => {
+    const html = renderReportHtml([pre(1, { floor: -0.2 }), pre(2, { floor: -0.2 })]);
+    const lines = floorLines(html);
+    expect(lines).toEqual([{ floor: "-0.2", x1: 58, x2: 976, y: yOf(-0.2) }]);
+    expect(html).toContain(">floor −0.20</text>");
+    expect(html).not.toContain('data-floor="-0.5"');
+  });
+
+  it("gives each scope its own floor line, and records without one the floor the caller names (default −0.5)", () => {
+    const records = [pre(1, { floor: -0.2 }), pre(1, { agentId: "a1", scope: "subagent", floor: -1 }), pre(2, { floor: undefined })];
+    const third = (976 - 58) / 3;
+    expect(floorLines(renderReportHtml(records))).toEqual([
+      { floor: "-0.2", x1: 58, x2: r1(58 + third), y: yOf(-0.2) },
+      { floor: "-1", x1: r1(58 + third), x2: r1(58 + 2 * third), y: yOf(-1) },
+      { floor: "-0.5", x1: r1(58 + 2 * third), x2: 976, y: yOf(-0.5) },
+    ]);
+    expect(floorLines(renderReportHtml([pre(1, { floor: undefined })], { floor: -1.2 }))).toMatchObject([{ floor: "-1.2" }]);
+    expect(floorLines(renderReportHtml([]))).toMatchObject([{ floor: "-0.5", x1: 58, x2: 976 }]);
   });
 
   it("escapes everything that comes from the log", () => {

@@ -16,7 +16,6 @@ import { readAll } from "../../src/transcript/forward-reader.js";
 import { TranscriptEventSchema } from "../../src/transcript/line.js";
 import { findGoverningText, findSkillActivations, lastUserPrompt } from "../../src/transcript/queries.js";
 import { bufferSource } from "../../src/transcript/source.js";
-import { countToolUses } from "../../src/transcript/tool-uses.js";
 import { FIXTURES_DIR } from "./helpers.js";
 
 const expected: Record<string, { calls: number; sidechainCalls: number; messages: number; splitMessages: number; compactions: number }> = {
@@ -74,6 +73,23 @@ function naiveAssistantLines(bytes: Buffer): NaiveMessageLine[] {
   });
 }
 
+/** Each tool call the reader gives, once by id, with whether its result was read too. */
+function census(path: string) {
+  const events = readAll(path);
+  const results = new Set(events.flatMap((event) => (event.kind === "tool_result" ? [event.toolUseId] : [])));
+  const calls = new Map<string, { id: string; sidechain: boolean; lineNo?: number; hasResult: boolean }>();
+  let duplicateToolUses = 0;
+  for (const event of events) {
+    if (event.kind !== "assistant") continue;
+    for (const block of event.blocks) {
+      if (block.type !== "tool_use") continue;
+      if (calls.has(block.id)) duplicateToolUses++;
+      else calls.set(block.id, { id: block.id, sidechain: event.sidechain, lineNo: event.lineNo, hasResult: results.has(block.id) });
+    }
+  }
+  return { calls: [...calls.values()], duplicateToolUses, unmatchedResults: [...results].filter((id) => !calls.has(id)) };
+}
+
 describe.each(fixtures)("fixture %s", (name) => {
   const path = join(FIXTURES_DIR, name);
   const bytes = readFileSync(path);
@@ -90,16 +106,16 @@ describe.each(fixtures)("fixture %s", (name) => {
   });
 
   it("counts the same tool calls as a naive scan and a grep, each once, each with its result", () => {
-    const census = countToolUses(path);
+    const found = census(path);
     const deep = naiveLines(bytes).flatMap(({ json }) => toolUseIdsDeep(json));
     const grep = bytes.toString("utf8").match(/"type":\s*"tool_use"/g) ?? [];
-    expect(census.calls.map((call) => call.id).sort()).toEqual([...new Set(deep)].sort());
-    expect(census.calls).toHaveLength(grep.length);
-    expect(census.calls).toHaveLength(expected[name]!.calls);
-    expect(census.calls.filter((call) => call.sidechain)).toHaveLength(expected[name]!.sidechainCalls);
-    expect(census.duplicateToolUses).toBe(0);
-    expect(census.unmatchedResults).toEqual([]);
-    expect(census.calls.every((call) => call.result !== undefined && call.lineNo !== undefined)).toBe(true);
+    expect(found.calls.map((call) => call.id).sort()).toEqual([...new Set(deep)].sort());
+    expect(found.calls).toHaveLength(grep.length);
+    expect(found.calls).toHaveLength(expected[name]!.calls);
+    expect(found.calls.filter((call) => call.sidechain)).toHaveLength(expected[name]!.sidechainCalls);
+    expect(found.duplicateToolUses).toBe(0);
+    expect(found.unmatchedResults).toEqual([]);
+    expect(found.calls.every((call) => call.hasResult && call.lineNo !== undefined)).toBe(true);
   });
 
   it("finds the governing text of every call as a naive grouping by message.id does, at PreToolUse time", () => {

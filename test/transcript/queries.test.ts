@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAll } from "../../src/transcript/forward-reader.js";
 import {
   findGoverningText,
@@ -247,9 +247,10 @@ describe("on a 50 MB transcript", () => {
     writeSync(fd, tail);
     closeSync(fd);
   }
+  // Each test reads the file on its own: none depends on another having run first.
+  beforeAll(writeLarge);
 
   it("finds the governing text of the last call reading less than 1 MB", () => {
-    writeLarge();
     const file = openFileSource(path);
     const started = performance.now();
     const found = findGoverningText(file, "toolu_last");

@@ -169,6 +169,47 @@ describe("checkReport", () => {
       expect(check(text).ok).toBe(true);
     });
 
+    it("names what is wrong in each refusal of the table", () => {
+      const ok = table("retrieve", "0.30", "Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0");
+      expect(refusal(check(ok.replace("Redundancy=0.0\n- tool_call", "Redundancy=0.0 U=0.5\n- tool_call"))).message).toBe(
+        "Candidates row retrieve gives U=0.5, but 0.6 − 1.0·0.1 − 0.5·0.4 − 0.8·0.0 = 0.30.",
+      );
+      expect(refusal(check(table("verify", "0.28", "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0"))).message).toBe(
+        "Action verify has no row in Candidates; the Action must be one of the scored candidates.",
+      );
+      expect(refusal(check(ok.replace("- retrieve: Gain=0.6", "- retrieve: Gain=0.65"))).message).toBe(
+        "The Breakdown of retrieve differs from its Candidates row; copy the row's four values into the Breakdown.",
+      );
+      expect(refusal(check(table("tool_call", "0.28", "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0"))).message).toBe(
+        "Action tool_call is not the argmax of Candidates: retrieve has U = 0.30 against 0.28. Under the gate the best action is mandatory: take retrieve, or rescore.",
+      );
+    });
+
+    it("accepts rows whose U= agrees", () => {
+      const ok = table("retrieve", "0.30", "Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0");
+      expect(check(ok.replace("Redundancy=0.0\n- tool_call", "Redundancy=0.0 U=0.30\n- tool_call")).ok).toBe(true);
+    });
+
+    it("refuses a candidate outside the scope, even when the Action is inside it", () => {
+      const text = ["Candidates:", "- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0", "- delegate: Gain=0.1 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0", report("retrieve", "0.30", "Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0")].join("\n");
+      expect(refusal(check(text, { scope: "subagent" }))).toEqual({
+        rule: "unknown_action",
+        message: "Action delegate is not available in subagent scope; the actions here are respond, retrieve, tool_call, verify, stop. Rescore with those only.",
+      });
+      expect(check(text, { scope: "self" }).ok).toBe(true);
+    });
+
+    it("an override is justified by a candidate's Gain at the threshold exactly", () => {
+      const text = [
+        "Candidates:",
+        "- retrieve: Gain=0.6 StepCost=1 Uncertainty=0.6 Redundancy=0",
+        "- tool_call: Gain=0.7 StepCost=1 Uncertainty=1 Redundancy=0.5",
+        report("retrieve", "-0.70", "Gain=0.6 StepCost=1 Uncertainty=0.6 Redundancy=0", "high-gain override: tool_call has Gain 0.7"),
+      ].join("\n");
+      expect(check(text).ok).toBe(true);
+      expect(refusal(check(text.replace("has Gain 0.7", "has Gain 0.6"))).rule).toBe("override_undocumented");
+    });
+
     it("accepts an override justified by another candidate's Gain", () => {
       const text = [
         "Candidates:",
@@ -187,5 +228,18 @@ describe("rationaleDocumentsOverride", () => {
     expect(rationaleDocumentsOverride("override, gain 0.75", [0.75])).toBe(true);
     expect(rationaleDocumentsOverride("override, gain 0.7", [0.75])).toBe(false);
     expect(rationaleDocumentsOverride("gain .75 is high", [0.75])).toBe(false);
+  });
+
+  it("reads integers too, and any of the justifying gains will do", () => {
+    expect(rationaleDocumentsOverride("override: Gain 1", [1])).toBe(true);
+    expect(rationaleDocumentsOverride("override: Gain 0.9", [0.8, 0.9])).toBe(true);
+  });
+
+  it("reads whole numbers only: a value inside a longer one does not count", () => {
+    expect(rationaleDocumentsOverride("override: Gain 0.85", [0.85])).toBe(true);
+    expect(rationaleDocumentsOverride("override: Gain .85", [0.85])).toBe(true);
+    expect(rationaleDocumentsOverride("override at step 10.85", [0.85])).toBe(false);
+    expect(rationaleDocumentsOverride("override 1.0.85", [0.85])).toBe(false);
+    expect(rationaleDocumentsOverride("override(0.85)", [0.85])).toBe(true);
   });
 });

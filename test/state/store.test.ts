@@ -1,0 +1,65 @@
+// The file store's lock, in one process, with the seams the store offers for
+// tests: every step of a race happens at a point the test chooses, not after a sleep.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { newSession } from "../../src/state/schema.js";
+import { FileStateStore } from "../../src/state/store.js";
+
+const S = "store-session-1";
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "utility-store-"));
+  mkdirSync(join(dir, "state"), { recursive: true });
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A pid no process has: one that ran and exited. */
+function deadPid(): number {
+  return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+}
+
+const lockFile = () => `${new FileStateStore(dir).path(S)}.lock`;
+
+describe("FileStateStore's lock", () => {
+  it("two stores that both saw a dead pid's lock: the slower does not remove the lock the faster has just taken", async () => {
+    writeFileSync(lockFile(), `${deadPid()} ${Date.now()}`);
+    const a = new FileStateStore(dir);
+    let aHolds: string | undefined;
+    let aDone: Promise<void> | undefined;
+    // B sees the stale lock; at that moment A takes it over (synchronously: acquiring is), and holds it.
+    const b = new FileStateStore(
+      dir,
+      { timeoutMs: 300, staleMs: 15_000 },
+      {
+        staleSeen: () => {
+          aDone ??= a.transact(S, async (state) => ({ state: state ?? newSession(S), result: undefined }));
+          aHolds ??= readFileSync(lockFile(), "utf8");
+        },
+      },
+    );
+    // B goes on to take over "the stale lock", finds A's under the guard, leaves it, and times out waiting
+    // (acquiring is synchronous: B has given up when transact returns, and A has not gone on yet).
+    const bRun = b.transact(S, (state) => ({ state: state ?? newSession(S), result: "b wrote" }));
+    expect(aHolds).toMatch(new RegExp(`^${process.pid} `));
+    expect(readFileSync(lockFile(), "utf8")).toBe(aHolds); // still A's
+    await expect(bRun).rejects.toThrow(/held by a live process for more than 300 ms/);
+    await aDone;
+    expect(existsSync(lockFile())).toBe(false); // A released its own lock
+    expect(new FileStateStore(dir).read(S)).toEqual(newSession(S));
+  });
+
+  it("a store that sees its lock taken over as stale while it held it does not release the new owner's", async () => {
+    let replaced: string | undefined;
+    const store = new FileStateStore(dir, undefined, {
+      held: () => {
+        replaced = `${process.pid} ${Date.now()} someone-else`;
+        writeFileSync(lockFile(), replaced); // what a takeover by another hook leaves
+      },
+    });
+    await store.transact(S, (state) => ({ state: state ?? newSession(S), result: undefined }));
+    expect(readFileSync(lockFile(), "utf8")).toBe(replaced);
+  });
+});

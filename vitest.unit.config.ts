@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+// The unit tests of the pure modules (src/engine, src/transcript): what
+// mutation testing runs against each mutant (stryker.config.mjs). No
+// end-to-end, hardening or perf test: they start processes and take seconds.
+export default defineConfig({
+  test: {
+    include: ["test/engine/**/*.test.ts", "test/transcript/**/*.test.ts"],
+    // The purity test reads the engine's source text, which Stryker rewrites with its own instrumentation.
+    exclude: ["test/engine/purity.test.ts"],
+    pool: "forks",
+  },
+});
