@@ -204,8 +204,10 @@ describe("checkReport", () => {
         "Candidates:",
         "- retrieve: Gain=0.6 StepCost=1 Uncertainty=0.6 Redundancy=0",
         "- tool_call: Gain=0.7 StepCost=1 Uncertainty=1 Redundancy=0.5",
+        "- stop: Gain=0 StepCost=0 Uncertainty=1 Redundancy=1",
         report("retrieve", "-0.70", "Gain=0.6 StepCost=1 Uncertainty=0.6 Redundancy=0", "high-gain override: tool_call has Gain 0.7"),
       ].join("\n");
+      // The override is judged on the long form with a stop row (docs/guidance-decisions.md); stop here scores -1.30.
       expect(check(text).ok).toBe(true);
       expect(refusal(check(text.replace("has Gain 0.7", "has Gain 0.6"))).rule).toBe("override_undocumented");
     });
