@@ -1,13 +1,14 @@
 import { appendJsonLine } from "../state/log.js";
 import { dataDir, sessionLogPath } from "../state/paths.js";
-import { FileStateStore, type StateStore } from "../state/store.js";
+import { DEFAULT_LOCK, FileStateStore, type LockOptions, type StateStore } from "../state/store.js";
 import type { LogRecord } from "../log/record.js";
 import type { GateSource } from "../state/schema.js";
 import { findAgentDefinition, pluginDirsOf } from "./agent-definition.js";
 import { loadSkillSource, type SkillLoader } from "./gating.js";
 import type { ScopeRef } from "./scope.js";
 import type { GoverningText } from "../transcript/queries.js";
-import { waitForFinalMessage, waitForGoverningText } from "./wait.js";
+import { deadlineAt, type Deadline } from "./deadline.js";
+import { DEFAULT_WAIT, FINAL_WAIT, waitForFinalMessage, waitForGoverningText } from "./wait.js";
 
 /** Everything a hook handler may touch besides its input; tests pass fakes for the parts they do not test. */
 export interface HookContext {
@@ -26,23 +27,29 @@ export interface HookContext {
   waitForFinal?(ref: ScopeRef, finalText: string): boolean;
   /** The gate source of a subagent type's definition, if it opts in. */
   loadAgent(agentType: string, cwd: string | undefined): Promise<GateSource | undefined>;
+  /** When the hook must have decided; every wait ends before it. Optional for fakes. */
+  deadline?: Deadline;
 }
 
 export const PLUGIN_NAME = "utility";
 
 export function processContext(env: Record<string, string | undefined> = process.env): HookContext {
   const dir = dataDir(env);
+  // process.hrtime, not performance.now(): the `performance` global loads perf_hooks (about 1 ms of start-up).
+  const now = () => Number(process.hrtime.bigint()) / 1e6;
+  // Counted from the process's start, as Claude Code counts its timeout from the spawn.
+  const deadline = deadlineAt(now, now() - process.uptime() * 1000);
   return {
     env,
     dataDir: dir,
-    store: new FileStateStore(dir),
-    // process.hrtime, not performance.now(): the `performance` global loads perf_hooks (about 1 ms of start-up).
-    now: () => Number(process.hrtime.bigint()) / 1e6,
+    store: new FileStateStore(dir, lockWithin(deadline)),
+    now,
     clock: () => new Date(),
     appendLog: (sessionId, record) => appendJsonLine(sessionLogPath(dir, sessionId), record),
     loadSkill: loadSkillSource,
-    waitForText: (ref, toolUseId) => waitForGoverningText(ref, toolUseId),
-    waitForFinal: (ref, finalText) => waitForFinalMessage(ref, finalText),
+    waitForText: (ref, toolUseId) => waitForGoverningText(ref, toolUseId, { ...DEFAULT_WAIT, deadline }),
+    waitForFinal: (ref, finalText) => waitForFinalMessage(ref, finalText, { ...FINAL_WAIT, deadline }),
+    deadline,
     loadAgent: async (agentType, cwd) => {
       const file = findAgentDefinition({
         agentType,
@@ -53,6 +60,16 @@ export function processContext(env: Record<string, string | undefined> = process
         ...(env.HOME ? { home: env.HOME } : {}),
       });
       return file ? loadSkillSource(file) : undefined;
+    },
+  };
+}
+
+/** The state lock's wait, ending where the deadline's wait budget does (read when the lock is tried, not now). */
+function lockWithin(deadline: Deadline): LockOptions {
+  return {
+    staleMs: DEFAULT_LOCK.staleMs,
+    get timeoutMs() {
+      return Math.max(0, Math.min(DEFAULT_LOCK.timeoutMs, deadline.waitBudgetMs()));
     },
   };
 }

@@ -8,6 +8,8 @@ import { sessionLogPath } from "../state/paths.js";
 import { StateUnreadableError } from "../state/store.js";
 import type { LogRecord } from "../log/record.js";
 import type { HookContext } from "./context.js";
+import { DeadlineError } from "./deadline.js";
+import { recordError } from "./run.js";
 import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
 import type { PreToolUseInput } from "./input.js";
 import { baseRecord, loggedReport, type HookResult } from "./output.js";
@@ -123,9 +125,18 @@ function record(input: PreToolUseInput, ref: ScopeRef, decided: Decided, ctx: Ho
 /**
  * PreToolUse: find the scope and whether it is gated, find the report that
  * governs this call, decide (pure), count the step, log one record, and
- * refuse or stay silent. Never "allow".
+ * refuse or stay silent. Never "allow". Whatever goes wrong inside, a gated
+ * scope still gets a decision: a refusal with the reason (SPEC §6).
  */
 export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
+  try {
+    return await decide(input, ctx);
+  } catch (error) {
+    return failClosed(error, input, ctx);
+  }
+}
+
+async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
   const started = ctx.now();
   if (isNeutralTool(input.tool_name)) return {};
   const ref = scopeOf(input);
@@ -145,7 +156,8 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
       return { state: session, result: decideInState(session, ref, input, reportText) };
     });
   } catch (error) {
-    return stateTrouble(error, input, ref, ctx);
+    if (error instanceof StateUnreadableError) return failClosed(error, input, ctx, ref);
+    throw error;
   }
   ctx.appendLog(input.session_id, record(input, ref, decided, ctx, started));
   const output = toOutput(decided);
@@ -153,35 +165,70 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
 }
 
 /**
- * The state could not be read or locked. A gated scope fails closed; we can
- * only know it is gated from the transcript and the files, so look there.
+ * Whether anything the plugin keeps or Claude Code wrote says this scope is
+ * gated, read with nothing assumed to work: the state file (or, when it
+ * cannot be read, `/utility on` in the step log), the subagent's definition,
+ * and skills activated in the transcript since the task began. Any one
+ * saying so is enough; a source that fails says nothing.
  */
-async function stateTrouble(error: unknown, input: PreToolUseInput, ref: ScopeRef, ctx: HookContext): Promise<HookResult> {
-  if (!(error instanceof StateUnreadableError)) throw error;
+async function gatedByEvidence(input: PreToolUseInput, ctx: HookContext, known?: ScopeRef): Promise<boolean> {
+  let ref = known;
+  try {
+    ref ??= scopeOf(input);
+  } catch {
+    // an id that cannot be a path: only the subagent's definition can still say
+  }
   let session = newSession(input.session_id);
   try {
     // Only locked (held too long), not unreadable: what it holds (/utility on, skills seen) still shows a gate.
     session = ctx.store.read(input.session_id) ?? session;
   } catch {
-    // Unreadable: /utility on is still in the log (the user's own prompt, logged by UserPromptSubmit); skills show in the transcript.
-    session.manualGate = lastManualSwitch(sessionLogPath(ctx.dataDir, input.session_id)) === "on";
+    // Unreadable: /utility on is still in the log (the user's own prompt, logged by UserPromptSubmit).
+    try {
+      session.manualGate = lastManualSwitch(sessionLogPath(ctx.dataDir, input.session_id)) === "on";
+    } catch {
+      // no log either
+    }
   }
-  const scope = scopeState(session, ref);
+  const scope = ref ? scopeState(session, ref) : newScope(1);
   try {
     await ensureDefinition(scope, input, ctx);
+  } catch {
+    // the definition cannot be read: it shows nothing
+  }
+  if (scope.definition?.gated) return true;
+  if (!ref) return false;
+  try {
     await applyScan(scope, scanTranscript({ ...scope, offset: 0 }, ref), ctx.loadSkill);
   } catch {
-    // the transcript is unreadable too: nothing shows a gate
+    // the transcript is unreadable too: it shows nothing
   }
-  const gated = effectiveGate(session, scope, ref) !== undefined;
-  if (!gated) return { stderr: `utility: ${error.message}; this scope is not gated, so the call goes on.` };
-  return {
-    output: {
-      hookSpecificOutput: {
-        hookEventName: "PreToolUse",
-        permissionDecision: "deny",
-        permissionDecisionReason: `utility gate: the gate's state cannot be read (${error.message}), so no call can be checked; the user can fix or delete that file, or end the task.`,
-      },
-    },
-  };
+  try {
+    return effectiveGate(session, scope, ref) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+function describeTrouble(error: unknown): string {
+  const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+  return error instanceof DeadlineError || error instanceof StateUnreadableError ? message : `the hook failed (${message})`;
+}
+
+/**
+ * Something went wrong before a decision. A gated scope fails closed: the
+ * call is refused with the reason, since an undecided PreToolUse lets the
+ * call run. An ungated one is never blocked by the plugin's own trouble: one
+ * line on stderr, no decision.
+ */
+async function failClosed(error: unknown, input: PreToolUseInput, ctx: HookContext, ref?: ScopeRef): Promise<HookResult> {
+  const trouble = describeTrouble(error);
+  const gated = await gatedByEvidence(input, ctx, ref).catch(() => false);
+  if (!gated) return { stderr: `utility: ${trouble}; this scope is not gated, so the call goes on.` };
+  const stateTrouble = error instanceof StateUnreadableError;
+  if (!stateTrouble) recordError(ctx.dataDir, "PreToolUse", `${trouble}; refused (gated scope)`);
+  const reason = stateTrouble
+    ? `the gate's state cannot be read (${trouble}), so no call can be checked; the user can fix or delete that file, or end the task.`
+    : `${trouble}, so this call cannot be checked and is refused; try the call again, or end the task.`;
+  return { output: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: `utility gate: ${reason}` } } };
 }

@@ -53,9 +53,10 @@ function errorText(error: unknown): string {
   return code ?? (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
 }
 
-function recordError(env: HookIo["env"], event: string, message: string): void {
+/** One line in the data folder's error log; a folder that cannot take it is left alone (stderr says enough). */
+export function recordError(dir: string, event: string, message: string): void {
   try {
-    appendJsonLine(errorLogPath(dataDir(env)), { v: 1, time: new Date().toISOString(), event, decision: "error", reason: message });
+    appendJsonLine(errorLogPath(dir), { v: 1, time: new Date().toISOString(), event, decision: "error", reason: message });
   } catch {
     // the data folder itself is unusable: stderr already says what went wrong
   }
@@ -91,10 +92,10 @@ export async function runHook<T>(
     if (result.output) io.stdout(`${JSON.stringify(result.output)}\n`);
     const trouble = [result.stderr?.split("\n")[0], logTrouble && `utility ${event} hook: ${logTrouble}`].filter(Boolean).join("; ");
     if (trouble) io.stderr(`${trouble}\n`);
-    if (logTrouble) recordError(io.env, event, logTrouble);
+    if (logTrouble) recordError(dataDir(io.env), event, logTrouble);
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
     io.stderr(`utility ${event} hook: ${message}\n`);
-    recordError(io.env, event, message);
+    recordError(dataDir(io.env), event, message);
   }
 }

@@ -52,7 +52,7 @@ export interface LockOptions {
   staleMs: number;
 }
 
-const DEFAULT_LOCK: LockOptions = { timeoutMs: 4000, staleMs: 15000 };
+export const DEFAULT_LOCK: LockOptions = { timeoutMs: 4000, staleMs: 15000 };
 
 /**
  * For the hardening tests only (Claude Code never sets them; unset, they cost
