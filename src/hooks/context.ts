@@ -8,7 +8,7 @@ import { loadSkillSource, type SkillLoader } from "./gating.js";
 import type { ScopeRef } from "./scope.js";
 import type { GoverningText } from "../transcript/queries.js";
 import { deadlineAt, type Deadline } from "./deadline.js";
-import { DEFAULT_WAIT, FINAL_WAIT, waitForFinalMessage, waitForGoverningText } from "./wait.js";
+import { DEFAULT_WAIT, FINAL_WAIT, finalMessageTexts, waitForFinalMessage, waitForGoverningText } from "./wait.js";
 
 /** Everything a hook handler may touch besides its input; tests pass fakes for the parts they do not test. */
 export interface HookContext {
@@ -25,6 +25,8 @@ export interface HookContext {
   waitForText(ref: ScopeRef, toolUseId: string): GoverningText;
   /** Waits (bounded) until the scope's transcript holds a Stop hook's final message; optional for fakes. */
   waitForFinal?(ref: ScopeRef, finalText: string): boolean;
+  /** Every text block of the scope's last assistant message in its transcript; optional for fakes. */
+  readFinal?(ref: ScopeRef): string[] | undefined;
   /** The gate source of a subagent type's definition, if it opts in. */
   loadAgent(agentType: string, cwd: string | undefined): Promise<GateSource | undefined>;
   /** When the hook must have decided; every wait ends before it. Optional for fakes. */
@@ -49,6 +51,7 @@ export function processContext(env: Record<string, string | undefined> = process
     loadSkill: loadSkillSource,
     waitForText: (ref, toolUseId) => waitForGoverningText(ref, toolUseId, { ...DEFAULT_WAIT, deadline }),
     waitForFinal: (ref, finalText) => waitForFinalMessage(ref, finalText, { ...FINAL_WAIT, deadline }),
+    readFinal: finalMessageTexts,
     deadline,
     loadAgent: async (agentType, cwd) => {
       const file = findAgentDefinition({

@@ -6,7 +6,7 @@ import type { HookContext } from "./context.js";
 import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
 import type { StopInput } from "./input.js";
 import { baseRecord, type HookResult } from "./output.js";
-import { scopeOf, scopeState } from "./scope.js";
+import { scopeOf, scopeState, type ScopeRef } from "./scope.js";
 
 const TAKES_A_CALL: readonly Action[] = ["retrieve", "tool_call", "verify", "delegate"];
 
@@ -37,6 +37,24 @@ export function uncountNeverRan(scope: ScopeState): number {
 }
 
 /**
+ * The final message as §4 reads a message: every text block of it, from the
+ * scope's transcript. Claude Code hands the hook only the last text block
+ * (`last_assistant_message`), before the message's lines are written
+ * (docs/claude-code-facts.md): in a scope that may be gated, wait (bounded)
+ * for them. Where the transcript does not show it, the given text is all there is.
+ */
+function readFinalMessage(input: StopInput, ref: ScopeRef, ctx: HookContext): string {
+  const given = messageText(input.last_assistant_message);
+  const known = input.stop_hook_active ? undefined : ctx.store.read(input.session_id);
+  if (!known || given.trim() === "") return given;
+  const scope = scopeState(known, ref);
+  if (!scope.awaitingActivation && !effectiveGate(known, scope, ref)) return given;
+  if (!ctx.waitForFinal?.(ref, given)) return given;
+  const texts = ctx.readFinal?.(ref);
+  return texts && texts.length > 0 ? texts.join("\n\n") : given;
+}
+
+/**
  * Stop and SubagentStop: in a gated scope, block a stop once when the last
  * report selected an action that was never taken; stop_hook_active (Claude
  * Code's own flag) and the scope's memory keep it from looping.
@@ -44,17 +62,14 @@ export function uncountNeverRan(scope: ScopeState): number {
 export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop" | "SubagentStop"): Promise<HookResult> {
   const started = ctx.now();
   const ref = scopeOf(input);
-  // A skill activated just before the stop may not be in the transcript yet: wait for the final message's line.
-  const known = ctx.store.read(input.session_id);
-  const finalText = messageText(input.last_assistant_message);
-  if (known && scopeState(known, ref).awaitingActivation && finalText.trim() !== "") ctx.waitForFinal?.(ref, finalText);
+  const finalText = readFinalMessage(input, ref, ctx);
   const result = await ctx.store.transact(input.session_id, async (existing) => {
     const session = existing ?? newSession(input.session_id);
     const scope = scopeState(session, ref);
     await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
     delete scope.awaitingActivation;
     const gate = effectiveGate(session, scope, ref);
-    const untaken = gate && !input.stop_hook_active && !scope.stopBlocked ? untakenAction(input.last_assistant_message) : undefined;
+    const untaken = gate && !input.stop_hook_active && !scope.stopBlocked ? untakenAction(finalText) : undefined;
     const uncounted = uncountNeverRan(scope);
     if (untaken) scope.stopBlocked = true;
     else if (ref.kind === "agent") Object.assign(scope, { ended: true, history: [], pending: {} });

@@ -1,7 +1,7 @@
 import { transcriptSize } from "../transcript/source.js";
 import { findGoverningText, type GoverningText } from "../transcript/queries.js";
 import { readEventsBackward } from "../transcript/reverse-reader.js";
-import { inScope } from "../transcript/scope.js";
+import { inScope, isPrompt } from "../transcript/scope.js";
 import type { Deadline } from "./deadline.js";
 import type { ScopeRef } from "./scope.js";
 
@@ -81,4 +81,28 @@ export const FINAL_WAIT: WaitOptions = { timeoutMs: 1500, intervalMs: 5 };
 
 export function waitForFinalMessage(ref: ScopeRef, finalText: string, options: WaitOptions = FINAL_WAIT): boolean {
   return pollTranscript(ref.transcript, () => transcriptHoldsFinal(ref, finalText), (held) => held, options);
+}
+
+/**
+ * Every text block of the scope's last assistant message, in order: all the
+ * lines sharing its message.id (SPEC §4), not only the last text Claude Code
+ * hands a Stop hook. Undefined when the transcript has none or cannot be read.
+ */
+export function finalMessageTexts(ref: ScopeRef): string[] | undefined {
+  if (transcriptSize(ref.transcript) < 0) return undefined;
+  const texts: string[][] = [];
+  let messageId: string | undefined;
+  try {
+    for (const event of readEventsBackward(ref.transcript)) {
+      if (!inScope(event, { lines: ref.lines })) continue;
+      if (isPrompt(event) || event.kind === "compact") break;
+      if (event.kind !== "assistant") continue;
+      if (messageId !== undefined && event.messageId !== messageId) break;
+      messageId = event.messageId;
+      texts.push(event.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])));
+    }
+  } catch {
+    return undefined;
+  }
+  return messageId === undefined ? undefined : texts.reverse().flat();
 }
