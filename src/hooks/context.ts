@@ -1,3 +1,4 @@
+import { PRE_TOOL_USE_DEADLINE_MS } from "../engine/defaults.js";
 import { appendJsonLine } from "../state/log.js";
 import { dataDir, sessionLogPath } from "../state/paths.js";
 import { DEFAULT_LOCK, FileStateStore, type LockOptions, type StateStore } from "../state/store.js";
@@ -40,7 +41,7 @@ export function processContext(env: Record<string, string | undefined> = process
   // process.hrtime, not performance.now(): the `performance` global loads perf_hooks (about 1 ms of start-up).
   const now = () => Number(process.hrtime.bigint()) / 1e6;
   // Counted from the process's start, as Claude Code counts its timeout from the spawn.
-  const deadline = deadlineAt(now, now() - process.uptime() * 1000);
+  const deadline = deadlineAt(now, now() - process.uptime() * 1000, deadlineLimit(env));
   return {
     env,
     dataDir: dir,
@@ -65,6 +66,15 @@ export function processContext(env: Record<string, string | undefined> = process
       return file ? loadSkillSource(file) : undefined;
     },
   };
+}
+
+/**
+ * For the hardening tests only (Claude Code never sets it): a shorter
+ * deadline, so that a test can see a hook reach it. It can only shorten.
+ */
+function deadlineLimit(env: Record<string, string | undefined>): number {
+  const asked = Number(env.UTILITY_TEST_DEADLINE_MS);
+  return asked > 0 ? Math.min(asked, PRE_TOOL_USE_DEADLINE_MS) : PRE_TOOL_USE_DEADLINE_MS;
 }
 
 /** The state lock's wait, ending where the deadline's wait budget does (read when the lock is tried, not now). */
