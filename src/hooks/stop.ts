@@ -43,12 +43,14 @@ export function uncountNeverRan(scope: ScopeState): number {
  * (docs/claude-code-facts.md): in a scope that may be gated, wait (bounded)
  * for them. Where the transcript does not show it, the given text is all there is.
  */
-function readFinalMessage(input: StopInput, ref: ScopeRef, ctx: HookContext): string {
+async function readFinalMessage(input: StopInput, ref: ScopeRef, ctx: HookContext): Promise<string> {
   const given = messageText(input.last_assistant_message);
-  const known = input.stop_hook_active ? undefined : ctx.store.read(input.session_id);
-  if (!known || given.trim() === "") return given;
-  const scope = scopeState(known, ref);
-  if (!scope.awaitingActivation && !effectiveGate(known, scope, ref)) return given;
+  if (input.stop_hook_active || given.trim() === "") return given;
+  // A look at what the transcript shows so far, on a copy: the state is changed under the lock only.
+  const session = ctx.store.read(input.session_id) ?? newSession(input.session_id);
+  const scope = scopeState(session, ref);
+  if (!scope.awaitingActivation) await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
+  if (!scope.awaitingActivation && !effectiveGate(session, scope, ref)) return given;
   if (!ctx.waitForFinal?.(ref, given)) return given;
   const texts = ctx.readFinal?.(ref);
   return texts && texts.length > 0 ? texts.join("\n\n") : given;
@@ -62,7 +64,7 @@ function readFinalMessage(input: StopInput, ref: ScopeRef, ctx: HookContext): st
 export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop" | "SubagentStop"): Promise<HookResult> {
   const started = ctx.now();
   const ref = scopeOf(input);
-  const finalText = readFinalMessage(input, ref, ctx);
+  const finalText = await readFinalMessage(input, ref, ctx);
   const result = await ctx.store.transact(input.session_id, async (existing) => {
     const session = existing ?? newSession(input.session_id);
     const scope = scopeState(session, ref);
