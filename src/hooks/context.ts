@@ -77,12 +77,16 @@ function deadlineLimit(env: Record<string, string | undefined>): number {
   return asked > 0 ? Math.min(asked, PRE_TOOL_USE_DEADLINE_MS) : PRE_TOOL_USE_DEADLINE_MS;
 }
 
-/** The state lock's wait, ending where the deadline's wait budget does (read when the lock is tried, not now). */
+/**
+ * The state lock's wait, ending at the deadline (read when the lock is tried,
+ * not now). Not at the wait budget: once the lock is held, what is left to do
+ * is short, and Claude Code's own timeout is seconds beyond the deadline.
+ */
 function lockWithin(deadline: Deadline): LockOptions {
   return {
     staleMs: DEFAULT_LOCK.staleMs,
     get timeoutMs() {
-      return Math.max(0, Math.min(DEFAULT_LOCK.timeoutMs, deadline.waitBudgetMs()));
+      return Math.max(0, Math.min(DEFAULT_LOCK.timeoutMs, deadline.remainingMs()));
     },
   };
 }

@@ -210,9 +210,12 @@ async function gatedByEvidence(input: PreToolUseInput, ctx: HookContext, known?:
   }
 }
 
-function describeTrouble(error: unknown): string {
+function describeTrouble(error: unknown, ctx: HookContext): string {
   const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
-  return error instanceof DeadlineError || error instanceof StateUnreadableError ? message : `the hook failed (${message})`;
+  if (error instanceof DeadlineError) return message;
+  // A lock wait cut short by the deadline says so: "held for more than 0 ms" alone would not explain it.
+  const late = ctx.deadline && ctx.deadline.remainingMs() <= 0 ? `; the hook reached its ${ctx.deadline.limitMs} ms deadline` : "";
+  return error instanceof StateUnreadableError ? `${message}${late}` : `the hook failed (${message})${late}`;
 }
 
 /**
@@ -222,7 +225,7 @@ function describeTrouble(error: unknown): string {
  * line on stderr, no decision.
  */
 async function failClosed(error: unknown, input: PreToolUseInput, ctx: HookContext, ref?: ScopeRef): Promise<HookResult> {
-  const trouble = describeTrouble(error);
+  const trouble = describeTrouble(error, ctx);
   const gated = await gatedByEvidence(input, ctx, ref).catch(() => false);
   if (!gated) return { stderr: `utility: ${trouble}; this scope is not gated, so the call goes on.` };
   const stateTrouble = error instanceof StateUnreadableError;

@@ -7,11 +7,15 @@
  * of one character, which kept the gate busy past Claude Code's timeout.
  */
 
-const SPACE = /\s/;
+/** JavaScript's `\s` beyond ASCII: NBSP, Ogham, the U+2000 spaces, line and paragraph separators, BOM… */
+const UNICODE_SPACES = new Set([0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]);
 
-/** JavaScript's `\s`: spaces, tabs, line and paragraph separators, NBSP and the other Unicode spaces. */
+/** JavaScript's `\s` (tab, LF, VT, FF, CR, space and the Unicode spaces), by code, with no pattern per character. */
 export function isSpace(ch: string | undefined): boolean {
-  return ch !== undefined && SPACE.test(ch);
+  if (ch === undefined) return false;
+  const code = ch.charCodeAt(0);
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return (code >= 0x2000 && code <= 0x200a) || UNICODE_SPACES.has(code);
 }
 
 /** The Markdown decoration a label or value may wear: bold, italics, code ticks. */
