@@ -36,12 +36,19 @@ export interface HookContext {
 
 export const PLUGIN_NAME = "utility";
 
-export function processContext(env: Record<string, string | undefined> = process.env): HookContext {
+// process.hrtime, not performance.now(): the `performance` global loads perf_hooks (about 1 ms of start-up).
+const hrNow = () => Number(process.hrtime.bigint()) / 1e6;
+
+/** When this process started, on the clock of `HookContext.now`: a hook process's deadline counts from there, as Claude Code's timeout counts from the spawn. */
+export function processStartedMs(): number {
+  return hrNow() - process.uptime() * 1000;
+}
+
+/** The real context. Its deadline counts from `startedMs`: the process's start for a hook process, by default the context's making (a test running many hooks in one process). */
+export function processContext(env: Record<string, string | undefined> = process.env, startedMs: number = hrNow()): HookContext {
   const dir = dataDir(env);
-  // process.hrtime, not performance.now(): the `performance` global loads perf_hooks (about 1 ms of start-up).
-  const now = () => Number(process.hrtime.bigint()) / 1e6;
-  // Counted from the process's start, as Claude Code counts its timeout from the spawn.
-  const deadline = deadlineAt(now, now() - process.uptime() * 1000, deadlineLimit(env));
+  const now = hrNow;
+  const deadline = deadlineAt(now, startedMs, deadlineLimit(env));
   return {
     env,
     dataDir: dir,

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { problemsFromIssues } from "../engine/problem.js";
 import { appendJsonLine } from "../state/log.js";
 import { dataDir, errorLogPath } from "../state/paths.js";
-import { processContext, type HookContext } from "./context.js";
+import { processContext, processStartedMs, type HookContext } from "./context.js";
 import type { HookResult } from "./output.js";
 
 interface Schema<T> {
@@ -73,7 +73,7 @@ export async function runHook<T>(
   handler: (input: T, ctx: HookContext) => Promise<HookResult>,
   io: HookIo = processIo,
   /** How the handler's context is made from the environment; tests pass one with shorter waits. */
-  makeContext: (env: HookIo["env"]) => HookContext = processContext,
+  makeContext: (env: HookIo["env"]) => HookContext = (env) => processContext(env, processStartedMs()),
 ): Promise<void> {
   try {
     const input = parseHookInput(io.readStdin(), schema);
