@@ -10,6 +10,7 @@ import type { Report } from "./types.js";
 export const RULES = [
   "no_report",
   "malformed",
+  "report_too_large",
   "unknown_action",
   "utility_mismatch",
   "not_argmax",
