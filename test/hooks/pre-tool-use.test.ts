@@ -13,7 +13,7 @@ import { LogRecordSchema } from "../../src/log/record.js";
 import { summarize } from "../../src/report/summarize.js";
 import { newSession, type SessionState } from "../../src/state/schema.js";
 import { StateUnreadableError, type StateStore } from "../../src/state/store.js";
-import { assistant, call, jsonl, meta, prompt, tempDir, text as textBlock, type TempDir } from "../transcript/helpers.js";
+import { assistant, call, jsonl, meta, prompt, tempDir, type TempDir } from "../transcript/helpers.js";
 import { denyReason, fakeContext, GOOD, postInput, preInput, report, SESSION, seedMainGate, source, type FakeContext } from "./fake-context.js";
 
 const SKILL = "/skills/gated/SKILL.md";

@@ -13,10 +13,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReplayReport } from "../../../src/replay/types.js";
-import { PLUGIN_ROOT, ROOT } from "../../support/paths.js";
+import { PLUGIN_ROOT } from "../../support/paths.js";
 import type { RunClaudeResult } from "../support/claude.js";
 import { routeByPrompt, text, toolUse } from "../support/scripted-model.js";
-import { activate, gateRun, id, logOf, markerDir, ok, report, type Rec } from "./support.js";
+import { activate, gateRun, id, logOf, markerDir, ok, type Rec } from "./support.js";
 
 interface Call {
   decision: string;
