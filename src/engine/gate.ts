@@ -33,6 +33,8 @@ export interface GateInput {
   config: Config;
   extraTools: ExtraTools;
   repeat?: Repeat;
+  /** A writing tool aimed at the gate's own records (data folder, transcripts): why, for the refusal. */
+  protectedTarget?: string;
 }
 
 export type GateDecision =
@@ -79,6 +81,7 @@ function checkRepeat(input: GateInput, evaluation: Evaluation): GateDecision | u
 export function decideToolCall(input: GateInput): GateDecision {
   if (isNeutralTool(input.tool)) return { decision: "neutral" };
   if (!input.gated) return input.repeat ? { decision: "observed", hint: repeatHint(input.tool, input.repeat) } : { decision: "observed" };
+  if (input.protectedTarget) return refused("protected_target", `This ${input.tool} call is refused: ${input.protectedTarget}. The gate's own records are not the model's to edit.`);
   if (input.optInProblem) return refused("optin_invalid", `The skill that gates this scope has an invalid opt-in, so no tool call can be checked: ${input.optInProblem}`);
   const parsed = input.reportText === undefined ? undefined : parseLastReport(input.reportText);
   if (!parsed) {

@@ -3,10 +3,13 @@ import { join } from "node:path";
 import { ConfigSchema } from "../engine/signals.js";
 import type { OptInFile } from "../optin/read.js";
 import type { GateSource, ScopeState, SessionState } from "../state/schema.js";
-import { findSkillActivations } from "../transcript/queries.js";
+import { endJob, notificationEnd, type JobRef } from "../engine/background.js";
 import { readEventsFrom } from "../transcript/forward-reader.js";
-import { skillBaseDir } from "../transcript/line.js";
+import { skillBaseDir, type TranscriptEvent } from "../transcript/line.js";
+import { classifyPrompt, type LineKind, type PromptKind } from "../transcript/prompt-kind.js";
+import { readEventsBackward } from "../transcript/reverse-reader.js";
 import { inScope, isPrompt } from "../transcript/scope.js";
+import { withSource } from "../transcript/source.js";
 import type { ScopeRef } from "./scope.js";
 
 /** What `/utility on` gates with: the defaults. */
@@ -53,59 +56,144 @@ export const loadSkillSource: SkillLoader = async (skillFile) => {
   return gateSourceFrom(skillFile, readOptIn(skillFile));
 };
 
+/** What a scan saw, in transcript order: skill activations and prompt lines (main scope). */
+export type ScanItem =
+  | { kind: "skill"; folder: string }
+  /** promptId "": a line without one (versions before prompt ids). */
+  | { kind: "prompt"; lineKind: LineKind; promptId: string }
+  /** A background job's end, as Claude Code's notification records it (SPEC §7). */
+  | { kind: "job_end"; end: JobRef };
+
 export interface ScanResult {
-  /** Skill folders activated since the scope's offset (in this task). */
-  folders: string[];
+  items: ScanItem[];
   compacted: boolean;
-  /** A real prompt was seen: the skills before it belonged to an earlier task. */
-  promptSeen: boolean;
   nextOffset: number;
 }
 
 /**
  * What happened in the scope's transcript since the hooks last looked: skill
- * activations, prompts (a prompt starts a new task's list of skills) and
+ * activations, prompt lines (whether one starts a task is applyScan's
+ * question: it needs the state's vouched prompts), background jobs' ends and
  * compactions. The first look at a main transcript reads back to the task's
- * start only, never the whole file.
+ * start only, never the whole file; so does a look whose stored offset lies
+ * past the file's end (the transcript changed under the plugin, SPEC §10).
  */
-export function scanTranscript(scope: ScopeState, ref: ScopeRef): ScanResult {
+export function scanTranscript(scope: ScopeState, ref: ScopeRef, vouched?: (promptId: string) => boolean): ScanResult {
   // At a scope's first call Claude Code may not have created its transcript yet: nothing to see so far.
   const size = transcriptSize(ref.transcript);
-  if (size < 0) return { folders: [], compacted: false, promptSeen: false, nextOffset: scope.offset };
-  if (scope.offset === 0 && ref.kind === "main") {
-    // The size is taken before reading: lines written meanwhile are read again next time, never skipped.
-    const activations = findSkillActivations(ref.transcript, { sinceLastUserPrompt: true, lines: ref.lines });
-    return { folders: activations.map((a) => a.folder), compacted: false, promptSeen: false, nextOffset: size };
-  }
-  const read = readEventsFrom(ref.transcript, scope.offset);
-  let folders: string[] = [];
+  if (size < 0) return { items: [], compacted: false, nextOffset: scope.offset };
+  if ((scope.offset === 0 || scope.offset > size) && ref.kind === "main") return scanTaskStart(ref, size, vouched);
+  const read = readEventsFrom(ref.transcript, scope.offset > size ? 0 : scope.offset);
+  const items: ScanItem[] = [];
   let compacted = false;
-  let promptSeen = false;
   for (const event of read.events) {
     if (!inScope(event, { lines: ref.lines })) continue;
     if (event.kind === "compact") compacted = true;
-    if (ref.kind === "main" && isPrompt(event)) {
-      folders = [];
-      promptSeen = true;
-    }
-    const folder = skillBaseDir(event);
-    if (folder) folders.push(folder);
+    items.push(...itemsOf(event, ref));
   }
-  return { folders, compacted, promptSeen, nextOffset: read.shrunk ? 0 : read.nextOffset };
+  return { items, compacted, nextOffset: read.nextOffset };
 }
 
-/** Applies a scan to the scope: new skills (loaded once per task), history cleared by a compaction. */
-export async function applyScan(scope: ScopeState, scan: ScanResult, load: SkillLoader): Promise<void> {
-  if (scan.promptSeen) scope.sources = [];
+function itemsOf(event: TranscriptEvent, ref: ScopeRef): ScanItem[] {
+  if (event.kind !== "user_text") return [];
+  const items: ScanItem[] = [];
+  if (ref.kind === "main" && event.lineKind !== "meta") {
+    items.push({ kind: "prompt", lineKind: event.lineKind, promptId: event.promptId ?? "" });
+  }
+  if (event.lineKind === "notification") {
+    const end = notificationEnd(event.text);
+    if (end) items.push({ kind: "job_end", end });
+  }
+  const folder = skillBaseDir(event);
+  if (folder) items.push({ kind: "skill", folder });
+  return items;
+}
+
+/**
+ * Back from the end to where the current task began: the last line that
+ * looks typed and that a UserPromptSubmit vouched for; when the state knows
+ * no vouched prompt (it is new, or was lost), the last line that looks typed.
+ */
+function scanTaskStart(ref: ScopeRef, size: number, vouched: ((promptId: string) => boolean) | undefined): ScanResult {
+  const newest: ScanItem[][] = [];
+  const isStart = (event: TranscriptEvent) =>
+    event.kind === "user_text" && isPrompt(event) && (!vouched || vouched(event.promptId ?? ""));
+  // The size is taken before reading: lines written meanwhile are read again next time, never skipped.
+  withSource(ref.transcript, (bytes) => {
+    for (const event of readEventsBackward(bytes)) {
+      if (!inScope(event, { lines: ref.lines })) continue;
+      newest.push(itemsOf(event, ref));
+      if (isStart(event)) break;
+    }
+  });
+  return { items: newest.reverse().flat(), compacted: false, nextOffset: size };
+}
+
+/** What applying a scan did to the task: each prompt line, and what it was. */
+export interface PromptOutcome {
+  promptId?: string;
+  kind: PromptKind;
+  switched?: "on" | "off";
+}
+
+/**
+ * Applies a scan to the scope: a typed prompt that a UserPromptSubmit vouched
+ * for starts a task (steps, refusals, skills start over) or, `/utility on|off`,
+ * switches the gate; any other prompt line (a notification, a wakeup, Stop
+ * feedback, a line a shell appended) changes neither. New skills are loaded
+ * once per task; a compaction clears the history; a background job's end
+ * makes it stop blocking repeats.
+ */
+/** The vouched-prompt test scanTranscript takes: undefined when the session knows none. */
+export function vouchedIn(session: SessionState | undefined): ((promptId: string) => boolean) | undefined {
+  const prompts = session?.prompts;
+  if (!prompts || Object.keys(prompts).length === 0) return undefined;
+  return (promptId) => Object.hasOwn(prompts, promptId);
+}
+
+export async function applyScan(scope: ScopeState, scan: ScanResult, load: SkillLoader, session?: SessionState): Promise<PromptOutcome[]> {
+  const outcomes: PromptOutcome[] = [];
   if (scan.compacted) scope.history = [];
-  for (const folder of scan.folders) {
-    const file = join(folder, "SKILL.md");
-    if (scope.sources.some((s) => s.file === file)) continue;
-    const source = await load(file);
-    // Ungated skills are remembered too, so their files are not read again this task.
-    scope.sources.push(source ?? { ...manualSource(), file, gated: false });
+  for (const item of scan.items) {
+    if (item.kind === "prompt") outcomes.push(applyPrompt(scope, item, session));
+    else if (item.kind === "job_end") scope.history = endJob(scope.history, item.end, scope.step);
+    else await addSkill(scope, item.folder, load);
   }
   scope.offset = scan.nextOffset;
+  return outcomes;
+}
+
+function applyPrompt(scope: ScopeState, item: Extract<ScanItem, { kind: "prompt" }>, session: SessionState | undefined): PromptOutcome {
+  const prompts = session?.prompts ?? {};
+  const vouch = Object.hasOwn(prompts, item.promptId) ? prompts[item.promptId] : undefined;
+  const kind = classifyPrompt(item.lineKind, item.promptId, () => vouch !== undefined);
+  // One line per vouch: a second line with the same prompt id (appended by a shell) finds none.
+  if (vouch) delete prompts[item.promptId];
+  const outcome: PromptOutcome = { kind, promptId: item.promptId };
+  if (kind !== "typed" || !vouch) return outcome;
+  // Task 0: the session's first prompt, even one of the plugin's own commands, starts task 1.
+  if (!vouch.own || scope.task === 0) startTask(scope);
+  if (vouch.switch && session) {
+    session.manualGate = vouch.switch === "on";
+    outcome.switched = vouch.switch;
+  }
+  return outcome;
+}
+
+/** A new task in the main scope (SPEC §2): steps, refusals and the skills that gate start over; the history stays. */
+export function startTask(scope: ScopeState): void {
+  scope.task += 1;
+  Object.assign(scope, { step: 0, refusals: 0, sources: [], pending: {} });
+  delete scope.lastAction;
+  delete scope.stopBlocked;
+}
+
+async function addSkill(scope: ScopeState, folder: string, load: SkillLoader): Promise<void> {
+  const file = join(folder, "SKILL.md");
+  if (scope.sources.some((s) => s.file === file)) return;
+  const source = await load(file);
+  // Ungated skills are remembered too, so their files are not read again this task.
+  scope.sources.push(source ?? { ...manualSource(), file, gated: false });
 }
 
 /**

@@ -3,12 +3,12 @@ import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../engine/
 import { defaultConfig } from "../engine/signals.js";
 import { isNeutralTool } from "../engine/tools.js";
 import { newScope, newSession, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
-import { lastManualSwitch } from "../state/log.js";
-import { sessionLogPath } from "../state/paths.js";
 import { StateUnreadableError } from "../state/store.js";
 import type { LogRecord } from "../log/record.js";
 import type { HookContext } from "./context.js";
-import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
+import { applyScan, effectiveGate, scanTranscript, vouchedIn, type PromptOutcome } from "./gating.js";
+import { protectedTargetOf } from "./protected.js";
+import { freshSession, recoverSwitches, switchRecords } from "./user-prompt-submit.js";
 import type { PreToolUseInput } from "./input.js";
 import { baseRecord, loggedReport, type HookResult } from "./output.js";
 import { scopeNameOf, scopeOf, scopeState, type ScopeRef } from "./scope.js";
@@ -61,7 +61,7 @@ interface Decided {
   repeat?: RanCall;
 }
 
-function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseInput, reportText: string | undefined): Decided {
+function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseInput, reportText: string | undefined, guarded?: string): Decided {
   const scope = scopeState(session, ref);
   const gate = effectiveGate(session, scope, ref);
   const scopeName = scopeNameOf(ref, gate);
@@ -79,6 +79,7 @@ function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseIn
     config: gate?.config ?? defaultConfig(),
     extraTools: gate?.extraTools ?? {},
     ...(repeat ? { repeat } : {}),
+    ...(guarded ? { protectedTarget: guarded } : {}),
   });
   if (decision.decision === "refused") {
     scope.refusals += 1;
@@ -130,23 +131,28 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
   if (isNeutralTool(input.tool_name)) return {};
   const ref = scopeOf(input);
   let decided: Decided | undefined;
+  let prompts: PromptOutcome[] = [];
+  let seen: SessionState | undefined;
+  const guarded = protectedTargetOf(input, ref, ctx.dataDir);
   try {
     const needed = await needsTranscript(input, ref, ctx);
     const waited = needed ? governingText(ref, input.tool_use_id, ctx) : undefined;
     decided = await ctx.store.transact(input.session_id, async (existing) => {
-      const session = existing ?? newSession(input.session_id);
+      const session = existing ?? freshSession(ctx, input.session_id);
       const scope = scopeState(session, ref);
       await ensureDefinition(scope, input, ctx);
-      await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
+      prompts = await applyScan(scope, scanTranscript(scope, ref, vouchedIn(session)), ctx.loadSkill, session);
+      seen = session;
       delete scope.awaitingActivation;
       // Gated only now (a skill seen in this scan): the text is there, since the scan found lines written before the call.
       // Already waited (and found nothing): never wait a second time, holding the lock.
       const reportText = needed ? waited : effectiveGate(session, scope, ref) ? governingText(ref, input.tool_use_id, ctx) : undefined;
-      return { state: session, result: decideInState(session, ref, input, reportText) };
+      return { state: session, result: decideInState(session, ref, input, reportText, guarded) };
     });
   } catch (error) {
     return stateTrouble(error, input, ref, ctx);
   }
+  if (seen) switchRecords(ctx, "PreToolUse", input, ref, seen, prompts, started);
   ctx.appendLog(input.session_id, record(input, ref, decided, ctx, started));
   const output = toOutput(decided);
   return output ? { output } : {};
@@ -164,12 +170,12 @@ async function stateTrouble(error: unknown, input: PreToolUseInput, ref: ScopeRe
     session = ctx.store.read(input.session_id) ?? session;
   } catch {
     // Unreadable: /utility on is still in the log (the user's own prompt, logged by UserPromptSubmit); skills show in the transcript.
-    session.manualGate = lastManualSwitch(sessionLogPath(ctx.dataDir, input.session_id)) === "on";
+    session = recoverSwitches(session, ctx.dataDir);
   }
   const scope = scopeState(session, ref);
   try {
     await ensureDefinition(scope, input, ctx);
-    await applyScan(scope, scanTranscript({ ...scope, offset: 0 }, ref), ctx.loadSkill);
+    await applyScan(scope, scanTranscript({ ...scope, offset: 0 }, ref, vouchedIn(session)), ctx.loadSkill, session);
   } catch {
     // the transcript is unreadable too: nothing shows a gate
   }

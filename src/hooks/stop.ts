@@ -1,9 +1,10 @@
 import type { Action } from "../engine/actions.js";
 import { parseLastReport } from "../engine/report/parse.js";
-import { newSession, type ScopeState } from "../state/schema.js";
+import type { ScopeState } from "../state/schema.js";
 import { flattenResultContent } from "../transcript/line.js";
 import type { HookContext } from "./context.js";
-import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
+import { applyScan, effectiveGate, scanTranscript, vouchedIn } from "./gating.js";
+import { freshSession, switchRecords } from "./user-prompt-submit.js";
 import type { StopInput } from "./input.js";
 import { baseRecord, type HookResult } from "./output.js";
 import { scopeOf, scopeState } from "./scope.js";
@@ -49,9 +50,10 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
   const finalText = messageText(input.last_assistant_message);
   if (known && scopeState(known, ref).awaitingActivation && finalText.trim() !== "") ctx.waitForFinal?.(ref, finalText);
   const result = await ctx.store.transact(input.session_id, async (existing) => {
-    const session = existing ?? newSession(input.session_id);
+    const session = existing ?? freshSession(ctx, input.session_id);
     const scope = scopeState(session, ref);
-    await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
+    const prompts = await applyScan(scope, scanTranscript(scope, ref, vouchedIn(session)), ctx.loadSkill, session);
+    switchRecords(ctx, event, input, ref, session, prompts, started);
     delete scope.awaitingActivation;
     const gate = effectiveGate(session, scope, ref);
     const untaken = gate && !input.stop_hook_active && !scope.stopBlocked ? untakenAction(input.last_assistant_message) : undefined;

@@ -2,6 +2,7 @@
 // optionally, the gate (SPEC §6) run over each scope as the hooks would have.
 // Pure: events in, findings out. The file layer is in ./files.ts.
 import { decideToolCall } from "../engine/gate.js";
+import { callEnd, endJob, launchedJobId, notificationEnd } from "../engine/background.js";
 import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../engine/redundancy.js";
 import { defaultConfig, type Config } from "../engine/signals.js";
 import { isNeutralTool, DELEGATE_TOOLS } from "../engine/tools.js";
@@ -203,7 +204,13 @@ export function replayEvents(events: readonly LocatedEvent[], options: ReplayOpt
       const pending = found.call.pending;
       delete found.call.pending;
       found.run.pending.delete(event.toolUseId);
-      if (pending) found.run.ran(event.isError ? { ...pending, failed: true } : pending);
+      if (pending) {
+        const jobId = pending.effect.kind === "exec" && pending.effect.background ? launchedJobId(event.text) : undefined;
+        found.run.ran({ ...pending, ...(jobId ? { jobId } : {}), ...(event.isError ? { failed: true } : {}) });
+      }
+      // A stop of a background job, or a poll that shows it finished, records its end (SPEC §7), as in the hooks.
+      const end = event.isError ? undefined : callEnd(found.call.tool, found.call.input, event.text);
+      if (end) found.run.history = endJob(found.run.history, end, found.run.calls.length);
       if (event.isError) errorCount.set(found.run, (errorCount.get(found.run) ?? 0) + 1);
       continue;
     }
@@ -215,6 +222,8 @@ export function replayEvents(events: readonly LocatedEvent[], options: ReplayOpt
     }
     run.afterBoundary = false;
     if (event.kind === "user_text") {
+      const ended = event.lineKind === "notification" ? notificationEnd(event.text) : undefined;
+      if (ended) run.history = endJob(run.history, ended, run.calls.length);
       if (!event.isPrompt) continue;
       if (run.scope === "main") run.startTask();
       else if (run.task === 0) run.startTask();

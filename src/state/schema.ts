@@ -18,6 +18,8 @@ export const RanCallSchema = z.object({
   effect: EffectSchema,
   at: z.number(),
   toolUseId: z.optional(z.string()),
+  /** The id of a background job it launched (shell id, agent id): its end is matched on it (SPEC §7). */
+  jobId: z.optional(z.string()),
   /** It came back with an error: it counts as in between, never as the original of a repeat. */
   failed: z.optional(z.boolean()),
 });
@@ -60,6 +62,23 @@ export const ScopeStateSchema = z.object({
 });
 export type ScopeState = z.infer<typeof ScopeStateSchema>;
 
+/**
+ * A prompt a UserPromptSubmit saw and no transcript line has matched yet
+ * (SPEC §2). Claude Code runs UserPromptSubmit alike for typed prompts,
+ * notifications and wakeups; the line it then writes with the same prompt id
+ * tells which, and only a typed one starts a task or switches the gate.
+ */
+export const VouchedPromptSchema = z.object({
+  /** `/utility on|off`: switches the main scope's gate once the line shows it was typed. */
+  switch: z.optional(z.enum(["on", "off"])),
+  /** A `/utility …` prompt: a question about the current task, not a new one. */
+  own: z.boolean(),
+});
+export type VouchedPrompt = z.infer<typeof VouchedPromptSchema>;
+
+/** How many unmatched prompts are remembered (a prompt whose line never came ages out). */
+export const VOUCHED_PROMPTS_LIMIT = 32;
+
 export const SessionStateSchema = z.object({
   version: z.literal(1),
   sessionId: z.string(),
@@ -67,6 +86,8 @@ export const SessionStateSchema = z.object({
   manualGate: z.boolean(),
   main: ScopeStateSchema,
   agents: z.record(z.string(), ScopeStateSchema),
+  /** Prompts vouched for by UserPromptSubmit, by prompt id, not yet matched to their line. */
+  prompts: z.optional(z.record(z.string(), VouchedPromptSchema)),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 

@@ -16,14 +16,15 @@ type Check = (value: unknown) => boolean;
 
 /** The keys of each object in the state: required, then optional. Exported for the test that compares them with the schema. */
 export const STATE_KEYS = {
-  session: { required: ["version", "sessionId", "manualGate", "main", "agents"], optional: [] },
+  session: { required: ["version", "sessionId", "manualGate", "main", "agents"], optional: ["prompts"] },
+  vouchedPrompt: { required: ["own"], optional: ["switch"] },
   scope: {
     required: ["task", "step", "refusals", "offset", "sources", "pending", "history"],
     optional: ["lastAction", "awaitingActivation", "stopBlocked", "agentType", "definition", "ended"],
   },
   gateSource: { required: ["file", "gated", "scope", "config", "extraTools"], optional: ["problem"] },
   config: { required: ["lambdas", "floor", "maxSteps", "highGainThreshold"], optional: [] },
-  ranCall: { required: ["tool", "digest", "effect", "at"], optional: ["toolUseId", "failed"] },
+  ranCall: { required: ["tool", "digest", "effect", "at"], optional: ["toolUseId", "jobId", "failed"] },
   effectWithPaths: { required: ["kind", "paths"], optional: [] },
   effectExec: { required: ["kind"], optional: ["background"] },
   effectBare: { required: ["kind"], optional: [] },
@@ -103,6 +104,7 @@ const isRanCall = objectOf(STATE_KEYS.ranCall, {
   effect: isEffect,
   at: isNumber,
   toolUseId: isString,
+  jobId: isString,
   failed: isBoolean,
 });
 
@@ -122,12 +124,15 @@ const isScope = objectOf(STATE_KEYS.scope, {
   ended: isBoolean,
 });
 
+const isVouchedPrompt = objectOf(STATE_KEYS.vouchedPrompt, { own: isBoolean, switch: oneOf(["on", "off"]) });
+
 const isSession = objectOf(STATE_KEYS.session, {
   version: (v) => v === 1,
   sessionId: isString,
   manualGate: isBoolean,
   main: isScope,
   agents: recordOf(isScope),
+  prompts: recordOf(isVouchedPrompt),
 });
 
 /** True only for data that SessionStateSchema accepts and would return unchanged. */
