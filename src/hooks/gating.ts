@@ -19,16 +19,28 @@ export function manualSource(): GateSource {
   return { file: MANUAL_GATE_FILE, gated: true, scope: "self", config: ConfigSchema.parse({}), extraTools: {} };
 }
 
+/** A `utility_gated` value that reads as no: false, or a string or number that says no. */
+export function readsAsNo(value: unknown): boolean {
+  if (value === false || value === 0 || value === null) return true;
+  return typeof value === "string" && /^(?:false|no|off|0|)$/i.test(value.trim());
+}
+
+/**
+ * Whether a file asks for gating: `utility_gated` is set, at the top level or
+ * under `metadata:`, and either of the two does not read as no (SPEC §5:
+ * a conflict is an error whichever says true). A value that reads as no
+ * (`"false"`, `no`, `0`) gates nothing; `utility check` reports it.
+ */
 function asksForGating(data: Record<string, unknown> | undefined): boolean {
   if (!data) return false;
   const meta = data.metadata && typeof data.metadata === "object" ? (data.metadata as Record<string, unknown>) : {};
-  const value = data.utility_gated ?? meta.utility_gated;
-  return value !== undefined && value !== false;
+  const asks = (where: Record<string, unknown>) => Object.hasOwn(where, "utility_gated") && !readsAsNo(where.utility_gated);
+  return asks(data) || asks(meta);
 }
 
 /**
  * A file's opt-in as a gate source; undefined when it does not ask for
- * gating. A file that asks (utility_gated set to anything but false) with an
+ * gating. A file that asks (utility_gated plainly true in either place) with an
  * invalid opt-in gates with the problem: the author asked for enforcement,
  * and falling back silently would hide the mistake (SPEC §5).
  */

@@ -1,7 +1,9 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { ensureRealFolder } from "./paths.js";
 
-const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
+// O_NOFOLLOW: a link planted in the log's place is never followed out of the data folder (SPEC §10).
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 
 /**
  * Appends one JSON line with a single write on a file opened for appending:
@@ -11,7 +13,7 @@ const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | con
  * block the hook until a reader comes.
  */
 export function appendJsonLine(file: string, record: unknown): void {
-  mkdirSync(dirname(file), { recursive: true });
+  ensureRealFolder(dirname(file));
   const bytes = Buffer.from(`${JSON.stringify(record)}\n`);
   const fd = openSync(file, APPEND, 0o644);
   try {
@@ -42,7 +44,7 @@ const isSwitch = (value: unknown): value is "on" | "off" => value === "on" || va
 export function loggedSwitches(file: string): LoggedSwitches {
   let lines: string[];
   try {
-    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
     try {
       if (!fstatSync(fd).isFile()) return {};
       lines = readFileSync(fd, "utf8").split("\n");
