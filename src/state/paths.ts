@@ -43,7 +43,6 @@ export function errorLogPath(dir: string): string {
 
 export class PlantedLinkError extends Error {
   override readonly name = "PlantedLinkError";
-  readonly code = "ELINK";
 }
 
 /**
