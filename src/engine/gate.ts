@@ -37,6 +37,8 @@ export interface GateInput {
   config: Config;
   extraTools: ExtraTools;
   repeat?: Repeat;
+  /** A writing tool aimed at the gate's own records (data folder, transcripts): why, for the refusal. */
+  protectedTarget?: string;
   /** The task's spend and the budgets on it (SPEC §12); without it no budget applies. */
   budget?: GateBudget;
 }
@@ -132,6 +134,7 @@ export function decideToolCall(input: GateInput): GateDecision {
   const overBudget = checkBudgets(input);
   if (overBudget) return overBudget;
   if (!input.gated) return input.repeat ? { decision: "observed", hint: repeatHint(input.tool, input.repeat) } : { decision: "observed" };
+  if (input.protectedTarget) return refused("protected_target", `This ${input.tool} call is refused: ${input.protectedTarget}. The gate's own records are not the model's to edit.`);
   if (input.optInProblem) return refused("optin_invalid", `The skill that gates this scope has an invalid opt-in, so no tool call can be checked: ${input.optInProblem}`);
   if (input.reportText !== undefined && input.reportText.length > MAX_REPORT_TEXT_CHARS) {
     return refused(

@@ -1,5 +1,5 @@
 import { sha256Hex } from "./sha256.js";
-import { isNeutralTool, isPollingTool, isReadOnlyTool } from "./tools.js";
+import { isNeutralTool, isPollingTool, isReadOnlyTool, WRITING_TOOL_PATH_KEYS } from "./tools.js";
 
 /**
  * Exact repeats the code can prove (SPEC §7): the same tool with the same
@@ -23,16 +23,11 @@ export interface RanCall {
   /** Where it ran, for messages: a step number or a transcript position. */
   at: number;
   toolUseId?: string;
+  /** A job it launched in the background: the id Claude Code gave it (shell id, agent id), to match its end (SPEC §7). */
+  jobId?: string;
   /** The call came back with an error: its effect still counts (it may have done part of its work), but it is never the original of a repeat. */
   failed?: boolean;
 }
-
-const WRITE_TOOLS: Record<string, string[]> = {
-  Write: ["file_path"],
-  Edit: ["file_path"],
-  MultiEdit: ["file_path"],
-  NotebookEdit: ["notebook_path"],
-};
 
 const READ_PATH_KEYS = ["file_path", "path", "notebook_path"];
 
@@ -58,8 +53,7 @@ export function effectOf(tool: string, input: unknown): CallEffect {
   if (isPollingTool(tool)) return { kind: "poll" };
   if (isNeutralTool(tool)) return { kind: "neutral" };
   if (isReadOnlyTool(tool)) return { kind: "read", paths: stringsAt(fields, READ_PATH_KEYS) };
-  // Own keys only: a tool named "constructor" or "__proto__" must not find what every object inherits.
-  const writeKeys = Object.hasOwn(WRITE_TOOLS, tool) ? WRITE_TOOLS[tool] : undefined;
+  const writeKeys = Object.hasOwn(WRITING_TOOL_PATH_KEYS, tool) ? WRITING_TOOL_PATH_KEYS[tool] : undefined;
   if (writeKeys) return { kind: "write", paths: stringsAt(fields, writeKeys) };
   return startsInBackground(tool, fields) ? { kind: "exec", background: true } : { kind: "exec" };
 }

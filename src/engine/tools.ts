@@ -27,14 +27,26 @@ export const NEUTRAL_TOOLS = [
   "TaskUpdate",
   "TaskList",
   "TaskGet",
-  "TaskOutput",
-  "TaskStop",
 ] as const;
 
-/** Polling and bookkeeping: a second identical call is never a repeat (SPEC §7). */
-export const POLLING_TOOLS = ["BashOutput", "TodoWrite", "TaskList", "TaskGet", "TaskOutput", "TaskUpdate", "TaskCreate", "TaskStop"] as const;
+/** Tools that read a background job's output: `retrieve` (and `verify`) permit them; never repeats (SPEC §6, §7). */
+export const JOB_OUTPUT_TOOLS = ["BashOutput", "TaskOutput"] as const;
 
-const TOOL_CALL_NAMED = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"] as const;
+/** Tools that stop a background job: `tool_call`, not neutral (SPEC §6). */
+export const JOB_STOP_TOOLS = ["KillShell", "TaskStop"] as const;
+
+/** Polling and bookkeeping: a second identical call is never a repeat (SPEC §7). */
+export const POLLING_TOOLS = [...JOB_OUTPUT_TOOLS, "TodoWrite", "TaskList", "TaskGet", "TaskUpdate", "TaskCreate"] as const;
+
+/** The writing tools and the input keys that name what they write. */
+export const WRITING_TOOL_PATH_KEYS: Readonly<Record<string, readonly string[]>> = {
+  Write: ["file_path"],
+  Edit: ["file_path"],
+  MultiEdit: ["file_path"],
+  NotebookEdit: ["notebook_path"],
+};
+
+const TOOL_CALL_NAMED = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", ...JOB_STOP_TOOLS] as const;
 
 export type ExtraTools = Partial<Record<Action, readonly string[]>>;
 
@@ -53,16 +65,16 @@ export function isPollingTool(tool: string): boolean {
 }
 
 function namedByAnotherRow(tool: string): boolean {
-  return has(READ_ONLY_TOOLS, tool) || has(DELEGATE_TOOLS, tool) || has(NEUTRAL_TOOLS, tool) || tool === "Bash";
+  return has(READ_ONLY_TOOLS, tool) || has(JOB_OUTPUT_TOOLS, tool) || has(DELEGATE_TOOLS, tool) || has(NEUTRAL_TOOLS, tool) || tool === "Bash";
 }
 
 /** The default permission table, before a skill's or the user's extra names. */
 function permitsByDefault(action: Action, tool: string): boolean {
   switch (action) {
     case "retrieve":
-      return has(READ_ONLY_TOOLS, tool);
+      return has(READ_ONLY_TOOLS, tool) || has(JOB_OUTPUT_TOOLS, tool);
     case "verify":
-      return has(READ_ONLY_TOOLS, tool) || tool === "Bash";
+      return has(READ_ONLY_TOOLS, tool) || has(JOB_OUTPUT_TOOLS, tool) || tool === "Bash";
     case "tool_call":
       return has(TOOL_CALL_NAMED, tool) || tool.startsWith("mcp__") || !namedByAnotherRow(tool);
     case "delegate":
@@ -84,11 +96,11 @@ export function describePermits(action: Action, extra: ExtraTools = {}): string 
   const added = extra[action]?.length ? `, and ${extra[action]!.join(", ")}` : "";
   switch (action) {
     case "retrieve":
-      return `read-only tools (${READ_ONLY_TOOLS.join(", ")})${added}`;
+      return `read-only tools (${[...READ_ONLY_TOOLS, ...JOB_OUTPUT_TOOLS].join(", ")})${added}`;
     case "verify":
       return `read-only tools and Bash${added}`;
     case "tool_call":
-      return `Bash, Write, Edit, MultiEdit, NotebookEdit, mcp__ tools and other tools no other action names${added}`;
+      return `${TOOL_CALL_NAMED.join(", ")}, mcp__ tools and other tools no other action names${added}`;
     case "delegate":
       return `${DELEGATE_TOOLS.join(", ")}${added}`;
     default:

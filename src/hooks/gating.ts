@@ -1,31 +1,45 @@
 import { transcriptSize } from "../transcript/source.js";
 import { join } from "node:path";
 import { ConfigSchema } from "../engine/signals.js";
-import type { OptInFile } from "../optin/read.js";
-import type { GateSource, ScopeState, SessionState } from "../state/schema.js";
-import { findSkillActivations } from "../transcript/queries.js";
-import { readEventsFrom } from "../transcript/forward-reader.js";
-import { skillBaseDir } from "../transcript/line.js";
-import { inScope, isPrompt } from "../transcript/scope.js";
-import { reduceScope, type ScopeRef } from "./scope.js";
 import type { ScopeEvent } from "../engine/scope-state/events.js";
 import type { Outcome } from "../engine/scope-state/reducer.js";
-import { observedEvents } from "../transcript/scope-events.js";
+import type { OptInFile } from "../optin/read.js";
 import { manualSource } from "../state/effective-gate.js";
+import type { GateSource, ScopeState, SessionState } from "../state/schema.js";
+import { readEventsFrom } from "../transcript/forward-reader.js";
+import { skillBaseDir, type TranscriptEvent } from "../transcript/line.js";
+import { classifyPrompt, type LineKind, type PromptKind } from "../transcript/prompt-kind.js";
+import { readEventsBackward } from "../transcript/reverse-reader.js";
+import { observedEvents } from "../transcript/scope-events.js";
+import { inScope, isPrompt } from "../transcript/scope.js";
+import { withSource } from "../transcript/source.js";
+import { reduceScope, type ScopeRef } from "./scope.js";
 
 // Pure rules over the state, shared with the CLI; they live in src/state.
 export { effectiveGate, manualSource, MANUAL_GATE_FILE } from "../state/effective-gate.js";
 
+/** A `utility_gated` value that reads as no: false, or a string or number that says no. */
+export function readsAsNo(value: unknown): boolean {
+  if (value === false || value === 0 || value === null) return true;
+  return typeof value === "string" && /^(?:false|no|off|0|)$/i.test(value.trim());
+}
+
+/**
+ * Whether a file asks for gating: `utility_gated` is set, at the top level or
+ * under `metadata:`, and either of the two does not read as no (SPEC §5:
+ * a conflict is an error whichever says true). A value that reads as no
+ * (`"false"`, `no`, `0`) gates nothing; `utility check` reports it.
+ */
 function asksForGating(data: Record<string, unknown> | undefined): boolean {
   if (!data) return false;
   const meta = data.metadata && typeof data.metadata === "object" ? (data.metadata as Record<string, unknown>) : {};
-  const value = data.utility_gated ?? meta.utility_gated;
-  return value !== undefined && value !== false;
+  const asks = (where: Record<string, unknown>) => Object.hasOwn(where, "utility_gated") && !readsAsNo(where.utility_gated);
+  return asks(data) || asks(meta);
 }
 
 /**
  * A file's opt-in as a gate source; undefined when it does not ask for
- * gating. A file that asks (utility_gated set to anything but false) with an
+ * gating. A file that asks (utility_gated plainly true in either place) with an
  * invalid opt-in gates with the problem: the author asked for enforcement,
  * and falling back silently would hide the mistake (SPEC §5).
  */
@@ -54,68 +68,137 @@ export const loadSkillSource: SkillLoader = async (skillFile) => {
   return gateSourceFrom(skillFile, readOptIn(skillFile));
 };
 
+/** What a scan saw, in transcript order: skill activations, prompt lines (main scope), and what the lines tell the reducer. */
+export type ScanItem =
+  | { kind: "skill"; folder: string }
+  /** promptId "": a line without one (versions before prompt ids). */
+  | { kind: "prompt"; lineKind: LineKind; promptId: string }
+  /** Results, compactions, usage, background jobs' ends (src/transcript/scope-events.ts). */
+  | { kind: "event"; event: ScopeEvent };
+
 export interface ScanResult {
-  /** Skill folders activated since the scope's offset (in this task). */
-  folders: string[];
+  items: ScanItem[];
   compacted: boolean;
-  /** A real prompt was seen: the skills before it belonged to an earlier task. */
-  promptSeen: boolean;
   nextOffset: number;
-  /** What the lines read tell the scope's reducer: results, compactions, usage (src/transcript/scope-events.ts). */
-  events: ScopeEvent[];
 }
 
-/** A main transcript no larger than this is read forward from its start at the first look; a larger one backwards to its task's start. */
-export const FIRST_LOOK_FORWARD_BYTES = 4 * 1024 * 1024;
-
 /**
- * What happened in the scope's transcript since the hooks last looked: skill
- * activations, prompts (a prompt starts a new task's list of skills),
- * compactions, results and usage. Reads forward from the stored offset only
- * (spend is never recomputed from the whole file); the first look at a large
- * main transcript reads back to the task's start only.
+ * What happened in the scope's transcript since the hooks last looked. Reads
+ * forward from the stored offset only (spend is never recomputed from the
+ * whole file). The first look at a main transcript reads back to the task's
+ * start only, never the whole file; so does a look whose stored offset lies
+ * past the file's end (the transcript changed under the plugin, SPEC §10).
+ * Whether a prompt line starts a task is applyScan's question: it needs the
+ * state's vouched prompts.
  */
-export function scanTranscript(scope: ScopeState, ref: ScopeRef): ScanResult {
+export function scanTranscript(scope: ScopeState, ref: ScopeRef, vouched?: (promptId: string) => boolean): ScanResult {
   // At a scope's first call Claude Code may not have created its transcript yet: nothing to see so far.
   const size = transcriptSize(ref.transcript);
-  if (size < 0) return { folders: [], compacted: false, promptSeen: false, nextOffset: scope.offset, events: [] };
-  if (scope.offset === 0 && ref.kind === "main" && size > FIRST_LOOK_FORWARD_BYTES) {
-    // The size is taken before reading: lines written meanwhile are read again next time, never skipped.
-    const activations = findSkillActivations(ref.transcript, { sinceLastUserPrompt: true, lines: ref.lines });
-    return { folders: activations.map((a) => a.folder), compacted: false, promptSeen: false, nextOffset: size, events: [] };
-  }
-  const read = readEventsFrom(ref.transcript, scope.offset);
-  let folders: string[] = [];
+  if (size < 0) return { items: [], compacted: false, nextOffset: scope.offset };
+  if ((scope.offset === 0 || scope.offset > size) && ref.kind === "main") return scanTaskStart(ref, size, vouched);
+  const read = readEventsFrom(ref.transcript, scope.offset > size ? 0 : scope.offset);
+  const items: ScanItem[] = [];
   let compacted = false;
-  let promptSeen = false;
-  let events: ScopeEvent[] = [];
   for (const event of read.events) {
     if (!inScope(event, { lines: ref.lines })) continue;
     if (event.kind === "compact") compacted = true;
-    if (ref.kind === "main" && isPrompt(event)) {
-      folders = [];
-      promptSeen = true;
-      // Usage written before the prompt belongs to an earlier task; results still end the calls they answer.
-      events = events.filter((e) => e.kind !== "usage");
-    }
-    const folder = skillBaseDir(event);
-    if (folder) folders.push(folder);
-    events.push(...observedEvents(event));
+    items.push(...itemsOf(event, ref));
   }
-  return { folders, compacted, promptSeen, nextOffset: read.shrunk ? 0 : read.nextOffset, events };
+  return { items, compacted, nextOffset: read.shrunk ? 0 : read.nextOffset };
 }
 
-/** Applies a scan to the scope: new skills (loaded once per task), history cleared by a compaction. */
-export async function applyScan(scope: ScopeState, scan: ScanResult, load: SkillLoader): Promise<Outcome[]> {
-  if (scan.promptSeen) scope.sources = [];
-  const outcomes = reduceScope(scope, scan.events);
-  for (const folder of scan.folders) {
-    const file = join(folder, "SKILL.md");
-    if (scope.sources.some((s) => s.file === file)) continue;
-    const source = await load(file);
-    // Ungated skills are remembered too, so their files are not read again this task.
-    scope.sources.push(source ?? { ...manualSource(), file, gated: false });
+function itemsOf(event: TranscriptEvent, ref: ScopeRef): ScanItem[] {
+  const items: ScanItem[] = [];
+  if (event.kind === "user_text" && ref.kind === "main" && event.lineKind !== "meta") {
+    items.push({ kind: "prompt", lineKind: event.lineKind, promptId: event.promptId ?? "" });
+  }
+  for (const observed of observedEvents(event)) items.push({ kind: "event", event: observed });
+  const folder = skillBaseDir(event);
+  if (folder) items.push({ kind: "skill", folder });
+  return items;
+}
+
+/**
+ * Back from the end to where the current task began: the last line that
+ * looks typed and that a UserPromptSubmit vouched for; when the state knows
+ * no vouched prompt (it is new, or was lost), the last line that looks typed.
+ */
+function scanTaskStart(ref: ScopeRef, size: number, vouched: ((promptId: string) => boolean) | undefined): ScanResult {
+  const newest: ScanItem[][] = [];
+  let compacted = false;
+  const isStart = (event: TranscriptEvent) => event.kind === "user_text" && isPrompt(event) && (!vouched || vouched(event.promptId ?? ""));
+  // The size is taken before reading: lines written meanwhile are read again next time, never skipped.
+  withSource(ref.transcript, (bytes) => {
+    for (const event of readEventsBackward(bytes)) {
+      if (!inScope(event, { lines: ref.lines })) continue;
+      if (event.kind === "compact") compacted = true;
+      newest.push(itemsOf(event, ref));
+      if (isStart(event)) break;
+    }
+  });
+  return { items: newest.reverse().flat(), compacted, nextOffset: size };
+}
+
+/** What applying a scan did to the task: each prompt line, and what it was. */
+export interface PromptOutcome {
+  promptId?: string;
+  kind: PromptKind;
+  switched?: "on" | "off";
+}
+
+export interface ScanApplied {
+  /** Outcomes of calls whose results the lines showed (SPEC §8). */
+  outcomes: Outcome[];
+  prompts: PromptOutcome[];
+}
+
+/** The vouched-prompt test scanTranscript takes: undefined when the session knows none. */
+export function vouchedIn(session: SessionState | undefined): ((promptId: string) => boolean) | undefined {
+  const prompts = session?.prompts;
+  if (!prompts || Object.keys(prompts).length === 0) return undefined;
+  return (promptId) => Object.hasOwn(prompts, promptId);
+}
+
+/**
+ * Applies a scan to the scope, in transcript order, through the scope's
+ * reducer: a typed prompt that a UserPromptSubmit vouched for starts a task
+ * or, `/utility on|off`, switches the gate; any other prompt line (a
+ * notification, a wakeup, Stop feedback, a line a shell appended) changes
+ * neither. Results, compactions, usage and background jobs' ends go to the
+ * reducer as they come; new skills are loaded once per task.
+ */
+export async function applyScan(scope: ScopeState, scan: ScanResult, load: SkillLoader, session?: SessionState): Promise<ScanApplied> {
+  const applied: ScanApplied = { outcomes: [], prompts: [] };
+  for (const item of scan.items) {
+    if (item.kind === "prompt") applied.prompts.push(applyPrompt(scope, item, session));
+    else if (item.kind === "event") applied.outcomes.push(...reduceScope(scope, [item.event]));
+    else await addSkill(scope, item.folder, load);
   }
   scope.offset = scan.nextOffset;
-  return outcomes;
+  return applied;
+}
+
+function applyPrompt(scope: ScopeState, item: Extract<ScanItem, { kind: "prompt" }>, session: SessionState | undefined): PromptOutcome {
+  const prompts = session?.prompts ?? {};
+  const vouch = Object.hasOwn(prompts, item.promptId) ? prompts[item.promptId] : undefined;
+  const kind = classifyPrompt(item.lineKind, item.promptId, () => vouch !== undefined);
+  // One line per vouch: a second line with the same prompt id (appended by a shell) finds none.
+  if (vouch) delete prompts[item.promptId];
+  const outcome: PromptOutcome = { kind, promptId: item.promptId };
+  if (kind !== "typed" || !vouch) return outcome;
+  // Task 0: the session's first prompt, even one of the plugin's own commands, starts task 1.
+  if (!vouch.own || scope.task === 0) reduceScope(scope, [{ kind: "prompt", typed: true }]);
+  if (vouch.switch && session) {
+    session.manualGate = vouch.switch === "on";
+    outcome.switched = vouch.switch;
+  }
+  return outcome;
+}
+
+async function addSkill(scope: ScopeState, folder: string, load: SkillLoader): Promise<void> {
+  const file = join(folder, "SKILL.md");
+  if (scope.sources.some((s) => s.file === file)) return;
+  const source = await load(file);
+  // Ungated skills are remembered too, so their files are not read again this task.
+  scope.sources.push(source ?? { ...manualSource(), file, gated: false });
 }

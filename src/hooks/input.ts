@@ -12,6 +12,8 @@ const Common = {
   cwd: z.optional(z.string()),
   hook_event_name: z.string(),
   permission_mode: z.optional(z.string()),
+  /** One id per prompt (typed, notification or wakeup alike); its transcript line carries it as promptId. */
+  prompt_id: z.optional(z.string()),
   agent_id: z.optional(z.string()),
   agent_type: z.optional(z.string()),
 };

@@ -1,7 +1,8 @@
 import { effectOf, inputDigest } from "../engine/redundancy.js";
 import { HISTORY_LIMIT } from "../engine/scope-state/reducer.js";
 import { isNeutralTool } from "../engine/tools.js";
-import { newSession } from "../state/schema.js";
+import { launchedJobId, resultShowsFinished } from "../engine/background.js";
+import { freshSession } from "./user-prompt-submit.js";
 import type { HookContext } from "./context.js";
 import { effectiveGate } from "./gating.js";
 import type { PostToolUseInput } from "./input.js";
@@ -29,13 +30,15 @@ export async function postToolUse(input: PostToolUseInput, ctx: HookContext): Pr
   const id = input.tool_use_id;
   const failed = input.hook_event_name === "PostToolUseFailure";
   const learned = await ctx.store.transact(input.session_id, (existing) => {
-    const session = existing ?? newSession(input.session_id);
+    const session = existing ?? freshSession(ctx, input.session_id);
     const scope = scopeState(session, ref);
     // A call the gate never saw let through (no id, or no state): remembered all the same.
     const known = id !== undefined && Object.hasOwn(scope.pending, id);
     const duration = typeof input.duration_ms === "number" ? { durationMs: input.duration_ms } : {};
+    const jobId = launchedJobId(input.tool_response);
+    const job = { ...(jobId !== undefined ? { jobId } : {}), ...(resultShowsFinished(input.tool_response) ? { finished: true } : {}) };
     const outcomes = known
-      ? reduceScope(scope, [{ kind: "result", toolUseId: id, failed, bytes: resultBytes(input.tool_response), ...duration }])
+      ? reduceScope(scope, [{ kind: "result", toolUseId: id, failed, bytes: resultBytes(input.tool_response), ...duration, ...job }])
       : (reduceScope(scope, [{ kind: "ran_unchecked", tool: input.tool_name, digest: inputDigest(input.tool_input), effect: effectOf(input.tool_name, input.tool_input), ...(id !== undefined ? { toolUseId: id } : {}), failed }]), []);
     return { state: session, result: { outcomes, scope: { ...scope }, gate: effectiveGate(session, scope, ref) } };
   });
@@ -47,7 +50,7 @@ export async function postToolUse(input: PostToolUseInput, ctx: HookContext): Pr
 async function skillRan(input: PostToolUseInput, ctx: HookContext): Promise<HookResult> {
   const ref = scopeOf(input);
   await ctx.store.transact(input.session_id, (existing) => {
-    const session = existing ?? newSession(input.session_id);
+    const session = existing ?? freshSession(ctx, input.session_id);
     scopeState(session, ref).awaitingActivation = true;
     return { state: session, result: undefined };
   });

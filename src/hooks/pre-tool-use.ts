@@ -5,14 +5,14 @@ import { decideCall } from "../engine/scope-state/decide.js";
 import type { Outcome } from "../engine/scope-state/reducer.js";
 import { isNeutralTool } from "../engine/tools.js";
 import { newScope, newSession, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
-import { lastManualSwitch } from "../state/log.js";
-import { sessionLogPath } from "../state/paths.js";
 import { StateUnreadableError } from "../state/store.js";
 import type { LogRecord } from "../log/record.js";
 import type { HookContext } from "./context.js";
 import { DeadlineError } from "./deadline.js";
 import { recordError } from "./run.js";
-import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
+import { applyScan, effectiveGate, scanTranscript, vouchedIn, type PromptOutcome } from "./gating.js";
+import { protectedTargetOf } from "./protected.js";
+import { freshSession, recoverSwitches, switchRecords } from "./user-prompt-submit.js";
 import type { PreToolUseInput } from "./input.js";
 import { baseRecord, loggedReport, logOutcomes, type HookResult } from "./output.js";
 import { reduceScope, scopeNameOf, scopeOf, scopeState, type ScopeRef } from "./scope.js";
@@ -90,7 +90,7 @@ interface Decided {
   outcomes: Outcome[];
 }
 
-function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseInput, governing: Governing, startedAt: number, outcomes: Outcome[]): Decided {
+function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseInput, governing: Governing, startedAt: number, outcomes: Outcome[], guarded?: string): Decided {
   const reportText = governing.text;
   const scope = scopeState(session, ref);
   const gate = effectiveGate(session, scope, ref);
@@ -100,6 +100,7 @@ function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseIn
     ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
     ...(reportText !== undefined ? { reportText } : {}),
     startedAt,
+    ...(guarded ? { protectedTarget: guarded } : {}),
   });
   reduceScope(scope, [decided.event]);
   const context = decided.decision.decision === "passed" ? contextLine(scope, gate?.config.maxSteps, governing.model) : undefined;
@@ -174,24 +175,30 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
   if (isNeutralTool(input.tool_name)) return {};
   const ref = scopeOf(input);
   let decided: Decided | undefined;
+  let prompts: PromptOutcome[] = [];
+  let seen: SessionState | undefined;
+  const guarded = protectedTargetOf(input, ref, ctx.dataDir);
   try {
     const needed = await needsTranscript(input, ref, ctx);
     const waited = needed ? governingText(ref, input.tool_use_id, ctx) : {};
     decided = await ctx.store.transact(input.session_id, async (existing) => {
-      const session = existing ?? newSession(input.session_id);
+      const session = existing ?? freshSession(ctx, input.session_id);
       const scope = scopeState(session, ref);
       await ensureDefinition(scope, input, ctx);
-      const outcomes = await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
+      const applied = await applyScan(scope, scanTranscript(scope, ref, vouchedIn(session)), ctx.loadSkill, session);
+      prompts = applied.prompts;
+      seen = session;
       delete scope.awaitingActivation;
       // Gated only now (a skill seen in this scan): the text is there, since the scan found lines written before the call.
       // Already waited (and found nothing): never wait a second time, holding the lock.
       const governing = needed ? waited : effectiveGate(session, scope, ref) ? governingText(ref, input.tool_use_id, ctx) : {};
-      return { state: session, result: decideInState(session, ref, input, governing, ctx.clock().getTime(), outcomes) };
+      return { state: session, result: decideInState(session, ref, input, governing, ctx.clock().getTime(), applied.outcomes, guarded) };
     });
   } catch (error) {
     if (error instanceof StateUnreadableError) return failClosed(error, input, ctx, ref, started);
     throw error;
   }
+  if (seen) switchRecords(ctx, "PreToolUse", input, ref, seen, prompts, started);
   logOutcomes(ctx, "PreToolUse", input, ref, decided.scope, decided.gate, decided.outcomes);
   ctx.appendLog(input.session_id, record(input, ref, decided, ctx, started));
   const output = toOutput(decided);
@@ -207,7 +214,7 @@ async function skillCalled(input: PreToolUseInput, ctx: HookContext): Promise<Ho
   const ref = scopeOf(input);
   try {
     await ctx.store.transact(input.session_id, (existing) => {
-      const session = existing ?? newSession(input.session_id);
+      const session = existing ?? freshSession(ctx, input.session_id);
       scopeState(session, ref).awaitingActivation = true;
       return { state: session, result: undefined };
     });
@@ -243,9 +250,9 @@ async function gateEvidence(input: PreToolUseInput, ctx: HookContext, known?: Sc
     // Only locked (held too long), not unreadable: what it holds (/utility on, skills seen) still shows a gate.
     session = ctx.store.read(input.session_id) ?? session;
   } catch {
-    // Unreadable: /utility on is still in the log (the user's own prompt, logged by UserPromptSubmit).
+    // Unreadable: /utility on is still in the log (the user's own prompt); skills show in the transcript.
     try {
-      session.manualGate = lastManualSwitch(sessionLogPath(ctx.dataDir, input.session_id)) === "on";
+      session = recoverSwitches(session, ctx.dataDir);
     } catch {
       // no log either
     }
@@ -258,7 +265,7 @@ async function gateEvidence(input: PreToolUseInput, ctx: HookContext, known?: Sc
   }
   if (!ref) return scope.definition?.gated ? { gate: scope.definition, scope } : undefined;
   try {
-    await applyScan(scope, scanTranscript({ ...scope, offset: 0 }, ref), ctx.loadSkill);
+    await applyScan(scope, scanTranscript({ ...scope, offset: 0 }, ref, vouchedIn(session)), ctx.loadSkill, session);
   } catch {
     // the transcript is unreadable too: it shows nothing
   }

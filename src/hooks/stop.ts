@@ -4,7 +4,8 @@ import { neverRan } from "../engine/scope-state/reducer.js";
 import { newSession } from "../state/schema.js";
 import { flattenResultContent } from "../transcript/line.js";
 import type { HookContext } from "./context.js";
-import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
+import { applyScan, effectiveGate, scanTranscript, vouchedIn } from "./gating.js";
+import { freshSession, switchRecords } from "./user-prompt-submit.js";
 import type { StopInput } from "./input.js";
 import { baseRecord, logOutcomes, type HookResult } from "./output.js";
 import { reduceScope, scopeOf, scopeState, type ScopeRef } from "./scope.js";
@@ -39,7 +40,7 @@ async function readFinalMessage(input: StopInput, ref: ScopeRef, ctx: HookContex
   // A look at what the transcript shows so far, on a copy: the state is changed under the lock only.
   const session = ctx.store.read(input.session_id) ?? newSession(input.session_id);
   const scope = scopeState(session, ref);
-  if (!scope.awaitingActivation) await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
+  if (!scope.awaitingActivation) await applyScan(scope, scanTranscript(scope, ref, vouchedIn(session)), ctx.loadSkill, session);
   const mayBeGated = scope.awaitingActivation === true || effectiveGate(session, scope, ref) !== undefined;
   if (!mayBeGated && neverRan(scope) === 0) return given;
   if (!ctx.waitForFinal?.(ref, given) || !mayBeGated) return given;
@@ -57,9 +58,11 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
   const ref = scopeOf(input);
   const finalText = await readFinalMessage(input, ref, ctx);
   const result = await ctx.store.transact(input.session_id, async (existing) => {
-    const session = existing ?? newSession(input.session_id);
+    const session = existing ?? freshSession(ctx, input.session_id);
     const scope = scopeState(session, ref);
-    const outcomes = await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
+    const applied = await applyScan(scope, scanTranscript(scope, ref, vouchedIn(session)), ctx.loadSkill, session);
+    const outcomes = applied.outcomes;
+    switchRecords(ctx, event, input, ref, session, applied.prompts, started);
     delete scope.awaitingActivation;
     const gate = effectiveGate(session, scope, ref);
     const untaken = gate && !input.stop_hook_active && !scope.stopBlocked ? untakenAction(finalText) : undefined;

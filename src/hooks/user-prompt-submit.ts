@@ -1,11 +1,14 @@
-import { newScope, newSession } from "../state/schema.js";
+import { loggedSwitches } from "../state/log.js";
+import { sessionLogPath } from "../state/paths.js";
+import { newScope, newSession, VOUCHED_PROMPTS_LIMIT, type SessionState } from "../state/schema.js";
+import type { LogRecord } from "../log/record.js";
 import type { HookContext } from "./context.js";
-import { effectiveGate } from "./gating.js";
+import { effectiveGate, type PromptOutcome } from "./gating.js";
 import type { UserPromptSubmitInput } from "./input.js";
 import { baseRecord, type HookResult } from "./output.js";
-import { reduceScope, scopeOf } from "./scope.js";
+import { scopeOf, type ScopeRef } from "./scope.js";
 
-/** `/utility on`, `/utility:utility off`: the user's own prompt, which no model can forge. */
+/** `/utility on`, `/utility:utility off`: the user's own prompt, once its transcript line shows it was typed. */
 const MANUAL_SWITCH = /^\s*\/(?:utility:)?utility\s+(on|off)\b/i;
 /** Any `/utility …` prompt: a question about the current task, not a new one. */
 const OWN_COMMAND = /^\s*\/(?:utility:)?utility(?:\s|$)/i;
@@ -19,33 +22,89 @@ export function manualSwitch(prompt: string | undefined): "on" | "off" | undefin
   return match ? (match[1]!.toLowerCase() as "on" | "off") : undefined;
 }
 
+/** What the log says of a switch the hooks applied: lastManualSwitch finds it when the state file is gone or unreadable. */
+export const switchReason = (switched: "on" | "off") => `/utility ${switched}`;
+
 /**
- * UserPromptSubmit: a new task begins in the main scope (SPEC §2). Steps,
- * refusals and the skills that gate start over; calls that ran stay in the
- * history (repeats are judged since the last compaction, not per task).
- * The plugin's own `/utility …` prompts look at the current task and do not
- * start a new one (else `/utility status` would always show a fresh task).
+ * A session the state does not hold (new, or its file was deleted): what the
+ * gate remembers must not vanish with one file (SPEC §10), so `/utility on`
+ * comes back from the step log.
+ */
+export function freshSession(ctx: HookContext, sessionId: string): SessionState {
+  return recoverSwitches(newSession(sessionId), ctx.dataDir);
+}
+
+/** The log's switches into a session: the last applied one, and one asked for whose line is still to be seen (vouched again). */
+export function recoverSwitches(session: SessionState, dataDir: string): SessionState {
+  const logged = loggedSwitches(sessionLogPath(dataDir, session.sessionId));
+  session.manualGate = logged.applied === "on";
+  if (logged.pending) vouch(session, logged.pending.promptId, { own: true, switch: logged.pending.switch });
+  return session;
+}
+
+/**
+ * UserPromptSubmit. Claude Code runs it alike for a prompt the user typed, a
+ * background task's `<task-notification>` and a ScheduleWakeup prompt (its
+ * input tells them apart by nothing, docs/claude-code-facts.md). So it starts
+ * no task here: it vouches for the prompt id, and the transcript line Claude
+ * Code writes for it next shows what the prompt was (SPEC §2). The next hook
+ * of the scope applies it (applyScan); it waits for that line first.
  */
 export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookContext): Promise<HookResult> {
   const started = ctx.now();
   const ref = scopeOf({ ...input, agent_id: undefined });
+  const promptId = promptKey(input.prompt_id);
   const switched = manualSwitch(input.prompt);
-  const own = isOwnCommand(input.prompt);
   const session = await ctx.store.transact(input.session_id, (existing) => {
-    // A fresh session's first prompt starts task 1.
-    const state = existing ?? (own ? newSession(input.session_id) : { ...newSession(input.session_id), main: newScope(0) });
-    const main = state.main;
-    if (!own) reduceScope(main, [{ kind: "prompt", typed: true }]);
-    if (switched) state.manualGate = switched === "on";
-    // A slash command may activate a skill whose lines are not written yet.
-    if (!own && input.prompt?.trimStart().startsWith("/")) main.awaitingActivation = true;
+    // A session's first prompt starts task 1 once its line is seen.
+    const state = existing ?? { ...freshSession(ctx, input.session_id), main: newScope(0) };
+    vouch(state, promptId, { own: isOwnCommand(input.prompt), ...(switched ? { switch: switched } : {}) });
+    // The prompt's line (and a slash command's skill activation) is written after this hook: the next call waits for it.
+    state.main.awaitingActivation = true;
     return { state, result: state };
   });
   const gate = effectiveGate(session, session.main, ref);
   ctx.appendLog(input.session_id, {
     ...baseRecord(ctx, "UserPromptSubmit", input, ref, session.main, gate, started),
     decision: "observed",
-    ...(switched ? { reason: `/utility ${switched}` } : own ? { reason: "/utility (same task)" } : {}),
+    reason: "prompt received; what it is shows in its transcript line",
+    promptId,
+    ...(switched ? { switch: switched } : {}),
   });
   return {};
+}
+
+/**
+ * The key a prompt is vouched under: its prompt id. Versions without prompt
+ * ids write none on the line either; their prompt is matched by the empty key.
+ */
+export function promptKey(promptId: string | null | undefined): string {
+  return typeof promptId === "string" ? promptId : "";
+}
+
+function vouch(state: SessionState, promptId: string, prompt: { own: boolean; switch?: "on" | "off" }): void {
+  const prompts = (state.prompts ??= {});
+  prompts[promptId] = prompt;
+  const ids = Object.keys(prompts);
+  for (const old of ids.slice(0, Math.max(0, ids.length - VOUCHED_PROMPTS_LIMIT))) delete prompts[old];
+}
+
+/** One record per switch a typed prompt made, written by the hook that saw its line. */
+export function switchRecords(
+  ctx: HookContext,
+  event: LogRecord["event"],
+  input: { session_id: string; agent_id?: string | undefined; agent_type?: string | undefined },
+  ref: ScopeRef,
+  session: SessionState,
+  outcomes: readonly PromptOutcome[],
+  started: number,
+): void {
+  for (const outcome of outcomes) {
+    if (!outcome.switched) continue;
+    ctx.appendLog(input.session_id, {
+      ...baseRecord(ctx, event, input, ref, session.main, effectiveGate(session, session.main, ref), started),
+      decision: "observed",
+      reason: switchReason(outcome.switched),
+    });
+  }
 }

@@ -214,6 +214,8 @@ export function replayEvents(events: readonly LocatedEvent[], options: ReplayOpt
     }
     run.afterBoundary = false;
     if (event.kind === "user_text") {
+      // A notification's end of a background job, the same event the hooks feed (SPEC §7).
+      run.feed(...observedEvents(event));
       if (!event.isPrompt) continue;
       if (run.scope === "main" || run.state.task === 0) run.startTask();
       if (run.prompt === undefined) run.prompt = event.text;

@@ -1,7 +1,9 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { ensureRealFolder } from "./paths.js";
 
-const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
+// O_NOFOLLOW: a link planted in the log's place is never followed out of the data folder (SPEC §10).
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 
 /**
  * Appends one JSON line with a single write on a file opened for appending:
@@ -11,7 +13,7 @@ const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | con
  * block the hook until a reader comes.
  */
 export function appendJsonLine(file: string, record: unknown): void {
-  mkdirSync(dirname(file), { recursive: true });
+  ensureRealFolder(dirname(file));
   const bytes = Buffer.from(`${JSON.stringify(record)}\n`);
   const fd = openSync(file, APPEND, 0o644);
   try {
@@ -22,33 +24,53 @@ export function appendJsonLine(file: string, record: unknown): void {
   }
 }
 
+/** What a session's log says of `/utility on|off`: the last switch applied, and a switch asked for since whose line no hook has seen yet. */
+export interface LoggedSwitches {
+  applied?: "on" | "off";
+  /** A UserPromptSubmit of `/utility on|off` after the last applied switch: it switches once its transcript line shows it typed. */
+  pending?: { promptId: string; switch: "on" | "off" };
+}
+
+const isSwitch = (value: unknown): value is "on" | "off" => value === "on" || value === "off";
+
 /**
- * The user's last `/utility on` or `/utility off`, as UserPromptSubmit logged
- * it (reason "/utility on|off"), searched from the end of a session's log;
- * undefined when there is none or the log cannot be read. For when the state
- * that holds the switch cannot be read: a gated scope must still fail closed.
+ * The user's switches as the log records them, searched from its end: a
+ * record with reason "/utility on|off" (written by the hook that saw the
+ * typed line), and UserPromptSubmit records that carry `switch` and
+ * `promptId` (asked, not yet seen). Empty when the log cannot be read. For
+ * when the state that holds the switch is gone or unreadable: what the gate
+ * remembers must not vanish with one file (SPEC §10).
  */
-export function lastManualSwitch(file: string): "on" | "off" | undefined {
+export function loggedSwitches(file: string): LoggedSwitches {
   let lines: string[];
   try {
-    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
     try {
-      if (!fstatSync(fd).isFile()) return undefined;
+      if (!fstatSync(fd).isFile()) return {};
       lines = readFileSync(fd, "utf8").split("\n");
     } finally {
       closeSync(fd);
     }
   } catch {
-    return undefined;
+    return {};
   }
+  const found: LoggedSwitches = {};
   for (let i = lines.length - 1; i >= 0; i--) {
-    if (!lines[i]!.includes('"UserPromptSubmit"')) continue;
+    if (!lines[i]!.includes('"/utility o') && !lines[i]!.includes('"switch"')) continue;
     try {
-      const record = JSON.parse(lines[i]!) as { event?: unknown; reason?: unknown };
-      if (record.event === "UserPromptSubmit" && (record.reason === "/utility on" || record.reason === "/utility off")) return record.reason === "/utility on" ? "on" : "off";
+      const record = JSON.parse(lines[i]!) as { event?: unknown; reason?: unknown; switch?: unknown; promptId?: unknown };
+      if (record.reason === "/utility on" || record.reason === "/utility off") return { ...found, applied: record.reason === "/utility on" ? "on" : "off" };
+      if (!found.pending && record.event === "UserPromptSubmit" && isSwitch(record.switch) && typeof record.promptId === "string") {
+        found.pending = { promptId: record.promptId, switch: record.switch };
+      }
     } catch {
       // a torn line: skip it
     }
   }
-  return undefined;
+  return found;
+}
+
+/** The last switch applied, per the log (see loggedSwitches). */
+export function lastManualSwitch(file: string): "on" | "off" | undefined {
+  return loggedSwitches(file).applied;
 }

@@ -1,3 +1,4 @@
+import { lstatSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -38,4 +39,18 @@ export function sessionStatePath(dir: string, sessionId: string): string {
 /** The log of hook input that could not be tied to a session. */
 export function errorLogPath(dir: string): string {
   return join(dir, "errors.jsonl");
+}
+
+export class PlantedLinkError extends Error {
+  override readonly name = "PlantedLinkError";
+}
+
+/**
+ * Makes the folder (and its parents) if missing, and refuses it when it is a
+ * symbolic link: a link planted for `state/` or `sessions/` would send the
+ * plugin's writes out of the data folder (SPEC §10).
+ */
+export function ensureRealFolder(folder: string): void {
+  mkdirSync(folder, { recursive: true });
+  if (lstatSync(folder).isSymbolicLink()) throw new PlantedLinkError(`${folder} is a symbolic link; the plugin writes only inside its data folder, never through a link`);
 }

@@ -1,7 +1,7 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { SessionStateSchema, type SessionState } from "./schema.js";
-import { sessionStatePath } from "./paths.js";
+import { ensureRealFolder, sessionStatePath } from "./paths.js";
 import { isWellFormedState } from "./well-formed.js";
 
 /** The state could not be read: corrupt, of the wrong shape, or not a file. Gated scopes fail closed on it. */
@@ -159,7 +159,8 @@ function isStale(lock: string, staleMs: number): boolean {
 
 /** A regular file's text. Opened non-blocking: a FIFO in its place would otherwise block the read forever. */
 function readRegularFile(file: string): string {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  // O_NOFOLLOW: a link in the state file's place is not followed (ELOOP: unreadable, so a gated scope fails closed).
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   try {
     if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: "ENOTREG" });
     return readFileSync(fd, "utf8");
@@ -217,7 +218,7 @@ export class FileStateStore implements StateStore {
     const file = this.path(sessionId);
     const lock = `${file}.lock`;
     const token = storeIo(file, () => {
-      mkdirSync(dirname(file), { recursive: true });
+      ensureRealFolder(dirname(file));
       return acquire(lock, this.lockOptions, this.seams);
     });
     try {
@@ -226,7 +227,9 @@ export class FileStateStore implements StateStore {
       const temp = `${file}.${process.pid}.tmp`;
       storeIo(file, () => {
         try {
-          writeFileSync(temp, JSON.stringify(state));
+          // A link planted in the temporary file's place is removed, never written through ("wx": created new, or fails).
+          rmSync(temp, { force: true });
+          writeFileSync(temp, JSON.stringify(state), { flag: "wx" });
           renameSync(temp, file);
         } catch (error) {
           rmSync(temp, { force: true });

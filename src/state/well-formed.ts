@@ -16,14 +16,15 @@ type Check = (value: unknown) => boolean;
 
 /** The keys of each object in the state: required, then optional. Exported for the test that compares them with the schema. */
 export const STATE_KEYS = {
-  session: { required: ["version", "sessionId", "manualGate", "main", "agents"], optional: [] },
+  session: { required: ["version", "sessionId", "manualGate", "main", "agents"], optional: ["prompts"] },
+  vouchedPrompt: { required: ["own"], optional: ["switch"] },
   scope: {
     required: ["task", "step", "refusals", "offset", "sources", "pending", "history"],
     optional: ["lastAction", "awaitingActivation", "stopBlocked", "agentType", "definition", "ended", "spend", "rootTask", "messages", "callMessages"],
   },
   gateSource: { required: ["file", "gated", "scope", "config", "extraTools"], optional: ["problem"] },
   config: { required: ["lambdas", "floor", "maxSteps", "highGainThreshold"], optional: [] },
-  ranCall: { required: ["tool", "digest", "effect", "at"], optional: ["toolUseId", "failed", "startedAt", "tokens"] },
+  ranCall: { required: ["tool", "digest", "effect", "at"], optional: ["toolUseId", "jobId", "jobOf", "failed", "startedAt", "tokens"] },
   spend: { required: ["tokens", "byModel", "toolCalls", "agentsLaunched"], optional: [] },
   tokens: { required: ["input", "output", "cacheCreation", "cacheRead"], optional: [] },
   effectWithPaths: { required: ["kind", "paths"], optional: [] },
@@ -109,6 +110,8 @@ const isRanCall = objectOf(STATE_KEYS.ranCall, {
   effect: isEffect,
   at: isNumber,
   toolUseId: isString,
+  jobId: isString,
+  jobOf: isString,
   failed: isBoolean,
   startedAt: isNumber,
   tokens: isTokens,
@@ -134,12 +137,15 @@ const isScope = objectOf(STATE_KEYS.scope, {
   callMessages: recordOf(isString),
 });
 
+const isVouchedPrompt = objectOf(STATE_KEYS.vouchedPrompt, { own: isBoolean, switch: oneOf(["on", "off"]) });
+
 const isSession = objectOf(STATE_KEYS.session, {
   version: (v) => v === 1,
   sessionId: isString,
   manualGate: isBoolean,
   main: isScope,
   agents: recordOf(isScope),
+  prompts: recordOf(isVouchedPrompt),
 });
 
 /** True only for data that SessionStateSchema accepts and would return unchanged. */

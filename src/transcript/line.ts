@@ -3,6 +3,7 @@
 // zod/mini rather than the classic `zod` API: bundled, classic zod adds about
 // 20 ms to a hook's start (≈0.4× of `node -e 0`), mini about 3 ms (SPEC §11).
 import * as z from "zod/mini";
+import { LINE_KINDS, lineKind } from "./prompt-kind.js";
 
 /** Lines longer than this are skipped, not parsed (SPEC §10: huge lines). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -56,6 +57,12 @@ export const RawLineSchema = z.looseObject({
   data: z.optional(z.unknown()),
   /** Set on the result line of a call Claude Code's permissions refused (e.g. "user-rejected"): it never ran. */
   toolDenialKind: z.nullish(z.string()),
+  // Who wrote a user line (SPEC §2): see prompt-kind.ts.
+  promptId: z.nullish(z.string()),
+  origin: z.nullish(z.looseObject({ kind: z.nullish(z.string()) })),
+  promptSource: z.nullish(z.string()),
+  turnOrigin: z.nullish(z.string()),
+  wakeupSource: z.nullish(z.string()),
 });
 export type RawLine = z.infer<typeof RawLineSchema>;
 
@@ -111,8 +118,12 @@ export const UserTextEventSchema = z.object({
   kind: z.literal("user_text"),
   text: z.string(),
   isMeta: z.boolean(),
-  /** A real prompt: typed by the user, not meta, not a tool result, not a marker Claude Code writes itself. */
+  /** What Claude Code's own fields say the line is (prompt-kind.ts). */
+  lineKind: z.enum(LINE_KINDS),
+  /** Looks typed by the user by those fields: not meta, not a notification or wakeup, not a marker. Whether a UserPromptSubmit vouched for it is the hooks' question. */
   isPrompt: z.boolean(),
+  /** The id Claude Code gives one prompt's lines and hooks (`prompt_id` in hook input). */
+  promptId: z.optional(z.string()),
   ...LineFields,
 });
 export const CompactEventSchema = z.object({
@@ -242,8 +253,7 @@ function assistantBlock(block: unknown): AssistantBlock[] {
 function userEvents(raw: RawLine, info: LineInfo): TranscriptEvent[] {
   if (raw.isCompactSummary === true) return [{ kind: "compact", source: "summary", ...info }];
   const content = raw.message?.content;
-  const isMeta = raw.isMeta === true;
-  if (typeof content === "string") return [userText(content, isMeta, info)];
+  if (typeof content === "string") return [userText(content, raw, info)];
   if (!Array.isArray(content)) return [];
   const events: TranscriptEvent[] = [];
   const texts: string[] = [];
@@ -253,7 +263,7 @@ function userEvents(raw: RawLine, info: LineInfo): TranscriptEvent[] {
     const text = RawTextBlock.safeParse(block);
     if (text.success) texts.push(text.data.text);
   }
-  if (texts.length > 0) events.push(userText(texts.join("\n"), isMeta, info));
+  if (texts.length > 0) events.push(userText(texts.join("\n"), raw, info));
   return events;
 }
 
@@ -280,20 +290,25 @@ export function flattenResultContent(content: unknown): string {
   }).join("\n");
 }
 
-// Markers Claude Code writes as user text that the user did not type as a prompt.
-const SYNTHETIC_USER_TEXT = [
-  "[Request interrupted by user",
-  "<local-command-stdout>",
-  "<local-command-stderr>",
-  "<local-command-caveat>",
-  "<bash-stdout>",
-  "<bash-stderr>",
-];
-
-function userText(text: string, isMeta: boolean, info: LineInfo): UserTextEvent {
-  const trimmed = text.trimStart();
-  const synthetic = SYNTHETIC_USER_TEXT.some((marker) => trimmed.startsWith(marker));
-  return { kind: "user_text", text, isMeta, isPrompt: !isMeta && !synthetic, ...info };
+function userText(text: string, raw: RawLine, info: LineInfo): UserTextEvent {
+  const kind = lineKind({
+    text,
+    isMeta: raw.isMeta,
+    isCompactSummary: raw.isCompactSummary,
+    originKind: raw.origin?.kind,
+    promptSource: raw.promptSource,
+    turnOrigin: raw.turnOrigin,
+    wakeupSource: raw.wakeupSource,
+  });
+  return {
+    kind: "user_text",
+    text,
+    isMeta: raw.isMeta === true,
+    lineKind: kind,
+    isPrompt: kind === "typed",
+    ...(raw.promptId ? { promptId: raw.promptId } : {}),
+    ...info,
+  };
 }
 
 /** The folder a skill activation names ("Base directory for this skill: <folder>"), or null. Meta lines only. */

@@ -1,5 +1,6 @@
 // Transcript events → the scope reducer's events (src/engine/scope-state/events.ts). Pure.
 // The hooks feed what this makes of a transcript's tail, replay what it makes of a whole file.
+import { launchedJobId, notificationEnd, resultShowsFinished } from "../engine/background.js";
 import type { ScopeEvent } from "../engine/scope-state/events.js";
 import type { TranscriptEvent } from "./line.js";
 
@@ -16,10 +17,27 @@ export function observedEvents(event: TranscriptEvent): ScopeEvent[] {
     case "tool_result": {
       if (event.denied) return [{ kind: "denied", toolUseId: event.toolUseId }];
       const endedAt = lineTime(event);
-      return [{ kind: "result", toolUseId: event.toolUseId, failed: event.isError, bytes: event.bytes, ...(endedAt !== undefined ? { endedAt } : {}) }];
+      const jobId = launchedJobId(event.text);
+      const finished = resultShowsFinished(event.text);
+      return [
+        {
+          kind: "result",
+          toolUseId: event.toolUseId,
+          failed: event.isError,
+          bytes: event.bytes,
+          ...(endedAt !== undefined ? { endedAt } : {}),
+          ...(jobId !== undefined ? { jobId } : {}),
+          ...(finished ? { finished } : {}),
+        },
+      ];
     }
     case "compact":
       return [{ kind: "compact" }];
+    case "user_text": {
+      // Only a line whose fields mark it a notification: a typed prompt quoting one ends nothing.
+      const end = event.lineKind === "notification" ? notificationEnd(event.text) : undefined;
+      return end ? [{ kind: "background_ended", ...end }] : [];
+    }
     case "assistant":
       if (!event.usage) return [];
       return [{ kind: "usage", messageId: event.messageId, model: event.model ?? "unknown", tokens: event.usage, toolUseIds: event.blocks.flatMap((b) => (b.type === "tool_use" ? [b.id] : [])) }];

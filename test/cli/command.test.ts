@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processContext } from "../../src/hooks/context.js";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
+import { stopHook } from "../../src/hooks/stop.js";
 import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
 import { cli } from "../support/cli-io.js";
 
@@ -17,8 +18,12 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function prompt(text: string) {
-  await userPromptSubmit({ session_id: session, transcript_path: join(dir, "t.jsonl"), hook_event_name: "UserPromptSubmit", prompt: text }, processContext(env));
+/** The user types `text`: UserPromptSubmit, then the line Claude Code writes for it; `seen`: a later hook (Stop) has read that line. */
+async function prompt(text: string, seen = true) {
+  const transcript = join(dir, "t.jsonl");
+  await userPromptSubmit({ session_id: session, transcript_path: transcript, hook_event_name: "UserPromptSubmit", prompt_id: `p-${text}`, prompt: text }, processContext(env));
+  appendFileSync(transcript, `${JSON.stringify({ type: "user", promptId: `p-${text}`, promptSource: "sdk", message: { role: "user", content: text } })}\n`);
+  if (seen) await stopHook({ session_id: session, transcript_path: transcript, hook_event_name: "Stop" }, processContext(env), "Stop");
 }
 
 describe("utility command (what /utility shows)", () => {
@@ -31,7 +36,6 @@ describe("utility command (what /utility shows)", () => {
   it("shows status after a prompt and a step", async () => {
     await prompt("fix the test");
     const transcript = join(dir, "t.jsonl");
-    writeFileSync(transcript, "");
     await preToolUse({ session_id: session, transcript_path: transcript, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: "/x" } }, processContext(env));
     const r = await cli(["command", "", "--session", session], { env });
     expect(r.stdout).toContain("main scope: task 1, step 1 of 10, 0 refused; not gated");
@@ -39,13 +43,14 @@ describe("utility command (what /utility shows)", () => {
 
   it("reports /utility on and off from the user's prompt, without starting a new task", async () => {
     await prompt("fix the test");
-    await prompt("/utility:utility on");
+    // The command's shell line runs before any hook has seen the prompt's line.
+    await prompt("/utility:utility on", false);
     const on = await cli(["command", "on", "--session", session], { env });
     expect(on.stdout).toContain("The utility gate is on");
     expect(on.stdout).toContain("/utility on: on");
     expect(on.stdout).toContain("task 1,");
     expect(on.stdout).toContain("gated by /utility on");
-    await prompt("/utility off");
+    await prompt("/utility off", false);
     const off = await cli(["command", "off", "--session", session], { env });
     expect(off.stdout).toContain("/utility on: off");
     expect(off.stdout).toContain("not gated");
@@ -80,7 +85,6 @@ describe("utility command report", () => {
     expect(empty.stdout).toContain("no step of session");
     await prompt("fix the test");
     const transcript = join(dir, "t.jsonl");
-    writeFileSync(transcript, "");
     await preToolUse({ session_id: session, transcript_path: transcript, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: "/x" } }, processContext(env));
     const r = await cli(["command", "report", "--session", session], { env });
     expect(r.code).toBe(0);

@@ -168,13 +168,13 @@ describe("what a refusal carries", () => {
 
   it("names every action that would permit the tool", () => {
     expect(refusedRule(decide({ scope, tool: "Read", reportText: report("tool_call", "0.28", GOOD) })).reason).toBe(
-      "Action tool_call does not permit Read; tool_call permits Bash, Write, Edit, MultiEdit, NotebookEdit, mcp__ tools and other tools no other action names. Read fits retrieve or verify: rescore with that action if it is the best.",
+      "Action tool_call does not permit Read; tool_call permits Bash, Write, Edit, MultiEdit, NotebookEdit, KillShell, TaskStop, mcp__ tools and other tools no other action names. Read fits retrieve or verify: rescore with that action if it is the best.",
     );
   });
 
   it("a tool no action of the scope permits gets no hint of one", () => {
     const d = refusedRule(decide({ scope: "subagent", tool: "Agent", reportText: report("tool_call", "0.28", GOOD) }));
-    expect(d.reason).toBe("Action tool_call does not permit Agent; tool_call permits Bash, Write, Edit, MultiEdit, NotebookEdit, mcp__ tools and other tools no other action names.");
+    expect(d.reason).toBe("Action tool_call does not permit Agent; tool_call permits Bash, Write, Edit, MultiEdit, NotebookEdit, KillShell, TaskStop, mcp__ tools and other tools no other action names.");
     expect(refusedRule(decide({ scope, tool: "Agent", reportText: report("tool_call", "0.28", GOOD) })).reason).toMatch(/ Agent fits delegate: rescore with that action if it is the best\.$/);
   });
 });

@@ -193,9 +193,11 @@ describe("findExactRepeat (SPEC §7)", () => {
     expect(repeatAt([poll], poll)).toBeUndefined();
     const todos = call("TodoWrite", { todos: [{ content: "x", status: "pending" }] });
     expect(repeatAt([todos], todos)).toBeUndefined();
-    for (const tool of ["TaskList", "TaskGet", "TaskOutput", "TaskUpdate", "TaskCreate", "TaskStop"]) {
+    for (const tool of ["TaskList", "TaskGet", "TaskOutput", "TaskUpdate", "TaskCreate"]) {
       expect(repeatAt([call(tool, { id: "1" })], call(tool, { id: "1" }))).toBeUndefined();
     }
+    // Stopping a job acts on it (SPEC §6): a tool_call, whose second identical call is a repeat like any other.
+    expect(repeatAt([call("TaskStop", { task_id: "1" })], call("TaskStop", { task_id: "1" }))).toBe(1);
     expect(repeatAt([call("Skill", { skill: "s" })], call("Skill", { skill: "s" }))).toBeUndefined(); // neutral
     expect(repeatAt([read("/a"), poll, todos], read("/a"))).toBe(1);
   });

@@ -57,11 +57,11 @@ describe("the rest of the table", () => {
   });
 
   it("says what each action permits, with the extra names", () => {
-    expect(describePermits("retrieve")).toBe("read-only tools (Read, Grep, Glob, LS, NotebookRead, WebFetch, WebSearch, ListMcpResourcesTool, ReadMcpResourceTool)");
-    expect(describePermits("retrieve", { retrieve: ["mcp__a", "mcp__b"] })).toMatch(/ReadMcpResourceTool\), and mcp__a, mcp__b$/);
+    expect(describePermits("retrieve")).toBe("read-only tools (Read, Grep, Glob, LS, NotebookRead, WebFetch, WebSearch, ListMcpResourcesTool, ReadMcpResourceTool, BashOutput, TaskOutput)");
+    expect(describePermits("retrieve", { retrieve: ["mcp__a", "mcp__b"] })).toMatch(/TaskOutput\), and mcp__a, mcp__b$/);
     expect(describePermits("verify")).toBe("read-only tools and Bash");
     expect(describePermits("verify", { verify: [] })).toBe("read-only tools and Bash");
-    expect(describePermits("tool_call", { tool_call: ["X"] })).toBe("Bash, Write, Edit, MultiEdit, NotebookEdit, mcp__ tools and other tools no other action names, and X");
+    expect(describePermits("tool_call", { tool_call: ["X"] })).toBe("Bash, Write, Edit, MultiEdit, NotebookEdit, KillShell, TaskStop, mcp__ tools and other tools no other action names, and X");
     expect(describePermits("delegate")).toBe("Agent, Task, SendMessage");
     expect(describePermits("respond")).toBe("no tools");
     expect(describePermits("stop", { stop: ["Bash"] })).toBe("no tools");
@@ -77,8 +77,11 @@ describe("the rest of the table", () => {
   it("knows the read-only and the polling tools", () => {
     expect(isReadOnlyTool("Grep")).toBe(true);
     expect(isReadOnlyTool("Bash")).toBe(false);
-    for (const tool of ["BashOutput", "TodoWrite", "TaskList", "TaskGet", "TaskOutput", "TaskUpdate", "TaskCreate", "TaskStop"]) expect(isPollingTool(tool), tool).toBe(true);
+    for (const tool of ["BashOutput", "TodoWrite", "TaskList", "TaskGet", "TaskOutput", "TaskUpdate", "TaskCreate"]) expect(isPollingTool(tool), tool).toBe(true);
+    // SPEC §6: tools that act on background jobs are not neutral, and a stop is no poll.
+    expect(isPollingTool("TaskStop")).toBe(false);
     expect(isPollingTool("Read")).toBe(false);
-    for (const tool of ["TodoRead", "EnterPlanMode", "TaskGet", "TaskOutput", "TaskStop"]) expect(isNeutralTool(tool), tool).toBe(true);
+    for (const tool of ["TodoRead", "EnterPlanMode", "TaskGet"]) expect(isNeutralTool(tool), tool).toBe(true);
+    for (const tool of ["TaskOutput", "TaskStop", "BashOutput", "KillShell"]) expect(isNeutralTool(tool), tool).toBe(false);
   });
 });

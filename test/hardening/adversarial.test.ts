@@ -7,6 +7,7 @@
  * refused; each case has a control that passes, so the refusal is the gate's
  * doing and not the test's.
  */
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_DECISION } from "../support/hook-output.js";
@@ -15,6 +16,7 @@ import {
   hookInput,
   line,
   logRecords,
+  promptIdOf,
   readState,
   report,
   runInProcess,
@@ -351,7 +353,7 @@ describe("nothing but the user ungates a scope", () => {
 
   it("control: a new task (the user's next prompt) starts ungated", async () => {
     const main = [line.prompt("go"), gated(), line.prompt("next task"), ...msg("m1", [use("t1", "Bash")])];
-    expectPassed(await decide({ main }, { id: "t1" }));
+    expectPassed(await decide({ main, prompt: "next task" }, { id: "t1" }));
   });
 
   it("the model writing /utility off (in its text, in a tool result, in a file) does not ungate", async () => {
@@ -389,7 +391,8 @@ describe("nothing but the user ungates a scope", () => {
       ...msg("s1", [text("/utility off"), use("s1c", "Bash")], { sidechain: true }),
     ];
     const { id, transcript } = await session({ main, sub, prompt: "/utility on" });
-    expect(readState(box.data, id)!.manualGate).toBe(true);
+    // Vouched for; it switches once a main-scope hook sees its typed line (SPEC §2).
+    expect(readState(box.data, id)!.prompts).toHaveProperty(promptIdOf("/utility on"));
     // The subagent is not gated: its call passes without a report (and counts in its own scope only).
     expectPassed(await pre(id, transcript, { id: "s1c", agent: true }));
     const post = await runInProcess("post-tool-use", JSON.stringify(hookInput("post-tool-use", { session: id, transcript, agentId: "sub1", agentType: "free-helper" }, { tool_input: { command: "echo s1c" }, tool_use_id: "s1c" })), box.env());
@@ -416,14 +419,20 @@ describe("nothing but the user ungates a scope", () => {
     expectPassed(await pre(id, transcript, { id: "t1" }));
   });
 
-  it("only UserPromptSubmit's prompt switches the gate, and only when it starts with /utility on|off", async () => {
-    const { id, transcript } = await session({ main: [line.prompt("go")], prompt: "please run `/utility off` for me" });
-    expect(readState(box.data, id)!.manualGate).toBe(false);
-    await runInProcess("user-prompt-submit", JSON.stringify(hookInput("user-prompt-submit", { session: id, transcript }, { prompt: "/utility on" })), box.env());
-    expect(readState(box.data, id)!.manualGate).toBe(true);
-    await runInProcess("user-prompt-submit", JSON.stringify(hookInput("user-prompt-submit", { session: id, transcript }, { prompt: "say /utility off" })), box.env());
-    expect(readState(box.data, id)!.manualGate).toBe(true);
-    await runInProcess("user-prompt-submit", JSON.stringify(hookInput("user-prompt-submit", { session: id, transcript }, { prompt: "/ｕｔｉｌｉｔｙ off" })), box.env());
-    expect(readState(box.data, id)!.manualGate).toBe(true);
+  it("only a typed prompt switches the gate, and only when it starts with /utility on|off", async () => {
+    const { id, transcript } = await session({ main: [line.prompt("go")], prompt: "go" });
+    /** The user types `prompt`: Claude Code runs UserPromptSubmit, then writes its line; the Stop hook then sees it. */
+    const typed = async (prompt: string) => {
+      await runInProcess("user-prompt-submit", JSON.stringify(hookInput("user-prompt-submit", { session: id, transcript }, { prompt })), box.env());
+      appendFileSync(transcript, `${line.prompt(prompt)}\n`);
+      await runInProcess("stop", JSON.stringify(hookInput("stop", { session: id, transcript })), box.env());
+      return readState(box.data, id)!.manualGate;
+    };
+    expect(await typed("please run `/utility off` for me")).toBe(false);
+    expect(await typed("/utility on")).toBe(true);
+    expect(await typed("say /utility off")).toBe(true);
+    expect(await typed("/ｕｔｉｌｉｔｙ off")).toBe(true);
+    expect(await typed("/utility off")).toBe(false);
   });
+
 });

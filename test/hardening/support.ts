@@ -233,6 +233,18 @@ export function jsonl(lines: string[]): string {
 interface LineOptions {
   sidechain?: boolean;
   agentId?: string;
+  /** A prompt line's promptId (default: promptIdOf its text, as hookInput gives its UserPromptSubmit). */
+  promptId?: string;
+}
+
+/**
+ * The prompt id Claude Code would give a prompt: here derived from its text,
+ * so that a UserPromptSubmit (hookInput) and the prompt's line (line.prompt)
+ * carry the same one, as in a real session (SPEC §2: the line shows what the
+ * vouched prompt was).
+ */
+export function promptIdOf(prompt: string): string {
+  return `prompt-${createHash("sha256").update(prompt).digest("hex").slice(0, 16)}`;
 }
 
 function envelope(type: string, options: LineOptions = {}) {
@@ -254,7 +266,8 @@ export const text = (value: string): Block => ({ type: "text", text: value });
 export const use = (id: string, name: string, input: unknown = {}): Block => ({ type: "tool_use", id, name, input });
 
 export const line = {
-  prompt: (value: string, options?: LineOptions) => JSON.stringify({ ...envelope("user", options), message: { role: "user", content: value } }),
+  prompt: (value: string, options?: LineOptions) =>
+    JSON.stringify({ ...envelope("user", options), promptId: options?.promptId ?? promptIdOf(value), promptSource: "sdk", message: { role: "user", content: value } }),
   /** What Claude Code writes after the Skill tool or a slash command: the activated skill's folder. */
   skill: (folder: string, options?: LineOptions) =>
     JSON.stringify({
@@ -325,7 +338,12 @@ export function hookInput(entry: EntryFile, base: InputBase, extra: Record<strin
       agent_type: base.agentType ?? "general-purpose",
       agent_transcript_path: join(base.transcript.replace(/\.jsonl$/, ""), "subagents", `agent-${base.agentId ?? "ae5fab07137205403"}.jsonl`),
     },
-    "user-prompt-submit": { ...common, hook_event_name: "UserPromptSubmit", prompt: "probe please" },
+    "user-prompt-submit": {
+      ...common,
+      prompt_id: promptIdOf(typeof extra.prompt === "string" ? extra.prompt : "probe please"),
+      hook_event_name: "UserPromptSubmit",
+      prompt: "probe please",
+    },
     "pre-compact": { ...common, hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "" },
   };
   return { ...by[entry], ...extra };

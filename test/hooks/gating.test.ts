@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findAgentDefinition, pluginDirsOf } from "../../src/hooks/agent-definition.js";
-import { scanTranscript } from "../../src/hooks/gating.js";
+import { scanTranscript, type ScanResult } from "../../src/hooks/gating.js";
 import { scopeOf } from "../../src/hooks/scope.js";
 import { newScope } from "../../src/state/schema.js";
 import { transcriptHoldsFinal, waitForFinalMessage } from "../../src/hooks/wait.js";
@@ -14,12 +14,14 @@ import { assistant, call, jsonl, meta, prompt, text } from "../transcript/helper
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), "utility-gating-")));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+const foldersOf = (scan: ScanResult) => scan.items.flatMap((item) => (item.kind === "skill" ? [item.folder] : []));
+
 describe("scanTranscript", () => {
   it("sees nothing, and does not throw, when the transcript does not exist yet (the first call of a session or subagent)", () => {
     const main = scopeOf({ session_id: "s1", transcript_path: join(scratch, "missing.jsonl") });
-    expect(scanTranscript(newScope(), main)).toEqual({ folders: [], compacted: false, promptSeen: false, nextOffset: 0, events: [] });
+    expect(scanTranscript(newScope(), main)).toEqual({ items: [], compacted: false, nextOffset: 0 });
     const agent = scopeOf({ session_id: "s1", transcript_path: join(scratch, "missing.jsonl"), agent_id: "a1" });
-    expect(scanTranscript({ ...newScope(), offset: 0 }, agent).folders).toEqual([]);
+    expect(foldersOf(scanTranscript({ ...newScope(), offset: 0 }, agent))).toEqual([]);
   });
 
   it("finds an activation in the current task and continues from where it stopped", () => {
@@ -27,9 +29,9 @@ describe("scanTranscript", () => {
     writeFileSync(file, jsonl([prompt("old task"), meta("Base directory for this skill: /old\n\nx"), prompt("new task"), meta("Base directory for this skill: /new\n\nx")]));
     const ref = scopeOf({ session_id: "s1", transcript_path: file });
     const first = scanTranscript(newScope(), ref);
-    expect(first.folders).toEqual(["/new"]);
+    expect(foldersOf(first)).toEqual(["/new"]);
     writeFileSync(file, jsonl([meta("Base directory for this skill: /later\n\nx")]), { flag: "a" });
-    expect(scanTranscript({ ...newScope(), offset: first.nextOffset }, ref).folders).toEqual(["/later"]);
+    expect(foldersOf(scanTranscript({ ...newScope(), offset: first.nextOffset }, ref))).toEqual(["/later"]);
   });
 });
 

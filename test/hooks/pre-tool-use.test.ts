@@ -153,7 +153,7 @@ describe("PreToolUse under the gate: each row of SPEC §6", () => {
     expect(await preToolUse(ok, ctx)).toEqual({});
     const other = preInput("mcp__other__tool", { q: "x" });
     ctx.texts.set(other.tool_use_id, report("retrieve", "0.28", GOOD));
-    expect(denyReason(await preToolUse(other, ctx))).toContain("retrieve permits read-only tools (Read, Grep, Glob, LS, NotebookRead, WebFetch, WebSearch, ListMcpResourcesTool, ReadMcpResourceTool), and mcp__docs__search");
+    expect(denyReason(await preToolUse(other, ctx))).toContain("retrieve permits read-only tools (Read, Grep, Glob, LS, NotebookRead, WebFetch, WebSearch, ListMcpResourcesTool, ReadMcpResourceTool, BashOutput, TaskOutput), and mcp__docs__search");
   });
 
   it("/utility on gates with the defaults", async () => {

@@ -40,7 +40,18 @@ export function loadSession(env: CliIo["env"], sessionId: string): SessionView |
   const state = new FileStateStore(dir).read(sessionId);
   const file = sessionLogPath(dir, sessionId);
   const records = existsSync(file) ? readLogFile(file).records : [];
-  return { dir, state, records, userConfig: parseUserConfig(env) };
+  return { dir, state: state && withPendingSwitch(state), records, userConfig: parseUserConfig(env) };
+}
+
+/**
+ * The `/utility on|off` the user just typed: the command's shell line runs
+ * before any hook has seen the prompt's transcript line, so the switch it
+ * asked for is shown as made (a wakeup's prompt never runs the command:
+ * Claude Code skips slash commands for it).
+ */
+function withPendingSwitch(state: SessionState): SessionState {
+  const pending = Object.values(state.prompts ?? {}).filter((p) => p.switch !== undefined).at(-1);
+  return pending ? { ...state, manualGate: pending.switch === "on" } : state;
 }
 
 function describeScope(name: string, session: SessionState, scope: ScopeState, ref: ScopeRef, records: LogRecord[], userConfig: UserConfig | undefined): string[] {

@@ -22,6 +22,7 @@ export const RULES = [
   "override_undocumented",
   "tool_not_permitted",
   "exact_repeat",
+  "protected_target",
   "optin_invalid",
   "budget_invalid",
   "state_unreadable",

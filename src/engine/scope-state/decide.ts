@@ -4,6 +4,7 @@ import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../redunda
 import { defaultConfig } from "../signals.js";
 import type { CallEvent } from "./events.js";
 import type { GateSource, ScopeState } from "./state.js";
+import { jobOfCall } from "../background.js";
 
 /**
  * One tool call decided against a scope's state: the exact-repeat rule over
@@ -26,6 +27,8 @@ export interface CallToDecide {
   /** The model's own text before this call in its message; undefined when none was found. */
   reportText?: string;
   startedAt?: number;
+  /** A writing tool aimed at the gate's own records: why (the hooks find it; the file system is theirs). */
+  protectedTarget?: string;
 }
 
 export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource | undefined, call: CallToDecide): CallDecision {
@@ -42,7 +45,9 @@ export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource
     config: gate?.config ?? defaultConfig(),
     extraTools: gate?.extraTools ?? {},
     ...(repeat ? { repeat } : {}),
+    ...(call.protectedTarget !== undefined ? { protectedTarget: call.protectedTarget } : {}),
   });
+  const jobOf = jobOfCall(call.tool, call.input);
   const event: CallEvent = {
     kind: "call",
     decision: decision.decision,
@@ -52,6 +57,7 @@ export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource
     ...(call.toolUseId ? { toolUseId: call.toolUseId } : {}),
     ...(decision.decision === "passed" ? { action: decision.evaluation.report.action } : {}),
     ...(call.startedAt !== undefined ? { startedAt: call.startedAt } : {}),
+    ...(jobOf !== undefined ? { jobOf } : {}),
   };
   return { decision, digest, event, ...(repeat ? { repeat: repeat.previous } : {}) };
 }

@@ -25,17 +25,30 @@ export const ScopeEventSchema = z.discriminatedUnion("kind", [
     /** The action of the report that let it through. */
     action: z.optional(ActionSchema),
     startedAt: z.optional(z.number()),
+    /** The background job a stop or poll of it names (SPEC §7). */
+    jobOf: z.optional(z.string()),
   }),
   /** A call's result came back (PostToolUse, or its tool_result line in the transcript). */
-  z.object({ kind: z.literal("result"), toolUseId: z.string(), failed: z.boolean(), bytes: z.number(), endedAt: z.optional(z.number()), durationMs: z.optional(z.number()) }),
+  z.object({
+    kind: z.literal("result"),
+    toolUseId: z.string(),
+    failed: z.boolean(),
+    bytes: z.number(),
+    endedAt: z.optional(z.number()),
+    durationMs: z.optional(z.number()),
+    /** The id Claude Code gave a background job the call launched (shell id, agent id). */
+    jobId: z.optional(z.string()),
+    /** The result shows the job it polled has finished. */
+    finished: z.optional(z.boolean()),
+  }),
   /** Claude Code refused a call the gate had let through (its own permissions): it never ran, so it is no step. */
   z.object({ kind: z.literal("denied"), toolUseId: z.string() }),
   /** A call ran that the gate never let through (replay of a recording made without the gate): remembered, no step. */
   z.object({ kind: z.literal("ran_unchecked"), tool: call.tool, digest: call.digest, effect: call.effect, toolUseId: z.optional(z.string()), failed: z.boolean() }),
   /** The context was compacted: nothing before is a repeat any more (SPEC §7). */
   z.object({ kind: z.literal("compact") }),
-  /** A background Bash or Agent that `toolUseId` started has ended (its task-notification, a poll that shows it finished, a kill): it no longer blocks repeats. */
-  z.object({ kind: z.literal("background_ended"), toolUseId: z.string() }),
+  /** A background Bash or Agent has ended, as its task-notification records it (the call that started it, or the job's id): it no longer blocks repeats. */
+  z.object({ kind: z.literal("background_ended"), toolUseId: z.optional(z.string()), jobId: z.optional(z.string()) }),
   /** An assistant message's line: its usage (each message counted once, however many lines) and the calls it made. */
   z.object({ kind: z.literal("usage"), messageId: z.string(), model: z.string(), tokens: TokenCountsSchema, toolUseIds: z.array(z.string()) }),
   /** A subagent scope begins, launched in the main scope's task `rootTask`. */

@@ -2,6 +2,7 @@ import { DELEGATE_TOOLS } from "../tools.js";
 import { zeroSpend, zeroTokens, type Spend, type TokenCounts } from "../spend.js";
 import type { ScopeEvent } from "./events.js";
 import type { RanCallState, ScopeState } from "./state.js";
+import { endJob, isJobStop, type JobRef } from "../background.js";
 
 /**
  * The one reducer from a scope's events to its state (issue 12). Everything
@@ -80,7 +81,7 @@ function apply(scope: ScopeState, event: ScopeEvent, outcomes: Outcome[]): void 
       scope.history = [];
       return;
     case "background_ended":
-      return backgroundEnded(scope, event.toolUseId);
+      return backgroundEnded(scope, { ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}), ...(event.jobId !== undefined ? { jobId: event.jobId } : {}) });
     case "usage":
       return usage(scope, event);
     case "subagent_started":
@@ -122,6 +123,7 @@ function decided(scope: ScopeState, event: Extract<ScopeEvent, { kind: "call" }>
     at: scope.step,
     toolUseId: event.toolUseId,
     ...(event.startedAt !== undefined ? { startedAt: event.startedAt } : {}),
+    ...(event.jobOf !== undefined ? { jobOf: event.jobOf } : {}),
     ...(tokens ? { tokens } : {}),
   };
 }
@@ -138,8 +140,11 @@ function resulted(scope: ScopeState, event: Extract<ScopeEvent, { kind: "result"
   if (!Object.hasOwn(scope.pending, event.toolUseId)) return;
   const call = scope.pending[event.toolUseId]!;
   delete scope.pending[event.toolUseId];
-  const { startedAt: _started, tokens, ...ran } = call;
-  remember(scope, event.failed ? { ...ran, failed: true } : ran);
+  const { startedAt: _started, tokens, jobOf, ...ran } = call;
+  const launched = ran.effect.kind === "exec" && ran.effect.background === true && event.jobId !== undefined ? { jobId: event.jobId } : {};
+  remember(scope, event.failed ? { ...ran, ...launched, failed: true } : { ...ran, ...launched });
+  // A stop of a background job, or a poll that shows it finished, records its end (SPEC §7).
+  if (jobOf !== undefined && !event.failed && (isJobStop(call.tool) || event.finished === true)) backgroundEnded(scope, { jobId: jobOf });
   const durationMs = event.durationMs ?? (call.startedAt !== undefined && event.endedAt !== undefined ? Math.max(0, event.endedAt - call.startedAt) : undefined);
   outcomes.push({
     toolUseId: event.toolUseId,
@@ -166,11 +171,17 @@ function remember(scope: ScopeState, call: RanCallState): void {
   if (scope.history.length > HISTORY_LIMIT) scope.history.splice(0, scope.history.length - HISTORY_LIMIT);
 }
 
-/** The job goes on as a plain exec where it stands: it still counts as in between, and no longer blocks every later repeat. */
-function backgroundEnded(scope: ScopeState, toolUseId: string): void {
-  const end = (call: RanCallState): RanCallState => (call.toolUseId === toolUseId && call.effect.kind === "exec" && call.effect.background ? { ...call, effect: { kind: "exec" } } : call);
-  scope.history = scope.history.map(end);
-  for (const [id, call] of Object.entries(scope.pending)) scope.pending[id] = end(call);
+/**
+ * A background job ended (engine/background.ts): the call that launched it
+ * no longer blocks every later repeat, and what it changed up to its end
+ * still counts as in between. One still pending (its launch result not read
+ * yet) becomes a plain exec too.
+ */
+function backgroundEnded(scope: ScopeState, end: JobRef): void {
+  scope.history = endJob(scope.history, end, scope.step);
+  if (end.toolUseId === undefined || !Object.hasOwn(scope.pending, end.toolUseId)) return;
+  const call = scope.pending[end.toolUseId]!;
+  if (call.effect.kind === "exec" && call.effect.background) scope.pending[end.toolUseId] = { ...call, effect: { kind: "exec" } };
 }
 
 /**

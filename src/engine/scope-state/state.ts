@@ -25,6 +25,10 @@ export const RanCallSchema = z.object({
   /** The step it was in its task (0: it took none). */
   at: z.number(),
   toolUseId: z.optional(z.string()),
+  /** The id of a background job it launched (shell id, agent id): its end is matched on it (SPEC §7). */
+  jobId: z.optional(z.string()),
+  /** The job a stop or poll of it names (TaskStop, KillShell, TaskOutput, BashOutput): its result may end that job. */
+  jobOf: z.optional(z.string()),
   /** It came back with an error: it counts as in between, never as the original of a repeat. */
   failed: z.optional(z.boolean()),
   /** When it was let through, epoch ms: its outcome's duration is measured from here. */

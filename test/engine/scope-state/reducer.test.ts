@@ -86,7 +86,11 @@ describe("the scope reducer", () => {
     s = run([callEvent("t1"), result("t1")], s).state;
     expect(decideCall(s, "self", undefined, { tool: "Read", input: READ_A }).repeat).toBeUndefined();
     s = run([{ kind: "background_ended", toolUseId: "bg" }], s).state;
-    expect(decideCall(s, "self", undefined, { tool: "Read", input: READ_A }).repeat?.toolUseId).toBe("t1");
+    // t1 ran while the job was still running, so the job is in between it and now (engine/background.ts) ...
+    expect(decideCall(s, "self", undefined, { tool: "Read", input: READ_A }).repeat).toBeUndefined();
+    // ... but a read after the job's end is the original of a repeat: the job blocks no more.
+    s = run([callEvent("t2"), result("t2")], s).state;
+    expect(decideCall(s, "self", undefined, { tool: "Read", input: READ_A }).repeat?.toolUseId).toBe("t2");
     // Still a shell in between for a call before it.
     const before = run([callEvent("t0", "Read", { file_path: "/b" }), result("t0"), callEvent("bg2", "Bash", { command: "x", run_in_background: true }), result("bg2"), { kind: "background_ended", toolUseId: "bg2" }]).state;
     expect(decideCall(before, "self", undefined, { tool: "Read", input: { file_path: "/b" } }).repeat).toBeUndefined();
