@@ -1,4 +1,4 @@
-import { actionsOf, type Scope } from "./actions.js";
+import { actionsOf, type Scope } from "./vocabulary.js";
 import { checkReport, showArithmetic, type Evaluation, type RuleId } from "./report/check.js";
 import { parseLastReport } from "./report/parse.js";
 import type { Config } from "./signals.js";

@@ -1,5 +1,5 @@
 import { TIE_BREAK_ORDER } from "./defaults.js";
-import type { Action } from "./actions.js";
+import type { Action } from "./vocabulary.js";
 import type { Lambdas, Signals } from "./signals.js";
 import { sameValue, utility } from "./utility.js";
 

@@ -1,4 +1,4 @@
-import type { Action } from "./actions.js";
+import type { Action } from "./vocabulary.js";
 
 /** Tools that only read: what `retrieve` permits (SPEC §6). */
 export const READ_ONLY_TOOLS = [

@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import type { LineScope } from "../transcript/scope.js";
 import { safeId } from "../state/paths.js";
-import type { Scope } from "../engine/actions.js";
+import type { Scope } from "../engine/vocabulary.js";
 import { newScope, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
 import type { ScopeEvent } from "../engine/scope-state/events.js";
 import { applyEvent, applyEvents, type Outcome } from "../engine/scope-state/reducer.js";

@@ -1,4 +1,4 @@
-import type { Action } from "../engine/actions.js";
+import type { Action } from "../engine/vocabulary.js";
 import { parseLastReport } from "../engine/report/parse.js";
 import { neverRan } from "../engine/scope-state/reducer.js";
 import { newSession } from "../state/schema.js";

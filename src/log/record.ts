@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { ActionSchema, ScopeSchema } from "../engine/actions.js";
+import { ActionSchema, ScopeSchema } from "../engine/vocabulary.js";
 import { RULES } from "../engine/report/check.js";
 import { TokenCountsSchema } from "../engine/spend.js";
 

@@ -8,7 +8,7 @@
 // would fill with a default or strip, a hand edit) goes to the schema, which
 // stays the authority and names the problem. test/perf/well-formed.test.ts
 // keeps the key lists here equal to the schema's.
-import { ACTIONS } from "../engine/actions.js";
+import { ACTIONS } from "../engine/vocabulary.js";
 import { UTILITY_MAX, UTILITY_MIN } from "../engine/defaults.js";
 import type { SessionState } from "./schema.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Scope } from "../../src/engine/actions.js";
+import type { Scope } from "../../src/engine/vocabulary.js";
 import { decideToolCall, type GateDecision, type GateInput } from "../../src/engine/gate.js";
 import { defaultConfig } from "../../src/engine/signals.js";
 

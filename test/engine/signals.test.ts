@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACTIONS, actionsOf, isAction } from "../../src/engine/actions.js";
+import { ACTIONS, actionsOf, isAction } from "../../src/engine/vocabulary.js";
 import { ConfigSchema, LambdasSchema, SignalsSchema, defaultConfig } from "../../src/engine/signals.js";
 
 const messages = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) => result.error?.issues.map((i) => i.message) ?? [];

@@ -1,4 +1,4 @@
-import { ActionSchema, ACTIONS } from "../../engine/actions.js";
+import { ActionSchema, ACTIONS } from "../../engine/vocabulary.js";
 import { DEFAULT_CONFIG } from "../../engine/defaults.js";
 import { parseNumber } from "../../engine/report/parse.js";
 import { formatReport } from "../../engine/report/format.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as z from "zod/mini";
-import { ActionSchema, ScopeSchema, actionsOf, type Action, type Scope } from "../../engine/actions.js";
+import { ActionSchema, ScopeSchema, actionsOf, type Action, type Scope } from "../../engine/vocabulary.js";
 import { problemsFromIssues } from "../../engine/problem.js";
 import { checkReport } from "../../engine/report/check.js";
 import { parseCandidateTable, parseLastReport } from "../../engine/report/parse.js";

@@ -1,4 +1,4 @@
-import { actionsOf, ENDING_ACTIONS, type Scope } from "../actions.js";
+import { actionsOf, ENDING_ACTIONS, type Scope } from "../vocabulary.js";
 import type { Config, Lambdas, Signals } from "../signals.js";
 import { score, selectAction, type Scored, type Selection } from "../select.js";
 import { checkTermination, type Termination } from "../terminate.js";

@@ -1,4 +1,4 @@
-import { ACTIONS, isAction, type Action } from "../actions.js";
+import { ACTIONS, isAction, type Action } from "../vocabulary.js";
 import { fail, ok, problem, showFound, type Problem, type Result } from "../problem.js";
 import { SIGNAL_LABELS, SIGNAL_NAMES, type SignalName, type Signals } from "../signals.js";
 import type { Candidate, Report } from "./types.js";
