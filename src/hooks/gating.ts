@@ -11,10 +11,10 @@ import { reduceScope, type ScopeRef } from "./scope.js";
 import type { ScopeEvent } from "../engine/scope-state/events.js";
 import type { Outcome } from "../engine/scope-state/reducer.js";
 import { observedEvents } from "../transcript/scope-events.js";
-import { manualSource } from "../state/effective-gate.js";
+import { manualSource } from "../engine/gate-policy.js";
 
-// Pure rules over the state, shared with the CLI; they live in src/state.
-export { effectiveGate, manualSource, MANUAL_GATE_FILE } from "../state/effective-gate.js";
+// Pure rules over the state, shared with the CLI; they live in src/engine/gate-policy.ts.
+export { effectiveGate, manualSource, MANUAL_GATE_FILE } from "../engine/gate-policy.js";
 
 function asksForGating(data: Record<string, unknown> | undefined): boolean {
   if (!data) return false;

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import type { LogRecord } from "../../log/record.js";
 import { readLogFile } from "../../report/load.js";
-import { effectiveGate } from "../../state/effective-gate.js";
+import { effectiveGate } from "../../engine/gate-policy.js";
 import { locateSessionData } from "../../state/locate.js";
 import { sessionLogPath } from "../../state/paths.js";
 import type { ScopeState, SessionState } from "../../state/schema.js";

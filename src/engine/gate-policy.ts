@@ -1,6 +1,6 @@
-import { tightestBudgets } from "../engine/budget.js";
-import { ConfigSchema } from "../engine/signals.js";
-import type { GateSource, ScopeState, SessionState } from "./schema.js";
+import { tightestBudgets } from "./budget.js";
+import { ConfigSchema } from "./signals.js";
+import type { GateSource, ScopeState } from "./scope-state/state.js";
 
 /** What `/utility on` gates with: the defaults. */
 export const MANUAL_GATE_FILE = "/utility on";
@@ -17,7 +17,7 @@ export function manualSource(): GateSource {
  * budget and the smallest spend budgets, and an invalid opt-in anywhere refuses; λ, scope and extra tools
  * come from the first gated source.
  */
-export function effectiveGate(session: SessionState, scope: ScopeState, ref: { kind: "main" | "agent" }): GateSource | undefined {
+export function effectiveGate(session: { manualGate: boolean }, scope: ScopeState, ref: { kind: "main" | "agent" }): GateSource | undefined {
   const manual = ref.kind === "main" && session.manualGate ? [manualSource()] : [];
   const all = [...(scope.definition ? [scope.definition] : []), ...manual, ...scope.sources];
   const gated = all.filter((s) => s.gated);
