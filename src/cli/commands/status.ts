@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import type { LogRecord } from "../../log/record.js";
-import { readLogFile } from "../../report/load.js";
+import { readLogFile } from "../../summary/load.js";
 import { effectiveGate } from "../../engine/gate-policy.js";
 import { locateSessionData } from "../../state/locate.js";
 import { sessionLogPath } from "../../state/paths.js";
@@ -10,7 +10,7 @@ import { defaultConfig } from "../../engine/signals.js";
 import { tightestBudgets, type Budgets } from "../../engine/budget.js";
 import { DEFAULT_PRICES, withOverride } from "../../engine/prices.js";
 import { parseUserConfig, type UserConfig } from "../../optin/user-config.js";
-import { describeAgainstBudgets, spendFromRecords } from "../../report/budget-status.js";
+import { describeAgainstBudgets, spendFromRecords } from "../../summary/budget-status.js";
 import { scopeKey } from "../../log/record.js";
 import { requireOption } from "../args.js";
 import type { CommandSpec } from "../commands.js";
