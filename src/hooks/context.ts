@@ -1,4 +1,4 @@
-import { appendJsonLine } from "../state/log.js";
+import { appendJsonLine } from "../state/log-file.js";
 import { dataDir, sessionLogPath } from "../state/paths.js";
 import { FileStateStore, type StateStore } from "../state/store.js";
 import type { LogRecord } from "../log/record.js";

@@ -5,7 +5,7 @@ import { decideCall } from "../engine/scope-state/decide.js";
 import type { Outcome } from "../engine/scope-state/reducer.js";
 import { isNeutralTool } from "../engine/tools.js";
 import { newScope, newSession, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
-import { lastManualSwitch } from "../state/log.js";
+import { lastManualSwitch } from "../state/log-file.js";
 import { sessionLogPath } from "../state/paths.js";
 import { StateUnreadableError } from "../state/store.js";
 import type { LogRecord } from "../log/record.js";
