@@ -1,6 +1,13 @@
 import { tightestBudgets } from "./budget.js";
 import { ConfigSchema } from "./signals.js";
 import type { GateSource, ScopeState } from "./scope-state/state.js";
+import type { Budgets } from "./budget.js";
+import type { CallAction, Lambdas, OptInScope } from "./vocabulary.js";
+
+/** A file's opt-in as read from its frontmatter, as far as the policy needs it (src/optin/read.ts's OptInFile is one). */
+export type OptInRead =
+  | { ok: true; optIn: { gated: boolean; scope: OptInScope; lambdas: Lambdas; floor: number; maxSteps: number; tools: Partial<Record<CallAction, string[]>>; budgets: Budgets } }
+  | { ok: false; problems: ReadonlyArray<{ message: string }>; data?: Record<string, unknown>; seemsGated?: boolean };
 
 /** What `/utility on` gates with: the defaults. */
 export const MANUAL_GATE_FILE = "/utility on";
@@ -40,4 +47,34 @@ function tighten(current: GateSource, next: GateSource): GateSource {
     ...(problem ? { problem } : {}),
     ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
   };
+}
+
+function asksForGating(data: Record<string, unknown> | undefined): boolean {
+  if (!data) return false;
+  const meta = data.metadata && typeof data.metadata === "object" ? (data.metadata as Record<string, unknown>) : {};
+  const value = data.utility_gated ?? meta.utility_gated;
+  return value !== undefined && value !== false;
+}
+
+/**
+ * A file's opt-in as a gate source; undefined when it does not ask for
+ * gating. A file that asks (utility_gated set to anything but false) with an
+ * invalid opt-in gates with the problem: the author asked for enforcement,
+ * and falling back silently would hide the mistake (SPEC §5).
+ */
+export function gateSourceFrom(file: string, read: OptInRead): GateSource | undefined {
+  if (read.ok) {
+    if (!read.optIn.gated) return undefined;
+    const { optIn } = read;
+    return {
+      file,
+      gated: true,
+      scope: optIn.scope,
+      config: ConfigSchema.parse({ lambdas: optIn.lambdas, floor: optIn.floor, maxSteps: optIn.maxSteps }),
+      extraTools: optIn.tools as Record<string, string[]>,
+      ...(Object.keys(optIn.budgets).length > 0 ? { budgets: optIn.budgets } : {}),
+    };
+  }
+  if (!asksForGating(read.data) && !read.seemsGated) return undefined;
+  return { ...manualSource(), file, problem: read.problems.map((p) => p.message).join(" ") };
 }

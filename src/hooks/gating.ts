@@ -1,7 +1,5 @@
 import { transcriptSize } from "../transcript/source.js";
 import { join } from "node:path";
-import { ConfigSchema } from "../engine/signals.js";
-import type { OptInFile } from "../optin/read.js";
 import type { GateSource, ScopeState, SessionState } from "../state/schema.js";
 import { findSkillActivations } from "../transcript/queries.js";
 import { readEventsFrom } from "../transcript/forward-reader.js";
@@ -11,40 +9,10 @@ import { reduceScope, type ScopeRef } from "./scope.js";
 import type { ScopeEvent } from "../engine/scope-state/events.js";
 import type { Outcome } from "../engine/scope-state/reducer.js";
 import { observedEvents } from "../transcript/scope-events.js";
-import { manualSource } from "../engine/gate-policy.js";
+import { gateSourceFrom, manualSource } from "../engine/gate-policy.js";
 
 // Pure rules over the state, shared with the CLI; they live in src/engine/gate-policy.ts.
-export { effectiveGate, manualSource, MANUAL_GATE_FILE } from "../engine/gate-policy.js";
-
-function asksForGating(data: Record<string, unknown> | undefined): boolean {
-  if (!data) return false;
-  const meta = data.metadata && typeof data.metadata === "object" ? (data.metadata as Record<string, unknown>) : {};
-  const value = data.utility_gated ?? meta.utility_gated;
-  return value !== undefined && value !== false;
-}
-
-/**
- * A file's opt-in as a gate source; undefined when it does not ask for
- * gating. A file that asks (utility_gated set to anything but false) with an
- * invalid opt-in gates with the problem: the author asked for enforcement,
- * and falling back silently would hide the mistake (SPEC §5).
- */
-export function gateSourceFrom(file: string, read: OptInFile): GateSource | undefined {
-  if (read.ok) {
-    if (!read.optIn.gated) return undefined;
-    const { optIn } = read;
-    return {
-      file,
-      gated: true,
-      scope: optIn.scope,
-      config: ConfigSchema.parse({ lambdas: optIn.lambdas, floor: optIn.floor, maxSteps: optIn.maxSteps }),
-      extraTools: optIn.tools as Record<string, string[]>,
-      ...(Object.keys(optIn.budgets).length > 0 ? { budgets: optIn.budgets } : {}),
-    };
-  }
-  if (!asksForGating(read.data) && !read.seemsGated) return undefined;
-  return { ...manualSource(), file, problem: read.problems.map((p) => p.message).join(" ") };
-}
+export { effectiveGate, gateSourceFrom, manualSource, MANUAL_GATE_FILE } from "../engine/gate-policy.js";
 
 export type SkillLoader = (skillFile: string) => Promise<GateSource | undefined>;
 
