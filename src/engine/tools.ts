@@ -1,4 +1,4 @@
-import type { Action } from "./vocabulary.js";
+import { isEndingAction, type Action } from "./vocabulary.js";
 
 /** Tools that only read: what `retrieve` permits (SPEC §6). */
 export const READ_ONLY_TOOLS = [
@@ -75,7 +75,7 @@ function permitsByDefault(action: Action, tool: string): boolean {
 
 /** Does `action` permit calling `tool`? Extra names from `utility_tools` or config widen the table; ending actions permit nothing. */
 export function actionPermits(action: Action, tool: string, extra: ExtraTools = {}): boolean {
-  if (action === "respond" || action === "stop") return false;
+  if (isEndingAction(action)) return false;
   return permitsByDefault(action, tool) || has(extra[action] ?? [], tool);
 }
 
@@ -88,7 +88,7 @@ export function describePermits(action: Action, extra: ExtraTools = {}): string 
     case "verify":
       return `read-only tools and Bash${added}`;
     case "tool_call":
-      return `Bash, Write, Edit, MultiEdit, NotebookEdit, mcp__ tools and other tools no other action names${added}`;
+      return `${TOOL_CALL_NAMED.join(", ")}, mcp__ tools and other tools no other action names${added}`;
     case "delegate":
       return `${DELEGATE_TOOLS.join(", ")}${added}`;
     default:

@@ -1,6 +1,5 @@
 import * as z from "zod/mini";
-import { ActionSchema, ScopeSchema } from "../engine/vocabulary.js";
-import { RULES } from "../engine/report/check.js";
+import { ActionSchema, DecisionScopeSchema, LambdasSchema, RuleSchema } from "../engine/vocabulary.js";
 import { TokenCountsSchema } from "../engine/spend.js";
 
 /**
@@ -12,6 +11,10 @@ import { TokenCountsSchema } from "../engine/spend.js";
 /** Hook events, and `Outcome`: a step's outcome, written by whichever hook learned it first (SPEC §8). */
 export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact", "Outcome", "error"] as const;
 export const DECISIONS = ["refused", "passed", "observed", "blocked", "error"] as const;
+/** `/utility on` and `/utility off`: the user's switch of the main scope's gate. */
+export const MANUAL_SWITCHES = ["on", "off"] as const;
+export const ManualSwitchSchema = z.enum(MANUAL_SWITCHES);
+export type ManualSwitch = z.infer<typeof ManualSwitchSchema>;
 
 export const LoggedReportSchema = z.object({
   action: ActionSchema,
@@ -40,7 +43,7 @@ export const LogRecordSchema = z.object({
   time: z.string(),
   event: z.enum(HOOK_EVENTS),
   session: z.string(),
-  scope: ScopeSchema,
+  scope: DecisionScopeSchema,
   agentId: z.optional(z.string()),
   agentType: z.optional(z.string()),
   task: z.number(),
@@ -48,14 +51,16 @@ export const LogRecordSchema = z.object({
   step: z.number(),
   maxSteps: z.number(),
   floor: z.optional(z.number()),
-  lambdas: z.tuple([z.number(), z.number(), z.number()]),
+  lambdas: LambdasSchema,
   report: z.optional(LoggedReportSchema),
   tool: z.optional(z.string()),
   toolUseId: z.optional(z.string()),
   inputDigest: z.optional(z.string()),
   decision: z.enum(DECISIONS),
-  rule: z.optional(z.enum(RULES)),
+  rule: z.optional(RuleSchema),
   reason: z.optional(z.string()),
+  /** A UserPromptSubmit record of `/utility on|off`: which way the user switched the gate (read back when the state cannot be). */
+  switch: z.optional(ManualSwitchSchema),
   gated: z.boolean(),
   gatedBy: z.optional(z.string()),
   /** An exact repeat the code proved: where the earlier identical call ran. */

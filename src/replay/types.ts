@@ -1,5 +1,5 @@
 // What offline replay reports (the shape of `utility replay --json`).
-import type { RuleId } from "../engine/report/check.js";
+import type { RuleId } from "../engine/vocabulary.js";
 import type { Spend } from "../engine/spend.js";
 
 import type { TokenCounts } from "../engine/spend.js";

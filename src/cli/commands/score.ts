@@ -1,8 +1,8 @@
-import { ActionSchema, ACTIONS } from "../../engine/vocabulary.js";
+import { ActionSchema, ACTIONS, type Lambdas } from "../../engine/vocabulary.js";
 import { DEFAULT_CONFIG } from "../../engine/defaults.js";
 import { parseNumber } from "../../engine/report/parse.js";
 import { formatReport } from "../../engine/report/format.js";
-import { SIGNAL_LABELS, type Lambdas, type Signals } from "../../engine/signals.js";
+import { SIGNAL_LABELS, type Signals } from "../../engine/signals.js";
 import { roundUtility, utility } from "../../engine/utility.js";
 import { requireOption, stringOption } from "../args.js";
 import type { CommandSpec } from "../commands.js";

@@ -58,9 +58,10 @@ function parseAction(raw: string): Result<Action> {
   if (isAction(text)) return ok(text);
   const lower = text.toLowerCase();
   const hint = isAction(lower) ? ` (action ids are lower case: ${lower})` : "";
-  return fail(
-    problem("Action", showFound(text), `one of ${ACTIONS.join(", ")}`, `Action ${showFound(text)} is not an action${hint}; use one of ${ACTIONS.join(", ")}.`),
-  );
+  return fail({
+    ...problem("Action", showFound(text), `one of ${ACTIONS.join(", ")}`, `Action ${showFound(text)} is not an action${hint}; use one of ${ACTIONS.join(", ")}.`),
+    kind: "unknown_action",
+  });
 }
 
 function signalKey(name: string): SignalName | "utility" | undefined {
