@@ -2,7 +2,7 @@ import { tightestBudgets } from "./budget.js";
 import { ConfigSchema } from "./signals.js";
 import type { GateSource, ScopeState } from "./scope-state/state.js";
 import type { Budgets } from "./budget.js";
-import type { CallAction, Lambdas, OptInScope } from "./vocabulary.js";
+import type { CallAction, Conversation, Lambdas, OptInScope } from "./vocabulary.js";
 
 /** A file's opt-in as read from its frontmatter, as far as the policy needs it (src/optin/read.ts's OptInFile is one). */
 export type OptInRead =
@@ -24,7 +24,7 @@ export function manualSource(): GateSource {
  * budget and the smallest spend budgets, and an invalid opt-in anywhere refuses; λ, scope and extra tools
  * come from the first gated source.
  */
-export function effectiveGate(session: { manualGate: boolean }, scope: ScopeState, ref: { kind: "main" | "agent" }): GateSource | undefined {
+export function effectiveGate(session: { manualGate: boolean }, scope: ScopeState, ref: { kind: Conversation }): GateSource | undefined {
   const manual = ref.kind === "main" && session.manualGate ? [manualSource()] : [];
   const all = [...(scope.definition ? [scope.definition] : []), ...manual, ...scope.sources];
   const gated = all.filter((s) => s.gated);

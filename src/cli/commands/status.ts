@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import type { LogRecord } from "../../log/record.js";
 import { readLogFile } from "../../summary/load.js";
 import { effectiveGate } from "../../engine/gate-policy.js";
+import type { Conversation } from "../../engine/vocabulary.js";
 import { locateSessionData } from "../../state/locate.js";
 import { sessionLogPath } from "../../state/paths.js";
 import type { ScopeState, SessionState } from "../../state/schema.js";
@@ -21,7 +22,7 @@ const USAGE = `utility status ${ARGS}`;
 
 /** Which scope of a session: the main conversation, or one subagent. */
 interface ScopeRef {
-  kind: "main" | "agent";
+  kind: Conversation;
   agentId?: string;
 }
 
