@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import type { LineScope } from "../transcript/scope.js";
+import type { LineScope } from "../transcript/line-filter.js";
 import { safeId } from "../state/paths.js";
 import type { Conversation, Scope } from "../engine/vocabulary.js";
 import { newScope, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";

@@ -1,7 +1,7 @@
 import { transcriptSize } from "../transcript/source.js";
 import { findGoverningText, type GoverningText } from "../transcript/queries.js";
 import { readEventsBackward } from "../transcript/reverse-reader.js";
-import { inScope } from "../transcript/scope.js";
+import { inScope } from "../transcript/line-filter.js";
 import type { ScopeRef } from "./scope.js";
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

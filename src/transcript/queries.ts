@@ -2,7 +2,7 @@
 import type { LineReadOptions } from "./line-bytes.js";
 import { skillBaseDir, type AssistantEvent, type CompactEvent, type ToolUseBlock } from "./line.js";
 import { readEventsBackward, type LocatedEvent } from "./reverse-reader.js";
-import { inScope, isPrompt, type ScopeOptions } from "./scope.js";
+import { inScope, isPrompt, type ScopeOptions } from "./line-filter.js";
 import { withSource, type ByteSource, type TranscriptSource } from "./source.js";
 
 export interface QueryOptions extends ScopeOptions, LineReadOptions {

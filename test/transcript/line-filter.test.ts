@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TranscriptEvent } from "../../src/transcript/line.js";
-import { inScope, isPrompt } from "../../src/transcript/scope.js";
+import { inScope, isPrompt } from "../../src/transcript/line-filter.js";
 
 const text = (over: Partial<TranscriptEvent> = {}) => ({ kind: "user_text", text: "go", isMeta: false, isPrompt: true, sidechain: false, ...over }) as TranscriptEvent;
 
