@@ -16,7 +16,7 @@ import * as z from "zod/mini";
  *   belongs to, the main conversation or one subagent (`ScopeRef.kind`);
  *   a log record says it with `agentId`, and `scopeKey` writes `main` or
  *   `agent:<id>`. Replay's runs say `main | subagent` for the same idea.
- * - LineScope (`main | sidechain | all`, src/transcript/scope.ts): which lines
+ * - LineFilter (`main | sidechain | all`, src/transcript/line-filter.ts): which lines
  *   of one transcript file a reader keeps; a filter, not a conversation.
  */
 

@@ -4,7 +4,7 @@ import type { GateSource, ScopeState, SessionState } from "../state/schema.js";
 import { findSkillActivations } from "../transcript/queries.js";
 import { readEventsFrom } from "../transcript/forward-reader.js";
 import { skillBaseDir } from "../transcript/line.js";
-import { inScope, isPrompt } from "../transcript/line-filter.js";
+import { keepsLine, isPrompt } from "../transcript/line-filter.js";
 import { reduceScope, type ScopeRef } from "./scope.js";
 import type { ScopeEvent } from "../engine/scope-state/events.js";
 import type { Outcome } from "../engine/scope-state/reducer.js";
@@ -58,7 +58,7 @@ export function scanTranscript(scope: ScopeState, ref: ScopeRef): ScanResult {
   let promptSeen = false;
   let events: ScopeEvent[] = [];
   for (const event of read.events) {
-    if (!inScope(event, { lines: ref.lines })) continue;
+    if (!keepsLine(event, { lines: ref.lines })) continue;
     if (event.kind === "compact") compacted = true;
     if (ref.kind === "main" && isPrompt(event)) {
       folders = [];

@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import type { LineScope } from "../transcript/line-filter.js";
+import type { LineFilter } from "../transcript/line-filter.js";
 import { safeId } from "../state/paths.js";
 import type { Conversation, Scope } from "../engine/vocabulary.js";
 import { newScope, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
@@ -13,7 +13,7 @@ export interface ScopeRef {
   /** The scope's own transcript: the session file, or the subagent's file beside it. */
   transcript: string;
   /** Which lines of that file are the scope's own. */
-  lines: LineScope;
+  lines: LineFilter;
 }
 
 export function scopeOf(input: { session_id: string; transcript_path: string; agent_id?: string | undefined }): ScopeRef {

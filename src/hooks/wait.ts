@@ -1,7 +1,7 @@
 import { transcriptSize } from "../transcript/source.js";
 import { findGoverningText, type GoverningText } from "../transcript/queries.js";
 import { readEventsBackward } from "../transcript/reverse-reader.js";
-import { inScope } from "../transcript/line-filter.js";
+import { keepsLine } from "../transcript/line-filter.js";
 import type { ScopeRef } from "./scope.js";
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -51,7 +51,7 @@ export function transcriptHoldsFinal(ref: ScopeRef, finalText: string): boolean 
   if (transcriptSize(ref.transcript) < 0) return false;
   try {
     for (const event of readEventsBackward(ref.transcript)) {
-      if (event.kind !== "assistant" || !inScope(event, { lines: ref.lines })) continue;
+      if (event.kind !== "assistant" || !keepsLine(event, { lines: ref.lines })) continue;
       const texts = event.blocks.flatMap((b) => (b.type === "text" && b.text.trim() !== "" ? [b.text.trim()] : []));
       return texts.some((t) => wanted.includes(t));
     }

@@ -1,30 +1,30 @@
 import { describe, expect, it } from "vitest";
 import type { TranscriptEvent } from "../../src/transcript/line.js";
-import { inScope, isPrompt } from "../../src/transcript/line-filter.js";
+import { keepsLine, isPrompt } from "../../src/transcript/line-filter.js";
 
 const text = (over: Partial<TranscriptEvent> = {}) => ({ kind: "user_text", text: "go", isMeta: false, isPrompt: true, sidechain: false, ...over }) as TranscriptEvent;
 
-describe("inScope", () => {
+describe("keepsLine", () => {
   it("main (the default) takes the main conversation's lines only", () => {
-    expect(inScope(text(), {})).toBe(true);
-    expect(inScope(text(), { lines: "main" })).toBe(true);
-    expect(inScope(text({ sidechain: true }), {})).toBe(false);
-    expect(inScope(text({ sidechain: true }), { lines: "main" })).toBe(false);
+    expect(keepsLine(text(), {})).toBe(true);
+    expect(keepsLine(text(), { lines: "main" })).toBe(true);
+    expect(keepsLine(text({ sidechain: true }), {})).toBe(false);
+    expect(keepsLine(text({ sidechain: true }), { lines: "main" })).toBe(false);
   });
 
   it("sidechain takes subagent lines only; all takes every line", () => {
-    expect(inScope(text({ sidechain: true }), { lines: "sidechain" })).toBe(true);
-    expect(inScope(text(), { lines: "sidechain" })).toBe(false);
-    expect(inScope(text(), { lines: "all" })).toBe(true);
-    expect(inScope(text({ sidechain: true }), { lines: "all" })).toBe(true);
+    expect(keepsLine(text({ sidechain: true }), { lines: "sidechain" })).toBe(true);
+    expect(keepsLine(text(), { lines: "sidechain" })).toBe(false);
+    expect(keepsLine(text(), { lines: "all" })).toBe(true);
+    expect(keepsLine(text({ sidechain: true }), { lines: "all" })).toBe(true);
   });
 
   it("with an agent id, leaves out lines of another agent, keeps lines that carry none (1.0.x)", () => {
     const scope = { lines: "sidechain" as const, agentId: "a1" };
-    expect(inScope(text({ sidechain: true, agentId: "a1" }), scope)).toBe(true);
-    expect(inScope(text({ sidechain: true, agentId: "a2" }), scope)).toBe(false);
-    expect(inScope(text({ sidechain: true }), scope)).toBe(true);
-    expect(inScope(text({ sidechain: true, agentId: "a2" }), { lines: "sidechain" })).toBe(true);
+    expect(keepsLine(text({ sidechain: true, agentId: "a1" }), scope)).toBe(true);
+    expect(keepsLine(text({ sidechain: true, agentId: "a2" }), scope)).toBe(false);
+    expect(keepsLine(text({ sidechain: true }), scope)).toBe(true);
+    expect(keepsLine(text({ sidechain: true, agentId: "a2" }), { lines: "sidechain" })).toBe(true);
   });
 });
 
