@@ -15,7 +15,7 @@ import * as z from "zod/mini";
  * - Conversation (`main | agent`, `CONVERSATIONS`): whose loop a hook call
  *   belongs to, the main conversation or one subagent (`ScopeRef.kind`);
  *   a log record says it with `agentId`, and `scopeKey` writes `main` or
- *   `agent:<id>`. Replay's runs say `main | subagent` for the same idea.
+ *   `agent:<id>`; replay's runs (`ScopeReplay.scope`) use it too.
  * - LineFilter (`main | sidechain | all`, src/transcript/line-filter.ts): which lines
  *   of one transcript file a reader keeps; a filter, not a conversation.
  */
