@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as z from "zod/mini";
 import { ActionSchema, DECISION_SCOPES, DecisionScopeSchema, LambdasSchema, actionsOf, type Action, type Scope } from "../../engine/vocabulary.js";
+import { DEFAULT_CONFIG } from "../../engine/defaults.js";
 import { problemsFromIssues } from "../../engine/problem.js";
 import { checkReport } from "../../engine/report/check.js";
 import { parseCandidateTable, parseLastReport } from "../../engine/report/parse.js";
@@ -24,7 +25,7 @@ import { parseLambdas } from "./score.js";
  * - JSON: a list of `{action, gain, stepCost, uncertainty, redundancy}`, or an
  *   object `{candidates: [...], scope?, step?, maxSteps?, floor?, lambdas?}`.
  */
-const ARGS = `FILE|- [--scope ${DECISION_SCOPES.join("|")}] [--step N] [--max-steps N] [--floor N] [--lambdas 1,0.5,0.8] [--json]`;
+const ARGS = `FILE|- [--scope ${DECISION_SCOPES.join("|")}] [--step N] [--max-steps N] [--floor N] [--lambdas ${DEFAULT_CONFIG.lambdas.join(",")}] [--json]`;
 
 const CandidateInput = z.object({ ...SignalsSchema.shape, action: ActionSchema });
 
@@ -158,7 +159,7 @@ export const SELECT: CommandSpec = {
     ["--step <n>", "the step about to be taken (default 0)"],
     ["--max-steps <n>", "the step budget (default 10)"],
     ["--floor <n>", "the floor, in [-2.3, 1.0] (default -0.5)"],
-    ["--lambdas <l1,l2,l3>", "the three weights (default 1,0.5,0.8)"],
+    ["--lambdas <l1,l2,l3>", `the three weights (default ${DEFAULT_CONFIG.lambdas.join(",")})`],
     ["--json", "print JSON"],
   ],
   run: runSelect,
