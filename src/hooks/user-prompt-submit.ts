@@ -1,4 +1,3 @@
-import type { ManualSwitch } from "../log/record.js";
 import { newScope, newSession } from "../state/schema.js";
 import type { HookContext } from "./context.js";
 import { effectiveGate } from "./gating.js";
@@ -15,9 +14,9 @@ export function isOwnCommand(prompt: string | undefined): boolean {
   return prompt !== undefined && OWN_COMMAND.test(prompt);
 }
 
-export function manualSwitch(prompt: string | undefined): ManualSwitch | undefined {
+export function manualSwitch(prompt: string | undefined): "on" | "off" | undefined {
   const match = prompt ? MANUAL_SWITCH.exec(prompt) : null;
-  return match ? (match[1]!.toLowerCase() as ManualSwitch) : undefined;
+  return match ? (match[1]!.toLowerCase() as "on" | "off") : undefined;
 }
 
 /**
@@ -46,7 +45,7 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
   ctx.appendLog(input.session_id, {
     ...baseRecord(ctx, "UserPromptSubmit", input, ref, session.main, gate, started),
     decision: "observed",
-    ...(switched ? { switch: switched, reason: `/utility ${switched}` } : own ? { reason: "/utility (same task)" } : {}),
+    ...(switched ? { reason: `/utility ${switched}` } : own ? { reason: "/utility (same task)" } : {}),
   });
   return {};
 }

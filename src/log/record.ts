@@ -11,10 +11,6 @@ import { TokenCountsSchema } from "../engine/spend.js";
 /** Hook events, and `Outcome`: a step's outcome, written by whichever hook learned it first (SPEC §8). */
 export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact", "Outcome", "error"] as const;
 export const DECISIONS = ["refused", "passed", "observed", "blocked", "error"] as const;
-/** `/utility on` and `/utility off`: the user's switch of the main scope's gate. */
-export const MANUAL_SWITCHES = ["on", "off"] as const;
-export const ManualSwitchSchema = z.enum(MANUAL_SWITCHES);
-export type ManualSwitch = z.infer<typeof ManualSwitchSchema>;
 
 export const LoggedReportSchema = z.object({
   action: ActionSchema,
@@ -59,8 +55,6 @@ export const LogRecordSchema = z.object({
   decision: z.enum(DECISIONS),
   rule: z.optional(RuleSchema),
   reason: z.optional(z.string()),
-  /** A UserPromptSubmit record of `/utility on|off`: which way the user switched the gate (read back when the state cannot be). */
-  switch: z.optional(ManualSwitchSchema),
   gated: z.boolean(),
   gatedBy: z.optional(z.string()),
   /** An exact repeat the code proved: where the earlier identical call ran. */

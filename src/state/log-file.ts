@@ -1,6 +1,5 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import type { ManualSwitch } from "../log/record.js";
 
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
 
@@ -23,21 +22,13 @@ export function appendJsonLine(file: string, record: unknown): void {
   }
 }
 
-/** A UserPromptSubmit record's switch: its `switch` field, or (logs written before the field) its reason `/utility on|off`. */
-function switchOf(record: { event?: unknown; switch?: unknown; reason?: unknown }): ManualSwitch | undefined {
-  if (record.event !== "UserPromptSubmit") return undefined;
-  if (record.switch === "on" || record.switch === "off") return record.switch;
-  if (record.reason === "/utility on" || record.reason === "/utility off") return record.reason === "/utility on" ? "on" : "off";
-  return undefined;
-}
-
 /**
  * The user's last `/utility on` or `/utility off`, as UserPromptSubmit logged
- * it (its `switch` field), searched from the end of a session's log;
+ * it (reason "/utility on|off"), searched from the end of a session's log;
  * undefined when there is none or the log cannot be read. For when the state
  * that holds the switch cannot be read: a gated scope must still fail closed.
  */
-export function lastManualSwitch(file: string): ManualSwitch | undefined {
+export function lastManualSwitch(file: string): "on" | "off" | undefined {
   let lines: string[];
   try {
     const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -53,8 +44,8 @@ export function lastManualSwitch(file: string): ManualSwitch | undefined {
   for (let i = lines.length - 1; i >= 0; i--) {
     if (!lines[i]!.includes('"UserPromptSubmit"')) continue;
     try {
-      const found = switchOf(JSON.parse(lines[i]!) as Record<string, unknown>);
-      if (found) return found;
+      const record = JSON.parse(lines[i]!) as { event?: unknown; reason?: unknown };
+      if (record.event === "UserPromptSubmit" && (record.reason === "/utility on" || record.reason === "/utility off")) return record.reason === "/utility on" ? "on" : "off";
     } catch {
       // a torn line: skip it
     }
