@@ -13,6 +13,7 @@
 // measure another build (e.g. a copy of an older dist/). --keep: leave the
 // work folder (transcripts, states, logs) for a look.
 import { readerScaling } from "./bench/reader-scaling.mjs";
+import { parserScaling, printParserScaling } from "./bench/parser-scaling.mjs";
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeFileSync, fstatSync } from "node:fs";
@@ -336,6 +337,8 @@ if (scaling.length > 0) {
   console.log("\nreader scaling (utility replay --json on the largest fixture repeated k times):");
   for (const r of scaling) console.log(`  ${String(r.factor).padStart(3)}×  ${formatBytes(r.bytes).padStart(8)}  ${r.medianMs.toFixed(1).padStart(8)} ms${r.msPerMbAboveFirst === null ? "" : `   ${r.msPerMbAboveFirst} ms per MB above 1×`}`);
 }
+const parser = await parserScaling({ root, work, preHook: dist.pre, runs: quick ? 3 : 5 });
+printParserScaling(parser);
 console.log("");
 for (const b of budgets) console.log(`${b.pass ? "ok  " : "MISS"} ${b.budget}: ${typeof b.value === "number" ? `${b.value.toFixed(2)}×` : b.value}`);
 // The parallel cases raise the load themselves; only a machine busy before the run says the figures are shaky.
@@ -351,6 +354,7 @@ const result = {
   transcripts: Object.fromEntries(Object.entries(sizes).map(([k, v]) => [k, v])),
   rows,
   readerScaling: scaling,
+  parserScaling: parser,
   budgets,
   parallel: parallel.facts,
 };

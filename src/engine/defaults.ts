@@ -36,3 +36,20 @@ export const TIE_BREAK_ORDER = ["stop", "respond", "verify", "retrieve", "tool_c
 
 /** With `utility_step_cost: computed`, a reported StepCost may fall this far below the computed one, no further (SPEC §12). */
 export const STEP_COST_TOLERANCE = 0.05;
+
+/**
+ * The most text the gate reads for the report of one tool call: the model's
+ * text before the call in its message (SPEC §6). A report is a few hundred
+ * characters, a long-form one with a table a few KB; anything larger is
+ * refused by its size, so no text the model writes can make the hook slow.
+ */
+export const MAX_REPORT_TEXT_CHARS = 64 * 1024;
+
+/**
+ * PreToolUse decides within this many milliseconds of its process's start,
+ * well inside its `hooks.json` timeout (15 s; when that passes, Claude Code
+ * runs the call undecided). At the deadline a gated scope refuses. Not
+ * shorter: on a loaded machine 32 parallel hooks queue for the state lock
+ * for several seconds, and a deadline that cuts them off would lose steps.
+ */
+export const PRE_TOOL_USE_DEADLINE_MS = 8000;

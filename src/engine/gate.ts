@@ -3,6 +3,7 @@ import { checkReport, showArithmetic, type Evaluation } from "./report/check.js"
 import type { RuleId } from "./vocabulary.js";
 import { parseLastReport } from "./report/parse.js";
 import type { Config } from "./signals.js";
+import { MAX_REPORT_TEXT_CHARS } from "./defaults.js";
 import { actionPermits, actionsPermitting, describePermits, isNeutralTool, type ExtraTools } from "./tools.js";
 import { formatUtility, roundUtility, utility } from "./utility.js";
 import type { Repeat } from "./redundancy.js";
@@ -133,6 +134,12 @@ export function decideToolCall(input: GateInput): GateDecision {
   if (overBudget) return overBudget;
   if (!input.gated) return input.repeat ? { decision: "observed", hint: repeatHint(input.tool, input.repeat) } : { decision: "observed" };
   if (input.optInProblem) return refused("optin_invalid", `The skill that gates this scope has an invalid opt-in, so no tool call can be checked: ${input.optInProblem}`);
+  if (input.reportText !== undefined && input.reportText.length > MAX_REPORT_TEXT_CHARS) {
+    return refused(
+      "report_too_large",
+      `The text before this ${input.tool} call is ${input.reportText.length} characters long, more than the ${MAX_REPORT_TEXT_CHARS} an action report may take, so it is not read. Write the report in a short message before the call:\n${REPORT_TEMPLATE}`,
+    );
+  }
   const parsed = input.reportText === undefined ? undefined : parseLastReport(input.reportText);
   if (!parsed) {
     return refused("no_report", `No action report before this ${input.tool} call. Under the utility gate, write the report in the same message, before the call:\n${REPORT_TEMPLATE}`);

@@ -58,7 +58,8 @@ export function effectOf(tool: string, input: unknown): CallEffect {
   if (isPollingTool(tool)) return { kind: "poll" };
   if (isNeutralTool(tool)) return { kind: "neutral" };
   if (isReadOnlyTool(tool)) return { kind: "read", paths: stringsAt(fields, READ_PATH_KEYS) };
-  const writeKeys = WRITE_TOOLS[tool];
+  // Own keys only: a tool named "constructor" or "__proto__" must not find what every object inherits.
+  const writeKeys = Object.hasOwn(WRITE_TOOLS, tool) ? WRITE_TOOLS[tool] : undefined;
   if (writeKeys) return { kind: "write", paths: stringsAt(fields, writeKeys) };
   return startsInBackground(tool, fields) ? { kind: "exec", background: true } : { kind: "exec" };
 }

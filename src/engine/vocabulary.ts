@@ -70,6 +70,7 @@ export function actionsOf(scope: Scope): readonly Action[] {
 export const RULES = [
   "no_report",
   "malformed",
+  "report_too_large",
   "unknown_action",
   "utility_mismatch",
   "not_argmax",

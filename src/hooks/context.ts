@@ -1,13 +1,15 @@
+import { PRE_TOOL_USE_DEADLINE_MS } from "../engine/defaults.js";
 import { appendJsonLine } from "../state/log-file.js";
 import { dataDir, sessionLogPath } from "../state/paths.js";
-import { FileStateStore, type StateStore } from "../state/store.js";
+import { DEFAULT_LOCK, FileStateStore, type LockOptions, type StateStore } from "../state/store.js";
 import type { LogRecord } from "../log/record.js";
 import type { GateSource } from "../state/schema.js";
 import { findAgentDefinition, pluginDirsOf } from "./agent-definition.js";
 import { loadSkillSource, type SkillLoader } from "./gating.js";
 import type { ScopeRef } from "./scope.js";
 import type { GoverningText } from "../transcript/queries.js";
-import { waitForFinalMessage, waitForGoverningText } from "./wait.js";
+import { deadlineAt, type Deadline } from "./deadline.js";
+import { DEFAULT_WAIT, FINAL_WAIT, finalMessageTexts, waitForFinalMessage, waitForGoverningText } from "./wait.js";
 
 /** Everything a hook handler may touch besides its input; tests pass fakes for the parts they do not test. */
 export interface HookContext {
@@ -24,25 +26,41 @@ export interface HookContext {
   waitForText(ref: ScopeRef, toolUseId: string): GoverningText;
   /** Waits (bounded) until the scope's transcript holds a Stop hook's final message; optional for fakes. */
   waitForFinal?(ref: ScopeRef, finalText: string): boolean;
+  /** Every text block of the scope's last assistant message in its transcript; optional for fakes. */
+  readFinal?(ref: ScopeRef): string[] | undefined;
   /** The gate source of a subagent type's definition, if it opts in. */
   loadAgent(agentType: string, cwd: string | undefined): Promise<GateSource | undefined>;
+  /** When the hook must have decided; every wait ends before it. Optional for fakes. */
+  deadline?: Deadline;
 }
 
 export const PLUGIN_NAME = "utility";
 
-export function processContext(env: Record<string, string | undefined> = process.env): HookContext {
+// process.hrtime, not performance.now(): the `performance` global loads perf_hooks (about 1 ms of start-up).
+const hrNow = () => Number(process.hrtime.bigint()) / 1e6;
+
+/** When this process started, on the clock of `HookContext.now`: a hook process's deadline counts from there, as Claude Code's timeout counts from the spawn. */
+export function processStartedMs(): number {
+  return hrNow() - process.uptime() * 1000;
+}
+
+/** The real context. Its deadline counts from `startedMs`: the process's start for a hook process, by default the context's making (a test running many hooks in one process). */
+export function processContext(env: Record<string, string | undefined> = process.env, startedMs: number = hrNow()): HookContext {
   const dir = dataDir(env);
+  const now = hrNow;
+  const deadline = deadlineAt(now, startedMs, deadlineLimit(env));
   return {
     env,
     dataDir: dir,
-    store: new FileStateStore(dir),
-    // process.hrtime, not performance.now(): the `performance` global loads perf_hooks (about 1 ms of start-up).
-    now: () => Number(process.hrtime.bigint()) / 1e6,
+    store: new FileStateStore(dir, lockWithin(deadline)),
+    now,
     clock: () => new Date(),
     appendLog: (sessionId, record) => appendJsonLine(sessionLogPath(dir, sessionId), record),
     loadSkill: loadSkillSource,
-    waitForText: (ref, toolUseId) => waitForGoverningText(ref, toolUseId),
-    waitForFinal: (ref, finalText) => waitForFinalMessage(ref, finalText),
+    waitForText: (ref, toolUseId) => waitForGoverningText(ref, toolUseId, { ...DEFAULT_WAIT, deadline }),
+    waitForFinal: (ref, finalText) => waitForFinalMessage(ref, finalText, { ...FINAL_WAIT, deadline }),
+    readFinal: finalMessageTexts,
+    deadline,
     loadAgent: async (agentType, cwd) => {
       const file = findAgentDefinition({
         agentType,
@@ -53,6 +71,29 @@ export function processContext(env: Record<string, string | undefined> = process
         ...(env.HOME ? { home: env.HOME } : {}),
       });
       return file ? loadSkillSource(file) : undefined;
+    },
+  };
+}
+
+/**
+ * For the hardening tests only (Claude Code never sets it): a shorter
+ * deadline, so that a test can see a hook reach it. It can only shorten.
+ */
+function deadlineLimit(env: Record<string, string | undefined>): number {
+  const asked = Number(env.UTILITY_TEST_DEADLINE_MS);
+  return asked > 0 ? Math.min(asked, PRE_TOOL_USE_DEADLINE_MS) : PRE_TOOL_USE_DEADLINE_MS;
+}
+
+/**
+ * The state lock's wait, ending at the deadline (read when the lock is tried,
+ * not now). Not at the wait budget: once the lock is held, what is left to do
+ * is short, and Claude Code's own timeout is seconds beyond the deadline.
+ */
+function lockWithin(deadline: Deadline): LockOptions {
+  return {
+    staleMs: DEFAULT_LOCK.staleMs,
+    get timeoutMs() {
+      return Math.max(0, Math.min(DEFAULT_LOCK.timeoutMs, deadline.remainingMs()));
     },
   };
 }

@@ -10,6 +10,8 @@ import { sessionLogPath } from "../state/paths.js";
 import { StateUnreadableError } from "../state/store.js";
 import type { LogRecord } from "../log/record.js";
 import type { HookContext } from "./context.js";
+import { DeadlineError } from "./deadline.js";
+import { recordError } from "./run.js";
 import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
 import type { PreToolUseInput } from "./input.js";
 import { baseRecord, loggedReport, logOutcomes, type HookResult } from "./output.js";
@@ -155,9 +157,18 @@ function record(input: PreToolUseInput, ref: ScopeRef, decided: Decided, ctx: Ho
 /**
  * PreToolUse: find the scope and whether it is gated, find the report that
  * governs this call, decide (pure), count the step, log one record, and
- * refuse or stay silent. Never "allow".
+ * refuse or stay silent. Never "allow". Whatever goes wrong inside, a gated
+ * scope still gets a decision: a refusal with the reason (SPEC §6).
  */
 export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
+  try {
+    return await decide(input, ctx);
+  } catch (error) {
+    return failClosed(error, input, ctx);
+  }
+}
+
+async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
   const started = ctx.now();
   if (input.tool_name === "Skill") return skillCalled(input, ctx);
   if (isNeutralTool(input.tool_name)) return {};
@@ -178,7 +189,8 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
       return { state: session, result: decideInState(session, ref, input, governing, ctx.clock().getTime(), outcomes) };
     });
   } catch (error) {
-    return stateTrouble(error, input, ref, ctx, started);
+    if (error instanceof StateUnreadableError) return failClosed(error, input, ctx, ref, started);
+    throw error;
   }
   logOutcomes(ctx, "PreToolUse", input, ref, decided.scope, decided.gate, decided.outcomes);
   ctx.appendLog(input.session_id, record(input, ref, decided, ctx, started));
@@ -206,38 +218,98 @@ async function skillCalled(input: PreToolUseInput, ctx: HookContext): Promise<Ho
   return {};
 }
 
+interface GateEvidence {
+  gate: GateSource;
+  scope: ScopeState;
+  ref?: ScopeRef;
+}
+
 /**
- * The state could not be read or locked. A gated scope fails closed; we can
- * only know it is gated from the transcript and the files, so look there.
+ * What gates this scope, if anything the plugin keeps or Claude Code wrote
+ * says so, read with nothing assumed to work: the state file (or, when it
+ * cannot be read, `/utility on` in the step log), the subagent's definition,
+ * and skills activated in the transcript since the task began. Any one
+ * saying so is enough; a source that fails says nothing.
  */
-async function stateTrouble(error: unknown, input: PreToolUseInput, ref: ScopeRef, ctx: HookContext, started: number): Promise<HookResult> {
-  if (!(error instanceof StateUnreadableError)) throw error;
+async function gateEvidence(input: PreToolUseInput, ctx: HookContext, known?: ScopeRef): Promise<GateEvidence | undefined> {
+  let ref = known;
+  try {
+    ref ??= scopeOf(input);
+  } catch {
+    // an id that cannot be a path: only the subagent's definition can still say
+  }
   let session = newSession(input.session_id);
   try {
     // Only locked (held too long), not unreadable: what it holds (/utility on, skills seen) still shows a gate.
     session = ctx.store.read(input.session_id) ?? session;
   } catch {
-    // Unreadable: /utility on is still in the log (the user's own prompt, logged by UserPromptSubmit); skills show in the transcript.
-    session.manualGate = lastManualSwitch(sessionLogPath(ctx.dataDir, input.session_id)) === "on";
+    // Unreadable: /utility on is still in the log (the user's own prompt, logged by UserPromptSubmit).
+    try {
+      session.manualGate = lastManualSwitch(sessionLogPath(ctx.dataDir, input.session_id)) === "on";
+    } catch {
+      // no log either
+    }
   }
-  const scope = scopeState(session, ref);
+  const scope = ref ? scopeState(session, ref) : newScope(1);
   try {
     await ensureDefinition(scope, input, ctx);
+  } catch {
+    // the definition cannot be read: it shows nothing
+  }
+  if (!ref) return scope.definition?.gated ? { gate: scope.definition, scope } : undefined;
+  try {
     await applyScan(scope, scanTranscript({ ...scope, offset: 0 }, ref), ctx.loadSkill);
   } catch {
-    // the transcript is unreadable too: nothing shows a gate
+    // the transcript is unreadable too: it shows nothing
   }
-  const gate = effectiveGate(session, scope, ref);
-  if (!gate) return { stderr: `utility: ${error.message}; this scope is not gated, so the call goes on.` };
-  const reason = `the gate's state cannot be read (${error.message}), so no call can be checked; the user can fix or delete that file, or end the task.`;
-  ctx.appendLog(input.session_id, {
-    ...baseRecord(ctx, "PreToolUse", input, ref, scope, gate, started),
-    tool: input.tool_name,
-    ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
-    inputDigest: inputDigest(input.tool_input),
-    decision: "refused",
-    rule: "state_unreadable",
-    reason,
-  });
+  try {
+    const gate = effectiveGate(session, scope, ref) ?? (scope.definition?.gated ? scope.definition : undefined);
+    return gate ? { gate, scope, ref } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeTrouble(error: unknown, ctx: HookContext): string {
+  const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+  if (error instanceof DeadlineError) return message;
+  // A lock wait cut short by the deadline says so: "held for more than 0 ms" alone would not explain it.
+  const late = ctx.deadline && ctx.deadline.remainingMs() <= 0 ? `; the hook reached its ${ctx.deadline.limitMs} ms deadline` : "";
+  return error instanceof StateUnreadableError ? `${message}${late}` : `the hook failed (${message})${late}`;
+}
+
+/**
+ * Something went wrong before a decision. A gated scope fails closed: the
+ * call is refused with the reason, since an undecided PreToolUse lets the
+ * call run. An ungated one is never blocked by the plugin's own trouble: one
+ * line on stderr, no decision. State trouble is logged under its own rule,
+ * so `utility report` counts it; any other failure goes to the error log.
+ */
+async function failClosed(error: unknown, input: PreToolUseInput, ctx: HookContext, ref?: ScopeRef, started = ctx.now()): Promise<HookResult> {
+  const trouble = describeTrouble(error, ctx);
+  const evidence = await gateEvidence(input, ctx, ref).catch(() => undefined);
+  if (!evidence) return { stderr: `utility: ${trouble}; this scope is not gated, so the call goes on.` };
+  const stateTrouble = error instanceof StateUnreadableError;
+  const reason = stateTrouble
+    ? `the gate's state cannot be read (${trouble}), so no call can be checked; the user can fix or delete that file, or end the task.`
+    : `${trouble}, so this call cannot be checked and is refused; try the call again, or end the task.`;
+  if (!stateTrouble) recordError(ctx.dataDir, "PreToolUse", `${trouble}; refused (gated scope)`);
+  else if (evidence.ref) logStateTrouble(input, evidence as Required<GateEvidence>, ctx, started, reason);
   return { output: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: `utility gate: ${reason}` } } };
+}
+
+function logStateTrouble(input: PreToolUseInput, evidence: Required<GateEvidence>, ctx: HookContext, started: number, reason: string): void {
+  try {
+    ctx.appendLog(input.session_id, {
+      ...baseRecord(ctx, "PreToolUse", input, evidence.ref, evidence.scope, evidence.gate, started),
+      tool: input.tool_name,
+      ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
+      inputDigest: inputDigest(input.tool_input),
+      decision: "refused",
+      rule: "state_unreadable",
+      reason,
+    });
+  } catch {
+    // the refusal stands even when it cannot be logged
+  }
 }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { problemsFromIssues } from "../engine/problem.js";
 import { appendJsonLine } from "../state/log-file.js";
 import { dataDir, errorLogPath } from "../state/paths.js";
-import { processContext, type HookContext } from "./context.js";
+import { processContext, processStartedMs, type HookContext } from "./context.js";
 import type { HookResult } from "./output.js";
 
 interface Schema<T> {
@@ -53,9 +53,10 @@ function errorText(error: unknown): string {
   return code ?? (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
 }
 
-function recordError(env: HookIo["env"], event: string, message: string): void {
+/** One line in the data folder's error log; a folder that cannot take it is left alone (stderr says enough). */
+export function recordError(dir: string, event: string, message: string): void {
   try {
-    appendJsonLine(errorLogPath(dataDir(env)), { v: 1, time: new Date().toISOString(), event, decision: "error", reason: message });
+    appendJsonLine(errorLogPath(dir), { v: 1, time: new Date().toISOString(), event, decision: "error", reason: message });
   } catch {
     // the data folder itself is unusable: stderr already says what went wrong
   }
@@ -72,7 +73,7 @@ export async function runHook<T>(
   handler: (input: T, ctx: HookContext) => Promise<HookResult>,
   io: HookIo = processIo,
   /** How the handler's context is made from the environment; tests pass one with shorter waits. */
-  makeContext: (env: HookIo["env"]) => HookContext = processContext,
+  makeContext: (env: HookIo["env"]) => HookContext = (env) => processContext(env, processStartedMs()),
 ): Promise<void> {
   try {
     const input = parseHookInput(io.readStdin(), schema);
@@ -91,10 +92,10 @@ export async function runHook<T>(
     if (result.output) io.stdout(`${JSON.stringify(result.output)}\n`);
     const trouble = [result.stderr?.split("\n")[0], logTrouble && `utility ${event} hook: ${logTrouble}`].filter(Boolean).join("; ");
     if (trouble) io.stderr(`${trouble}\n`);
-    if (logTrouble) recordError(io.env, event, logTrouble);
+    if (logTrouble) recordError(dataDir(io.env), event, logTrouble);
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
     io.stderr(`utility ${event} hook: ${message}\n`);
-    recordError(io.env, event, message);
+    recordError(dataDir(io.env), event, message);
   }
 }

@@ -7,7 +7,7 @@ import type { HookContext } from "./context.js";
 import { applyScan, effectiveGate, scanTranscript } from "./gating.js";
 import type { StopInput } from "./input.js";
 import { baseRecord, logOutcomes, type HookResult } from "./output.js";
-import { reduceScope, scopeOf, scopeState } from "./scope.js";
+import { reduceScope, scopeOf, scopeState, type ScopeRef } from "./scope.js";
 
 function messageText(message: unknown): string {
   if (typeof message === "string") return message;
@@ -23,6 +23,29 @@ export function untakenAction(lastMessage: unknown): { action: Action; utility: 
 }
 
 /**
+ * The final message as §4 reads a message: every text block of it, from the
+ * scope's transcript. Claude Code hands the hook only the last text block
+ * (`last_assistant_message`), before the message's lines are written
+ * (docs/claude-code-facts.md): in a scope that may be gated, wait (bounded)
+ * for them; so too when calls are still pending, whose results come before
+ * the final message. Where the transcript does not show it, the given text is
+ * all there is.
+ */
+async function readFinalMessage(input: StopInput, ref: ScopeRef, ctx: HookContext): Promise<string> {
+  const given = messageText(input.last_assistant_message);
+  if (input.stop_hook_active || given.trim() === "") return given;
+  // A look at what the transcript shows so far, on a copy: the state is changed under the lock only.
+  const session = ctx.store.read(input.session_id) ?? newSession(input.session_id);
+  const scope = scopeState(session, ref);
+  if (!scope.awaitingActivation) await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
+  const mayBeGated = scope.awaitingActivation === true || effectiveGate(session, scope, ref) !== undefined;
+  if (!mayBeGated && neverRan(scope) === 0) return given;
+  if (!ctx.waitForFinal?.(ref, given) || !mayBeGated) return given;
+  const texts = ctx.readFinal?.(ref);
+  return texts && texts.length > 0 ? texts.join("\n\n") : given;
+}
+
+/**
  * Stop and SubagentStop: in a gated scope, block a stop once when the last
  * report selected an action that was never taken; stop_hook_active (Claude
  * Code's own flag) and the scope's memory keep it from looping.
@@ -30,20 +53,14 @@ export function untakenAction(lastMessage: unknown): { action: Action; utility: 
 export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop" | "SubagentStop"): Promise<HookResult> {
   const started = ctx.now();
   const ref = scopeOf(input);
-  // A skill activated just before the stop may not be in the transcript yet: wait for the final message's line.
-  // Calls still pending may have results not written yet (the same flush): wait for the final message, after which all are.
-  const known = ctx.store.read(input.session_id);
-  const finalText = messageText(input.last_assistant_message);
-  const knownScope = known ? scopeState(known, ref) : undefined;
-  const waitFor = knownScope?.awaitingActivation || (knownScope !== undefined && neverRan(knownScope) > 0);
-  if (waitFor && finalText.trim() !== "") ctx.waitForFinal?.(ref, finalText);
+  const finalText = await readFinalMessage(input, ref, ctx);
   const result = await ctx.store.transact(input.session_id, async (existing) => {
     const session = existing ?? newSession(input.session_id);
     const scope = scopeState(session, ref);
     const outcomes = await applyScan(scope, scanTranscript(scope, ref), ctx.loadSkill);
     delete scope.awaitingActivation;
     const gate = effectiveGate(session, scope, ref);
-    const untaken = gate && !input.stop_hook_active && !scope.stopBlocked ? untakenAction(input.last_assistant_message) : undefined;
+    const untaken = gate && !input.stop_hook_active && !scope.stopBlocked ? untakenAction(finalText) : undefined;
     const uncounted = neverRan(scope);
     reduceScope(scope, [{ kind: "turn_end", subagent: ref.kind === "agent" && !untaken }]);
     if (untaken) scope.stopBlocked = true;

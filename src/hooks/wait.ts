@@ -1,7 +1,8 @@
 import { transcriptSize } from "../transcript/source.js";
 import { findGoverningText, type GoverningText } from "../transcript/queries.js";
 import { readEventsBackward } from "../transcript/reverse-reader.js";
-import { keepsLine } from "../transcript/line-filter.js";
+import { isPrompt, keepsLine } from "../transcript/line-filter.js";
+import type { Deadline } from "./deadline.js";
 import type { ScopeRef } from "./scope.js";
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -9,6 +10,10 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 export interface WaitOptions {
   timeoutMs: number;
   intervalMs: number;
+  /** The hook's own deadline: a wait that would pass it throws DeadlineError instead of returning. */
+  deadline?: Deadline;
+  /** What the wait is for, in the deadline's message. */
+  doing?: string;
 }
 
 /** Claude Code flushes transcript lines every 100 ms; under load it can take longer. */
@@ -30,7 +35,8 @@ function pollTranscript<T>(path: string, check: (size: number) => T, done: (valu
       if (done(value)) return value;
     }
     if (Date.now() - started >= options.timeoutMs) return value!;
-    Atomics.wait(sleeper, 0, 0, options.intervalMs);
+    options.deadline?.check(options.doing ?? "waiting for the transcript");
+    Atomics.wait(sleeper, 0, 0, Math.max(1, Math.min(options.intervalMs, options.deadline?.waitBudgetMs() ?? options.intervalMs)));
   }
 }
 
@@ -42,7 +48,12 @@ function pollTranscript<T>(path: string, check: (size: number) => T, done: (valu
  */
 export function waitForGoverningText(ref: ScopeRef, toolUseId: string, options: WaitOptions = DEFAULT_WAIT): GoverningText {
   const absent: GoverningText = { found: false, reason: "absent" };
-  return pollTranscript(ref.transcript, (size) => (size >= 0 ? findGoverningText(ref.transcript, toolUseId, { lines: ref.lines }) : absent), (r) => r.found, options);
+  return pollTranscript(
+    ref.transcript,
+    (size) => (size >= 0 ? findGoverningText(ref.transcript, toolUseId, { lines: ref.lines }) : absent),
+    (r) => r.found,
+    { doing: "waiting for the call's line in the transcript", ...options },
+  );
 }
 
 /** Does the scope's newest assistant line hold (part of) the final message? Then every line before it is written too. */
@@ -66,6 +77,32 @@ export function transcriptHoldsFinal(ref: ScopeRef, finalText: string): boolean 
  * hook was given: a skill activated just before may not be written yet when
  * the model stops at once (Claude Code flushes its transcript every 100 ms).
  */
-export function waitForFinalMessage(ref: ScopeRef, finalText: string, options: WaitOptions = { timeoutMs: 1500, intervalMs: 5 }): boolean {
+export const FINAL_WAIT: WaitOptions = { timeoutMs: 1500, intervalMs: 5 };
+
+export function waitForFinalMessage(ref: ScopeRef, finalText: string, options: WaitOptions = FINAL_WAIT): boolean {
   return pollTranscript(ref.transcript, () => transcriptHoldsFinal(ref, finalText), (held) => held, options);
+}
+
+/**
+ * Every text block of the scope's last assistant message, in order: all the
+ * lines sharing its message.id (SPEC §4), not only the last text Claude Code
+ * hands a Stop hook. Undefined when the transcript has none or cannot be read.
+ */
+export function finalMessageTexts(ref: ScopeRef): string[] | undefined {
+  if (transcriptSize(ref.transcript) < 0) return undefined;
+  const texts: string[][] = [];
+  let messageId: string | undefined;
+  try {
+    for (const event of readEventsBackward(ref.transcript)) {
+      if (!keepsLine(event, { lines: ref.lines })) continue;
+      if (isPrompt(event) || event.kind === "compact") break;
+      if (event.kind !== "assistant") continue;
+      if (messageId !== undefined && event.messageId !== messageId) break;
+      messageId = event.messageId;
+      texts.push(event.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])));
+    }
+  } catch {
+    return undefined;
+  }
+  return messageId === undefined ? undefined : texts.reverse().flat();
 }

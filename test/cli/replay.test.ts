@@ -10,7 +10,7 @@ const dir = tempDir();
 afterAll(() => dir.remove());
 
 const READ = { file_path: "/repo/a.ts" };
-const withRepeat = dir.file(
+dir.file(
   "repeat.jsonl",
   jsonl([
     prompt("read a"),

@@ -10,13 +10,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseUserConfig } from "../../src/optin/user-config.js";
-import { ROOT } from "../support/paths.js";
+import { PLUGIN_ROOT } from "../support/paths.js";
 import { assertRunOk, makeScratchHome, runClaude } from "./support/claude.js";
 import { makeProbePlugin, type HookCall } from "./support/probe-plugin.js";
 import { text, toolUse } from "./support/scripted-model.js";
 
 /** The plugin's own budget options, declared on the probe the way .claude-plugin/plugin.json declares them. */
-const manifest = JSON.parse(readFileSync(join(ROOT, ".claude-plugin", "plugin.json"), "utf8")) as { userConfig: Record<string, unknown> };
+const manifest = JSON.parse(readFileSync(join(PLUGIN_ROOT, ".claude-plugin", "plugin.json"), "utf8")) as { userConfig: Record<string, unknown> };
 
 async function hookEnvWith(options: Record<string, unknown>): Promise<{ calls: HookCall[] }> {
   const plugin = makeProbePlugin({ events: ["PreToolUse"] });

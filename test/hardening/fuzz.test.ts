@@ -334,7 +334,7 @@ function mutateJson(root: unknown, pick: number, op: number, value: unknown): un
   const nodes: Array<{ parent: Record<string, unknown> | unknown[]; key: string | number }> = [];
   const walk = (node: unknown) => {
     if (Array.isArray(node)) node.forEach((child, i) => (nodes.push({ parent: node, key: i }), walk(child)));
-    else if (node && typeof node === "object") for (const [k, child] of Object.entries(node)) nodes.push({ parent: node as Record<string, unknown>, key: k }), walk(child);
+    else if (node && typeof node === "object") for (const [k, child] of Object.entries(node)) { nodes.push({ parent: node as Record<string, unknown>, key: k }); walk(child); }
   };
   walk(copy);
   if (nodes.length === 0) return value;

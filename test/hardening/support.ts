@@ -26,7 +26,7 @@ import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { runHook, type HookIo } from "../../src/hooks/run.js";
 import { stopHook } from "../../src/hooks/stop.js";
 import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
-import { waitForGoverningText } from "../../src/hooks/wait.js";
+import { waitForFinalMessage, waitForGoverningText } from "../../src/hooks/wait.js";
 
 /**
  * The bundled hooks the processes run: a snapshot of dist/hooks taken once per
@@ -426,9 +426,13 @@ export function readState(data: string, session: string): SessionState | undefin
 // The handlers in-process, through the same runner the entries use
 
 
-/** A context like the real one, but waiting at most `waitMs` for a call's transcript line. */
+/** A context like the real one, but waiting at most `waitMs` for a call's transcript line or a Stop's final message. */
 export function quickContext(waitMs = 15): (env: HookIo["env"]) => HookContext {
-  return (env) => ({ ...processContext(env), waitForText: (ref, id) => waitForGoverningText(ref, id, { timeoutMs: waitMs, intervalMs: 5 }) });
+  return (env) => ({
+    ...processContext(env),
+    waitForText: (ref, id) => waitForGoverningText(ref, id, { timeoutMs: waitMs, intervalMs: 5 }),
+    waitForFinal: (ref, finalText) => waitForFinalMessage(ref, finalText, { timeoutMs: waitMs, intervalMs: 5 }),
+  });
 }
 
 export interface InProcess {

@@ -13,7 +13,7 @@ import { LogRecordSchema } from "../../src/log/record.js";
 import { summarize } from "../../src/summary/summarize.js";
 import { newSession, type SessionState } from "../../src/state/schema.js";
 import { StateUnreadableError, type StateStore } from "../../src/state/store.js";
-import { assistant, call, jsonl, meta, prompt, tempDir, text as textBlock, type TempDir } from "../transcript/helpers.js";
+import { assistant, call, jsonl, meta, prompt, tempDir, type TempDir } from "../transcript/helpers.js";
 import { denyReason, fakeContext, GOOD, postInput, preInput, report, SESSION, seedMainGate, source, type FakeContext } from "./fake-context.js";
 
 const SKILL = "/skills/gated/SKILL.md";
@@ -307,10 +307,19 @@ describe("gating by skill activation, agent definition and dispatch", () => {
     expect(ctx.records[0]).toMatchObject({ scope: "dispatch", decision: "passed", report: { action: "delegate" } });
   });
 
-  it("an unsafe agent id never becomes a path", async () => {
+  it("an unsafe agent id never becomes a path: ungated, the call goes on with the reason on stderr", async () => {
     const ctx = fakeContext();
-    const r = preToolUse(preInput("Bash", {}, { agent: { id: "../../etc", type: "x" } }), ctx);
-    await expect(r).rejects.toThrow(/agent id "..\/..\/etc" is not a safe id/);
+    const r = await preToolUse(preInput("Bash", {}, { agent: { id: "../../etc", type: "x" } }), ctx);
+    expect(r.output).toBeUndefined();
+    expect(r.stderr).toMatch(/agent id "..\/..\/etc" is not a safe id.*not gated, so the call goes on/);
+    expect(ctx.records).toEqual([]);
+  });
+
+  it("an unsafe agent id of a subagent whose definition opts in is refused with the reason", async () => {
+    const ctx = fakeContext();
+    ctx.agents.set("ufix:gated-helper", source("/agents/gated-helper.md"));
+    const r = await preToolUse(preInput("Bash", {}, { agent: { id: "../../etc", type: "ufix:gated-helper" } }), ctx);
+    expect(denyReason(r)).toMatch(/^utility gate: the hook failed \(agent id "..\/..\/etc" is not a safe id.*refused/);
   });
 });
 

@@ -61,14 +61,30 @@ describe("the Stop hook", () => {
     expect(await stopHook(stopInput(`${report("respond", "0.28", GOOD)}\nThe cause is X.`), ctx, "Stop")).toEqual({});
   });
 
-  it("waits for the final message first when a skill may just have been activated", async () => {
+  it("waits for the final message first when a skill may just have been activated, or the scope is gated", async () => {
     const ctx = fakeContext();
     seedMainGate(ctx, source("/s/SKILL.md"), (s) => void (s.main.awaitingActivation = true));
     await stopHook(stopInput("Final."), ctx, "Stop");
     expect(ctx.finals).toEqual(["Final."]);
     expect(ctx.state()!.main.awaitingActivation).toBeUndefined();
     await stopHook(stopInput("Final again."), ctx, "Stop");
-    expect(ctx.finals).toEqual(["Final."]);
+    expect(ctx.finals).toEqual(["Final.", "Final again."]);
+  });
+
+  it("never waits in an ungated scope", async () => {
+    const ctx = fakeContext();
+    await stopHook(stopInput("Final."), ctx, "Stop");
+    expect(ctx.finals).toEqual([]);
+  });
+
+  it("reads every text block of the final message from the transcript, not only the last one it is handed", async () => {
+    const ctx = fakeContext();
+    seedMainGate(ctx, source("/s/SKILL.md"));
+    ctx.readFinal = () => [report("verify", "0.28", GOOD), "Next I run it."];
+    const out = await stopHook(stopInput("Next I run it."), ctx, "Stop");
+    expect(out.output).toMatchObject({ decision: "block", reason: expect.stringContaining("selected verify") });
+    ctx.readFinal = () => undefined;
+    expect(await stopHook(stopInput("Next I run it.", { stop_hook_active: true }), ctx, "Stop")).toEqual({});
   });
 
   it("SubagentStop ends a subagent's scope; a gated one blocks once too", async () => {

@@ -4,7 +4,7 @@
  * Markdown (a defaults table, a formula line, a ratio table); the regexes
  * below read it there, so changing one side without the other fails here.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {

@@ -11,7 +11,7 @@ import { processContext } from "../../src/hooks/context.js";
 import { postToolUse } from "../../src/hooks/post-tool-use.js";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { resetTranscriptReadStats, transcriptReadStats } from "../../src/transcript/source.js";
-import { EXAMPLE_SKILL, ROOT } from "../support/paths.js";
+import { EXAMPLE_SKILL } from "../support/paths.js";
 
 const SIZE = 50 * 1000 * 1000;
 const SESSION = "perf-session";

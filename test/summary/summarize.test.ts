@@ -125,6 +125,7 @@ describe("renderReportText (what /utility report shows)", () => {
 
   it("never passes control characters from the log to a terminal", () => {
     const evil = renderReportText([record({ decision: "passed", report: { action: "retrieve", utility: -0.6, gain: 0.8, stepCost: 0.5, uncertainty: 0.4, redundancy: 0.5, rationale: "\u001b[2J\u0007wiped", override: { action: "retrieve", gain: 0.8 } }, gatedBy: "/x/\u001b]0;title\u0007SKILL.md" })]);
+    // eslint-disable-next-line no-control-regex -- the test is that no control character is left
     expect(evil).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     expect(evil).toContain("\\u001b[2J\\u0007wiped");
   });

@@ -1,6 +1,7 @@
 import { ACTIONS, isAction, type Action } from "../vocabulary.js";
 import { fail, ok, problem, showFound, type Problem, type Result } from "../problem.js";
 import { SIGNAL_LABELS, SIGNAL_NAMES, type SignalName, type Signals } from "../signals.js";
+import { hasLineTerminator, isDecor, isSpace, skipDecorThenSpace, skipWhile, stripDecorAndSpace } from "./scan.js";
 import type { Candidate, Report } from "./types.js";
 
 /**
@@ -13,11 +14,8 @@ import type { Candidate, Report } from "./types.js";
 const LABELS = ["action", "utility", "breakdown", "rationale", "candidates"] as const;
 type Label = (typeof LABELS)[number];
 
-const DECOR = "[*_`]*";
-const LABEL_LINE = new RegExp(`^${DECOR}\\s*(action|utility|breakdown|rationale|candidates)\\s*${DECOR}\\s*:\\s*${DECOR}\\s*(.*)$`, "i");
-// A row's name starts with any visible character, not only a letter: a row disguised by a leading
-// invisible or look-alike character (U+202E, U+200B…) is an unknown action, never a line to skip.
-const CANDIDATE_ROW = /^[*_`]*([^\s:=*_`][^\s:=*`]*?)[*_`]*\s*:\s*(.*=.*)$/u;
+// Every line and field is read by the scanners below (and ./scan.ts), one pass each, never by a
+// backtracking pattern: this text is the model's, and its length is the model's choice.
 const FENCE = /^(```|~~~)/;
 const PLAIN_DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
@@ -39,8 +37,91 @@ export function normalizeLine(raw: string): string {
     .trim();
 }
 
-function stripDecor(value: string): string {
-  return value.replace(/^[*_`\s]+|[*_`\s]+$/g, "");
+const stripDecor = stripDecorAndSpace;
+
+/** ASCII letters compared without case, as the `i` flag does: no other character folds to one. */
+function sameLetter(ch: string | undefined, lower: string): boolean {
+  if (ch === undefined) return false;
+  const code = ch.charCodeAt(0);
+  return ch === lower || (code >= 65 && code <= 90 && String.fromCharCode(code + 32) === lower);
+}
+
+function labelAt(line: string, at: number): Label | undefined {
+  return LABELS.find((label) => [...label].every((letter, k) => sameLetter(line[at + k], letter)));
+}
+
+/**
+ * `Label: value` with Markdown decoration around the label and the value
+ * (`**Action:** tool_call`, `_Utility_ : 0.28`): the label, and the value
+ * with its leading decoration removed. A value holding a line terminator is
+ * no report line.
+ */
+export function labelLine(line: string): { label: Label; value: string } | undefined {
+  const start = skipDecorThenSpace(line, 0);
+  const label = labelAt(line, start);
+  if (!label) return undefined;
+  const colon = skipDecorThenSpace(line, skipWhile(line, start + label.length, isSpace));
+  if (line[colon] !== ":") return undefined;
+  const value = line.slice(skipDecorThenSpace(line, skipWhile(line, colon + 1, isSpace)));
+  return hasLineTerminator(value) ? undefined : { label, value };
+}
+
+const NAME_FIRST_EXCLUDED = new Set([":", "=", "*", "_", "`"]);
+const NAME_EXCLUDED = new Set([":", "=", "*", "`"]);
+
+/**
+ * A Candidates row, `- name: Gain=… StepCost=…`: the row's name and the
+ * signals after its colon. A row's name starts with any visible character, not
+ * only a letter: a row disguised by a leading invisible or look-alike
+ * character (U+202E, U+200B…) is an unknown action, never a line to skip.
+ * Underscores inside the name stay (tool_call); trailing ones are decoration.
+ */
+export function candidateRow(line: string): { name: string; rest: string } | undefined {
+  const start = skipWhile(line, 0, isDecor);
+  const first = line[start];
+  if (first === undefined || isSpace(first) || NAME_FIRST_EXCLUDED.has(first)) return undefined;
+  const runEnd = skipWhile(line, start + 1, (ch) => !isSpace(ch) && !NAME_EXCLUDED.has(ch!));
+  let nameEnd = runEnd;
+  while (nameEnd > start + 1 && line[nameEnd - 1] === "_") nameEnd--;
+  const colon = skipDecorThenSpace(line, runEnd);
+  if (line[colon] !== ":") return undefined;
+  const rest = line.slice(skipWhile(line, colon + 1, isSpace));
+  if (!rest.includes("=") || hasLineTerminator(rest)) return undefined;
+  return { name: line.slice(start, nameEnd), rest };
+}
+
+const PAIR_NAME_EXCLUDED = new Set(["=", ",", ";", ":", "|"]);
+const PAIR_VALUE_EXCLUDED = new Set([",", ";", "|"]);
+const isPairNameChar = (ch: string | undefined) => ch !== undefined && !isSpace(ch) && !PAIR_NAME_EXCLUDED.has(ch);
+const isPairValueChar = (ch: string | undefined) => ch !== undefined && !isSpace(ch) && !PAIR_VALUE_EXCLUDED.has(ch);
+
+/**
+ * Every `name=value` (or `name: value`) pair in a Breakdown or a row, in one
+ * pass. A name that is not followed by `=` or `:` and a value is skipped
+ * whole: no later start inside it could match either.
+ */
+export function signalPairs(text: string): Array<[name: string, raw: string]> {
+  const pairs: Array<[string, string]> = [];
+  let i = 0;
+  while (i < text.length) {
+    if (!isPairNameChar(text[i])) {
+      i++;
+      continue;
+    }
+    const nameEnd = skipWhile(text, i, isPairNameChar);
+    const sign = skipWhile(text, nameEnd, isSpace);
+    if (text[sign] === "=" || text[sign] === ":") {
+      const valueStart = skipWhile(text, sign + 1, isSpace);
+      const valueEnd = skipWhile(text, valueStart, isPairValueChar);
+      if (valueEnd > valueStart) {
+        pairs.push([text.slice(i, nameEnd), text.slice(valueStart, valueEnd)]);
+        i = valueEnd;
+        continue;
+      }
+    }
+    i = nameEnd;
+  }
+  return pairs;
 }
 
 /** Parses a number the way a report writes it: a plain decimal, Unicode minus allowed. */
@@ -79,8 +160,7 @@ interface SignalsParse {
 export function parseSignals(text: string, where: string, allowUtility: boolean): Result<SignalsParse> {
   const problems: Problem[] = [];
   const values: Partial<Record<SignalName | "utility", number>> = {};
-  const pairs = [...text.matchAll(/([^\s=,;:|]+)\s*[=:]\s*([^\s,;|]+)/g)];
-  for (const [, name, raw] of pairs) {
+  for (const [name, raw] of signalPairs(text)) {
     const key = signalKey(name!);
     if (!key || (key === "utility" && !allowUtility)) {
       problems.push(problem(`${where} ${stripDecor(name!)}`, showFound(name!), `only ${SIGNAL_NAMES.map((s) => SIGNAL_LABELS[s]).join(", ")}`, `${where} has an unknown field ${showFound(stripDecor(name!))}; it takes Gain, StepCost, Uncertainty and Redundancy.`));
@@ -144,10 +224,9 @@ function scanBlocks(text: string): Block[] {
       if (current) current.open = undefined;
       continue;
     }
-    const labelled = LABEL_LINE.exec(line);
+    const labelled = labelLine(line);
     if (labelled) {
-      const label = labelled[1]!.toLowerCase() as Label;
-      const value = labelled[2] ?? "";
+      const { label, value } = labelled;
       if (label === "candidates") {
         pendingCandidates = [];
         current = undefined;
@@ -163,7 +242,7 @@ function scanBlocks(text: string): Block[] {
       current.open = label === "rationale" ? "rationale" : undefined;
       continue;
     }
-    if (pendingCandidates && CANDIDATE_ROW.test(line)) {
+    if (pendingCandidates && candidateRow(line)) {
       pendingCandidates.push(line);
       continue;
     }
@@ -178,7 +257,7 @@ function parseCandidates(rows: string[]): Result<Candidate[]> {
   const problems: Problem[] = [];
   const candidates: Candidate[] = [];
   for (const row of rows) {
-    const [, name, rest] = CANDIDATE_ROW.exec(row)!;
+    const { name, rest } = candidateRow(row)!;
     const action = parseAction(name!);
     if (!action.ok) {
       problems.push(...action.problems.map((p) => ({ ...p, field: "Candidates", message: `In Candidates, ${p.message}` })));
@@ -250,8 +329,8 @@ export function parseReports(text: string): Array<Result<Report>> {
 
 /** The report that counts: the last one in the text, or undefined when there is none. */
 export function parseLastReport(text: string): Result<Report> | undefined {
-  const all = parseReports(text);
-  return all[all.length - 1];
+  const last = scanBlocks(text).at(-1);
+  return last && buildReport(last);
 }
 
 /**
@@ -266,8 +345,8 @@ export function parseCandidateTable(text: string): Result<Candidate[]> | undefin
   for (const raw of text.split("\n")) {
     const line = normalizeLine(raw);
     if (FENCE.test(line) || line === "") continue;
-    if (LABEL_LINE.exec(line)?.[1]!.toLowerCase() === "candidates") rows = [];
-    else if (rows && CANDIDATE_ROW.test(line)) rows.push(line);
+    if (labelLine(line)?.label === "candidates") rows = [];
+    else if (rows && candidateRow(line)) rows.push(line);
     else if (rows) strays.push(problem("Candidates", showFound(line), "a row like `- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0`", `In Candidates, ${showFound(line)} is not a candidate row; write \`- <action>: Gain=… StepCost=… Uncertainty=… Redundancy=…\`.`));
   }
   if (!rows) return undefined;

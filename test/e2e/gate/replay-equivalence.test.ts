@@ -13,10 +13,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReplayReport } from "../../../src/replay/types.js";
-import { ROOT } from "../../support/paths.js";
+import { PLUGIN_ROOT } from "../../support/paths.js";
 import type { RunClaudeResult } from "../support/claude.js";
 import { routeByPrompt, text, toolUse } from "../support/scripted-model.js";
-import { activate, gateRun, id, logOf, markerDir, ok, report, type Rec } from "./support.js";
+import { activate, gateRun, id, logOf, markerDir, ok, type Rec } from "./support.js";
 
 interface Call {
   decision: string;
@@ -39,7 +39,7 @@ function hooksView(run: RunClaudeResult): Map<string, Map<string, Call & { step:
 
 /** Replay's decided calls, by the same keys (a subagent's own file; copies inside the session file left out). */
 function replayView(run: RunClaudeResult, gated: boolean): Map<string, Map<string, Call & { step: number }>> {
-  const cli = spawnSync(process.execPath, [join(ROOT, "dist", "cli.js"), "replay", "--json", ...(gated ? ["--gated"] : []), run.transcriptPath!], { encoding: "utf8" });
+  const cli = spawnSync(process.execPath, [join(PLUGIN_ROOT, "dist", "cli.js"), "replay", "--json", ...(gated ? ["--gated"] : []), run.transcriptPath!], { encoding: "utf8" });
   expect(cli.stderr).toBe("");
   const parsed = JSON.parse(cli.stdout) as ReplayReport;
   const view = new Map<string, Map<string, Call & { step: number }>>();

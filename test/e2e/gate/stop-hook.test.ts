@@ -40,3 +40,32 @@ describe("the Stop hook", () => {
     expect(stops[0]).toMatchObject({ gated: true, reason: expect.stringContaining("your last report selected verify") });
   });
 });
+
+describe("the Stop hook, when the report and the closing prose are separate text blocks", () => {
+  let run: RunClaudeResult;
+
+  beforeAll(async () => {
+    run = await gateRun({
+      prompt: "why does test_parse fail?",
+      script: [
+        [activate()],
+        // Claude Code hands the Stop hook only the last text block ("I will run the test next.").
+        [text(ok("verify", "Run the test.")), text("I will run the test next.")],
+        [text(ok("verify", "Run the test.")), text("Still not running it.")],
+      ],
+    });
+  });
+  afterAll(() => run?.cleanup());
+
+  it("finds the report in the first block and blocks the stop once", () => {
+    const result = assertRunOk(run);
+    const main = run.model.mainRequests();
+    expect(main).toHaveLength(3);
+    const feedback = messagesOf(main[2]!).filter((m) => m.role === "user").at(-1)!;
+    expect(feedback.content).toBe(
+      "Stop hook feedback:\nutility gate: your last report selected verify (Utility 0.28) but no call was made. Take that action now, or write a new report that selects respond or stop.",
+    );
+    expect(result.result).toContain("Still not running it.");
+    expect(logOf(run).filter((r) => r.event === "Stop").map((r) => r.decision)).toEqual(["blocked", "observed"]);
+  });
+});

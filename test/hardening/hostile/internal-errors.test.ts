@@ -1,0 +1,96 @@
+/**
+ * Internal errors (issue 10, item 4) and the hook's own deadline: whatever
+ * goes wrong inside PreToolUse, a gated scope gets a refusal with the reason
+ * (an undecided PreToolUse lets the call run), and an ungated one goes on
+ * with one line on stderr. Real hook processes throughout.
+ */
+import { writeFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectOneLineStderr, hookInput, line, logRecords, runEntry, sandbox, text, use, type Sandbox } from "../support.js";
+import { callAfter, decisionOf } from "./support.js";
+
+let box: Sandbox;
+beforeAll(() => {
+  box = sandbox("utility-interr-");
+  box.file("project/.claude/agents/gated-helper.md", "---\nname: gated-helper\ndescription: gated from its start\nutility_gated: true\n---\nHelp.\n");
+  box.file("project/.claude/agents/free-helper.md", "---\nname: free-helper\ndescription: not gated\n---\nHelp.\n");
+});
+afterAll(() => box.remove());
+
+const GOOD_REPORT = "Action: tool_call\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: x";
+const PROTOTYPE_KEYS = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"];
+
+describe("tool names that are Object.prototype keys", () => {
+  it.each(PROTOTYPE_KEYS)("%s: a gated call with a fitting report is checked like any tool, with no error", async (tool) => {
+    const d = await callAfter(box, { before: GOOD_REPORT, tool });
+    expect(d.proc.stderr).toBe("");
+    expect(d.denied, d.reason).toBe(false);
+    const [rec] = logRecords(box.data, d.session).filter((r) => r.event === "PreToolUse");
+    expect(rec).toMatchObject({ tool, decision: "passed", gated: true });
+  });
+
+  it.each(PROTOTYPE_KEYS)("%s: ungated, and through PostToolUse too, no error", async (tool) => {
+    const d = await callAfter(box, { before: "no report", tool, gated: false });
+    expect(d.proc.stderr).toBe("");
+    expect(d.proc.stdout).toBe("");
+    const post = hookInput("post-tool-use", { session: d.session, transcript: d.transcript, cwd: box.project }, { tool_name: tool, tool_input: { command: "echo hostile" }, tool_use_id: "toolu_h1" });
+    const p = await runEntry("post-tool-use", JSON.stringify(post), box.env());
+    expect(p.stderr).toBe("");
+    expect(logRecords(box.data, d.session).filter((r) => r.event === "PreToolUse").map((r) => r.decision)).toEqual(["observed"]);
+  });
+});
+
+describe("an exception inside PreToolUse", () => {
+  /** A subagent call whose agent id cannot become a path: scopeOf throws before any state is read. */
+  async function unsafeAgentCall(agentType: string) {
+    const session = `interr-${agentType}`;
+    const transcript = box.transcript(`${session}.jsonl`, [line.prompt("go"), ...line.assistant("m1", [text("x"), use("toolu_x", "Bash", {})])]);
+    const input = hookInput("pre-tool-use", { session, transcript, cwd: box.project, agentId: "../../etc", agentType }, { tool_use_id: "toolu_x" });
+    return decisionOf(await runEntry("pre-tool-use", JSON.stringify(input), box.env()));
+  }
+
+  it("in a gated scope (its definition opts in) refuses, naming what failed", async () => {
+    const d = await unsafeAgentCall("gated-helper");
+    expect(d.denied).toBe(true);
+    expect(d.reason).toMatch(/^utility gate: the hook failed \(agent id "\.\.\/\.\.\/etc" is not a safe id.*\), so this call cannot be checked and is refused/);
+  });
+
+  it("in an ungated scope stays silent: no decision, one line on stderr", async () => {
+    const d = await unsafeAgentCall("free-helper");
+    expect(d.proc.stdout).toBe("");
+    expectOneLineStderr(d.proc.stderr);
+    expect(d.proc.stderr).toMatch(/not a safe id.*this scope is not gated, so the call goes on/);
+  });
+});
+
+describe("the hook's own deadline", () => {
+  it("a gated call whose line never appears is refused at the deadline, with the reason", async () => {
+    const d = await callAfter(box, { before: GOOD_REPORT, lineMissing: true, env: { UTILITY_TEST_DEADLINE_MS: "1500" } });
+    expect(d.denied).toBe(true);
+    expect(d.reason).toMatch(/^utility gate: the hook reached its 1500 ms deadline while waiting for the call's line in the transcript/);
+  });
+
+  it("an ungated call is never held by it: the first call of a main scope waits, then goes on silently", async () => {
+    const d = await callAfter(box, { before: "no report", gated: false, lineMissing: true, env: { UTILITY_TEST_DEADLINE_MS: "1500" } });
+    expect(d.proc.stdout).toBe("");
+    expectOneLineStderr(d.proc.stderr);
+    expect(d.proc.stderr).toMatch(/deadline.*this scope is not gated, so the call goes on/);
+  });
+
+  it("a state lock held by a live process is waited for only until the deadline", async () => {
+    const first = await callAfter(box, { before: GOOD_REPORT });
+    expect(first.denied, first.reason).toBe(false);
+    const lock = join(box.data, "state", `${first.session}.json.lock`);
+    mkdirSync(join(box.data, "state"), { recursive: true });
+    // This test's own process: alive, and the lock is fresh, so it is not stale.
+    writeFileSync(lock, `${process.pid} ${Date.now()} held-by-test`);
+    const input = hookInput("pre-tool-use", { session: first.session, transcript: first.transcript, cwd: box.project }, { tool_input: { command: "echo hostile" }, tool_use_id: "toolu_h1" });
+    const proc = await runEntry("pre-tool-use", JSON.stringify(input), box.env({ UTILITY_TEST_DEADLINE_MS: "1500" }));
+    const d = decisionOf(proc);
+    expect(d.denied).toBe(true);
+    expect(d.reason).toMatch(/state cannot be read.*held by a live process/);
+    // Without the deadline the lock is waited for 4 s.
+    expect(proc.ms).toBeLessThan(3500);
+  });
+});
