@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import type { Scope } from "./actions.js";
+import type { Scope } from "./vocabulary.js";
 import { EPSILON, MODEL_RATIOS, STEP_COST_TOLERANCE, STEP_COST_WEIGHTS } from "./defaults.js";
 import { estimateCostUsd, formatUsd, FALLBACK_FAMILY, parseModelId, type PriceTable } from "./prices.js";
 import { totalTokens, type Spend, type TokenCounts } from "./spend.js";

@@ -1,5 +1,6 @@
-import { actionsOf, type Scope } from "./actions.js";
-import { checkReport, showArithmetic, type Evaluation, type RuleId } from "./report/check.js";
+import { actionsOf, type Scope } from "./vocabulary.js";
+import { checkReport, showArithmetic, type Evaluation } from "./report/check.js";
+import type { RuleId } from "./vocabulary.js";
 import { parseLastReport } from "./report/parse.js";
 import type { Config } from "./signals.js";
 import { MAX_REPORT_TEXT_CHARS } from "./defaults.js";
@@ -147,7 +148,7 @@ export function decideToolCall(input: GateInput): GateDecision {
     return refused("no_report", `No action report before this ${input.tool} call. Under the utility gate, write the report in the same message, before the call:\n${REPORT_TEMPLATE}`);
   }
   if (!parsed.ok) {
-    const unknown = parsed.problems.find((p) => p.field === "Action" || p.message.includes("is not an action"));
+    const unknown = parsed.problems.find((p) => p.field === "Action" || p.kind === "unknown_action");
     if (unknown) return refused("unknown_action", `${unknown.message} In ${input.scope} scope the actions are ${actionsOf(input.scope).join(", ")}.`);
     return refused("malformed", `The action report is malformed: ${parsed.problems.map((p) => p.message).join(" ")}`);
   }

@@ -7,6 +7,8 @@ export interface Problem {
   found: string;
   expected: string;
   message: string;
+  /** Set on an action name that is not an action, wherever it was written: the gate refuses it as unknown_action. */
+  kind?: "unknown_action";
 }
 
 export function problem(field: string, found: string, expected: string, message?: string): Problem {

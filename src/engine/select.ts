@@ -1,6 +1,6 @@
 import { TIE_BREAK_ORDER } from "./defaults.js";
-import type { Action } from "./actions.js";
-import type { Lambdas, Signals } from "./signals.js";
+import type { Action, Lambdas } from "./vocabulary.js";
+import type { Signals } from "./signals.js";
 import { sameValue, utility } from "./utility.js";
 
 export interface Scored {

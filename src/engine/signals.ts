@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { DEFAULT_CONFIG, UTILITY_MAX, UTILITY_MIN } from "./defaults.js";
+import { LambdasSchema } from "./vocabulary.js";
 
 export const SIGNAL_NAMES = ["gain", "stepCost", "uncertainty", "redundancy"] as const;
 export type SignalName = (typeof SIGNAL_NAMES)[number];
@@ -23,9 +24,6 @@ export const SignalsSchema = z.object({
 });
 export type Signals = z.infer<typeof SignalsSchema>;
 
-const nonNegative = () => z.number().check(z.minimum(0));
-export const LambdasSchema = z.tuple([nonNegative(), nonNegative(), nonNegative()]);
-export type Lambdas = z.infer<typeof LambdasSchema>;
 
 export const ConfigSchema = z.object({
   lambdas: z._default(LambdasSchema, () => [...DEFAULT_CONFIG.lambdas] as [number, number, number]),

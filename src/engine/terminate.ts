@@ -1,4 +1,4 @@
-import type { Action } from "./actions.js";
+import type { Action } from "./vocabulary.js";
 import type { Config } from "./signals.js";
 import type { Scored } from "./select.js";
 

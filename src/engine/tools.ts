@@ -1,4 +1,4 @@
-import type { Action } from "./actions.js";
+import { isEndingAction, type Action } from "./vocabulary.js";
 
 /** Tools that only read: what `retrieve` permits (SPEC §6). */
 export const READ_ONLY_TOOLS = [
@@ -87,7 +87,7 @@ function permitsByDefault(action: Action, tool: string): boolean {
 
 /** Does `action` permit calling `tool`? Extra names from `utility_tools` or config widen the table; ending actions permit nothing. */
 export function actionPermits(action: Action, tool: string, extra: ExtraTools = {}): boolean {
-  if (action === "respond" || action === "stop") return false;
+  if (isEndingAction(action)) return false;
   return permitsByDefault(action, tool) || has(extra[action] ?? [], tool);
 }
 

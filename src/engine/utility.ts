@@ -1,5 +1,6 @@
 import { EPSILON } from "./defaults.js";
-import type { Lambdas, Signals } from "./signals.js";
+import type { Signals } from "./signals.js";
+import type { Lambdas } from "./vocabulary.js";
 
 /** U(a) = Gain − λ1·StepCost − λ2·Uncertainty − λ3·Redundancy, unrounded. */
 export function utility(signals: Signals, lambdas: Lambdas): number {

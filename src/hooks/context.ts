@@ -1,5 +1,5 @@
 import { PRE_TOOL_USE_DEADLINE_MS } from "../engine/defaults.js";
-import { appendJsonLine } from "../state/log.js";
+import { appendJsonLine } from "../state/log-file.js";
 import { dataDir, sessionLogPath } from "../state/paths.js";
 import { DEFAULT_LOCK, FileStateStore, type LockOptions, type StateStore } from "../state/store.js";
 import type { LogRecord } from "../log/record.js";

@@ -1,64 +1,20 @@
 import { transcriptSize } from "../transcript/source.js";
 import { join } from "node:path";
-import { ConfigSchema } from "../engine/signals.js";
 import type { ScopeEvent } from "../engine/scope-state/events.js";
 import type { Outcome } from "../engine/scope-state/reducer.js";
-import type { OptInFile } from "../optin/read.js";
-import { manualSource } from "../state/effective-gate.js";
+import { gateSourceFrom, manualSource } from "../engine/gate-policy.js";
 import type { GateSource, ScopeState, SessionState } from "../state/schema.js";
 import { readEventsFrom } from "../transcript/forward-reader.js";
 import { skillBaseDir, type TranscriptEvent } from "../transcript/line.js";
 import { classifyPrompt, type LineKind, type PromptKind } from "../transcript/prompt-kind.js";
 import { readEventsBackward } from "../transcript/reverse-reader.js";
 import { observedEvents } from "../transcript/scope-events.js";
-import { inScope, isPrompt } from "../transcript/scope.js";
+import { keepsLine, isPrompt } from "../transcript/line-filter.js";
 import { withSource } from "../transcript/source.js";
 import { reduceScope, type ScopeRef } from "./scope.js";
 
-// Pure rules over the state, shared with the CLI; they live in src/state.
-export { effectiveGate, manualSource, MANUAL_GATE_FILE } from "../state/effective-gate.js";
-
-/** A `utility_gated` value that reads as no: false, or a string or number that says no. */
-export function readsAsNo(value: unknown): boolean {
-  if (value === false || value === 0 || value === null) return true;
-  return typeof value === "string" && /^(?:false|no|off|0|)$/i.test(value.trim());
-}
-
-/**
- * Whether a file asks for gating: `utility_gated` is set, at the top level or
- * under `metadata:`, and either of the two does not read as no (SPEC §5:
- * a conflict is an error whichever says true). A value that reads as no
- * (`"false"`, `no`, `0`) gates nothing; `utility check` reports it.
- */
-function asksForGating(data: Record<string, unknown> | undefined): boolean {
-  if (!data) return false;
-  const meta = data.metadata && typeof data.metadata === "object" ? (data.metadata as Record<string, unknown>) : {};
-  const asks = (where: Record<string, unknown>) => Object.hasOwn(where, "utility_gated") && !readsAsNo(where.utility_gated);
-  return asks(data) || asks(meta);
-}
-
-/**
- * A file's opt-in as a gate source; undefined when it does not ask for
- * gating. A file that asks (utility_gated plainly true in either place) with an
- * invalid opt-in gates with the problem: the author asked for enforcement,
- * and falling back silently would hide the mistake (SPEC §5).
- */
-export function gateSourceFrom(file: string, read: OptInFile): GateSource | undefined {
-  if (read.ok) {
-    if (!read.optIn.gated) return undefined;
-    const { optIn } = read;
-    return {
-      file,
-      gated: true,
-      scope: optIn.scope,
-      config: ConfigSchema.parse({ lambdas: optIn.lambdas, floor: optIn.floor, maxSteps: optIn.maxSteps }),
-      extraTools: optIn.tools as Record<string, string[]>,
-      ...(Object.keys(optIn.budgets).length > 0 ? { budgets: optIn.budgets } : {}),
-    };
-  }
-  if (!asksForGating(read.data) && !read.seemsGated) return undefined;
-  return { ...manualSource(), file, problem: read.problems.map((p) => p.message).join(" ") };
-}
+// Pure rules over the state, shared with the CLI; they live in src/engine/gate-policy.ts.
+export { effectiveGate, gateSourceFrom, manualSource, MANUAL_GATE_FILE, readsAsNo } from "../engine/gate-policy.js";
 
 export type SkillLoader = (skillFile: string) => Promise<GateSource | undefined>;
 
@@ -100,7 +56,7 @@ export function scanTranscript(scope: ScopeState, ref: ScopeRef, vouched?: (prom
   const items: ScanItem[] = [];
   let compacted = false;
   for (const event of read.events) {
-    if (!inScope(event, { lines: ref.lines })) continue;
+    if (!keepsLine(event, { lines: ref.lines })) continue;
     if (event.kind === "compact") compacted = true;
     items.push(...itemsOf(event, ref));
   }
@@ -130,7 +86,7 @@ function scanTaskStart(ref: ScopeRef, size: number, vouched: ((promptId: string)
   // The size is taken before reading: lines written meanwhile are read again next time, never skipped.
   withSource(ref.transcript, (bytes) => {
     for (const event of readEventsBackward(bytes)) {
-      if (!inScope(event, { lines: ref.lines })) continue;
+      if (!keepsLine(event, { lines: ref.lines })) continue;
       if (event.kind === "compact") compacted = true;
       newest.push(itemsOf(event, ref));
       if (isStart(event)) break;

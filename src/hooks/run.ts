@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { problemsFromIssues } from "../engine/problem.js";
-import { appendJsonLine } from "../state/log.js";
+import { appendJsonLine } from "../state/log-file.js";
 import { dataDir, errorLogPath } from "../state/paths.js";
 import { processContext, processStartedMs, type HookContext } from "./context.js";
 import type { HookResult } from "./output.js";

@@ -1,19 +1,19 @@
 import { dirname, join } from "node:path";
-import type { LineScope } from "../transcript/scope.js";
+import type { LineFilter } from "../transcript/line-filter.js";
 import { safeId } from "../state/paths.js";
-import type { Scope } from "../engine/actions.js";
+import type { Conversation, Scope } from "../engine/vocabulary.js";
 import { newScope, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
 import type { ScopeEvent } from "../engine/scope-state/events.js";
 import { applyEvent, applyEvents, type Outcome } from "../engine/scope-state/reducer.js";
 
 /** Which loop a hook call belongs to: the main conversation, or one subagent (SPEC §2). */
 export interface ScopeRef {
-  kind: "main" | "agent";
+  kind: Conversation;
   agentId?: string;
   /** The scope's own transcript: the session file, or the subagent's file beside it. */
   transcript: string;
   /** Which lines of that file are the scope's own. */
-  lines: LineScope;
+  lines: LineFilter;
 }
 
 export function scopeOf(input: { session_id: string; transcript_path: string; agent_id?: string | undefined }): ScopeRef {

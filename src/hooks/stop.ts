@@ -1,4 +1,4 @@
-import type { Action } from "../engine/actions.js";
+import { ENDING_ACTIONS, isCallAction, type Action } from "../engine/vocabulary.js";
 import { parseLastReport } from "../engine/report/parse.js";
 import { neverRan } from "../engine/scope-state/reducer.js";
 import { newSession } from "../state/schema.js";
@@ -10,8 +10,6 @@ import type { StopInput } from "./input.js";
 import { baseRecord, logOutcomes, type HookResult } from "./output.js";
 import { reduceScope, scopeOf, scopeState, type ScopeRef } from "./scope.js";
 
-const TAKES_A_CALL: readonly Action[] = ["retrieve", "tool_call", "verify", "delegate"];
-
 function messageText(message: unknown): string {
   if (typeof message === "string") return message;
   if (message && typeof message === "object" && "content" in message) return flattenResultContent((message as { content: unknown }).content);
@@ -21,7 +19,7 @@ function messageText(message: unknown): string {
 /** The report in the final message, if it selected an action that needs a call (which a final message never makes). */
 export function untakenAction(lastMessage: unknown): { action: Action; utility: number } | undefined {
   const parsed = parseLastReport(messageText(lastMessage));
-  if (!parsed?.ok || !TAKES_A_CALL.includes(parsed.value.action)) return undefined;
+  if (!parsed?.ok || !isCallAction(parsed.value.action)) return undefined;
   return { action: parsed.value.action, utility: parsed.value.utility };
 }
 
@@ -74,7 +72,7 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
   const { scope, gate, untaken, uncounted, outcomes } = result;
   logOutcomes(ctx, event, input, ref, scope, gate, outcomes);
   const reason = untaken
-    ? `utility gate: your last report selected ${untaken.action} (Utility ${untaken.utility}) but no call was made. Take that action now, or write a new report that selects respond or stop.`
+    ? `utility gate: your last report selected ${untaken.action} (Utility ${untaken.utility}) but no call was made. Take that action now, or write a new report that selects ${ENDING_ACTIONS.join(" or ")}.`
     : undefined;
   ctx.appendLog(input.session_id, {
     ...baseRecord(ctx, event, input, ref, scope, gate, started),

@@ -1,4 +1,4 @@
-import { loggedSwitches } from "../state/log.js";
+import { loggedSwitches } from "../state/log-file.js";
 import { sessionLogPath } from "../state/paths.js";
 import { newScope, newSession, VOUCHED_PROMPTS_LIMIT, type SessionState } from "../state/schema.js";
 import type { LogRecord } from "../log/record.js";

@@ -1,7 +1,7 @@
 import { transcriptSize } from "../transcript/source.js";
 import { findGoverningText, type GoverningText } from "../transcript/queries.js";
 import { readEventsBackward } from "../transcript/reverse-reader.js";
-import { inScope, isPrompt } from "../transcript/scope.js";
+import { isPrompt, keepsLine } from "../transcript/line-filter.js";
 import type { Deadline } from "./deadline.js";
 import type { ScopeRef } from "./scope.js";
 
@@ -62,7 +62,7 @@ export function transcriptHoldsFinal(ref: ScopeRef, finalText: string): boolean 
   if (transcriptSize(ref.transcript) < 0) return false;
   try {
     for (const event of readEventsBackward(ref.transcript)) {
-      if (event.kind !== "assistant" || !inScope(event, { lines: ref.lines })) continue;
+      if (event.kind !== "assistant" || !keepsLine(event, { lines: ref.lines })) continue;
       const texts = event.blocks.flatMap((b) => (b.type === "text" && b.text.trim() !== "" ? [b.text.trim()] : []));
       return texts.some((t) => wanted.includes(t));
     }
@@ -94,7 +94,7 @@ export function finalMessageTexts(ref: ScopeRef): string[] | undefined {
   let messageId: string | undefined;
   try {
     for (const event of readEventsBackward(ref.transcript)) {
-      if (!inScope(event, { lines: ref.lines })) continue;
+      if (!keepsLine(event, { lines: ref.lines })) continue;
       if (isPrompt(event) || event.kind === "compact") break;
       if (event.kind !== "assistant") continue;
       if (messageId !== undefined && event.messageId !== messageId) break;

@@ -1,6 +1,5 @@
 import * as z from "zod/mini";
-import { ActionSchema, ScopeSchema } from "../engine/actions.js";
-import { RULES } from "../engine/report/check.js";
+import { ActionSchema, DecisionScopeSchema, LambdasSchema, RuleSchema } from "../engine/vocabulary.js";
 import { TokenCountsSchema } from "../engine/spend.js";
 
 /**
@@ -40,7 +39,7 @@ export const LogRecordSchema = z.object({
   time: z.string(),
   event: z.enum(HOOK_EVENTS),
   session: z.string(),
-  scope: ScopeSchema,
+  scope: DecisionScopeSchema,
   agentId: z.optional(z.string()),
   agentType: z.optional(z.string()),
   task: z.number(),
@@ -48,13 +47,13 @@ export const LogRecordSchema = z.object({
   step: z.number(),
   maxSteps: z.number(),
   floor: z.optional(z.number()),
-  lambdas: z.tuple([z.number(), z.number(), z.number()]),
+  lambdas: LambdasSchema,
   report: z.optional(LoggedReportSchema),
   tool: z.optional(z.string()),
   toolUseId: z.optional(z.string()),
   inputDigest: z.optional(z.string()),
   decision: z.enum(DECISIONS),
-  rule: z.optional(z.enum(RULES)),
+  rule: z.optional(RuleSchema),
   reason: z.optional(z.string()),
   gated: z.boolean(),
   gatedBy: z.optional(z.string()),

@@ -9,6 +9,7 @@
 import { isDeepStrictEqual } from "node:util";
 import * as z from "zod/mini";
 import { DEFAULT_CONFIG, UTILITY_MAX, UTILITY_MIN } from "../engine/defaults.js";
+import { CALL_ACTIONS, isEndingAction, LambdasSchema, OPT_IN_SCOPES, OptInScopeSchema } from "../engine/vocabulary.js";
 import { BUDGET_EXPECTED, BUDGET_FIELD, BUDGET_KEYS, CostBudgetSchema, MaxAgentsSchema, StepCostModeSchema, TokenBudgetSchema, type Budgets } from "../engine/budget.js";
 
 export const OPT_IN_KEYS = [
@@ -22,18 +23,11 @@ export const OPT_IN_KEYS = [
 ] as const;
 export type OptInKey = (typeof OPT_IN_KEYS)[number];
 
-/** Scopes a frontmatter may ask for. `subagent` comes from being spawned, never from a key. */
-export const OPT_IN_SCOPES = ["self", "dispatch"] as const;
-export type OptInScope = (typeof OPT_IN_SCOPES)[number];
-
 /**
- * Actions whose permitted tools a file may extend. `respond` and `stop` end the
- * loop and take no tool call (SPEC §3), so extra tools for them are refused
- * rather than silently ignored.
+ * A file may extend the permitted tools of the actions that take a call
+ * (CALL_ACTIONS). `respond` and `stop` end the loop and take no tool call
+ * (SPEC §3), so extra tools for them are refused rather than silently ignored.
  */
-export const TOOL_ACTIONS = ["retrieve", "tool_call", "verify", "delegate"] as const;
-export type ToolAction = (typeof TOOL_ACTIONS)[number];
-const ENDING = ["respond", "stop"] as const;
 
 /** A tool name as Claude Code spells it: `Read`, `Bash`, `mcp__server__tool`. */
 const TOOL_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
@@ -41,11 +35,8 @@ const TOOL_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
 export const GatedSchema = z.boolean();
 export const FloorSchema = z.number().check(z.gte(UTILITY_MIN), z.lte(UTILITY_MAX));
 export const MaxStepsSchema = z.int().check(z.gte(1));
-const nonNegative = () => z.number().check(z.gte(0));
-export const LambdasSchema = z.tuple([nonNegative(), nonNegative(), nonNegative()]);
-export const ScopeSchema = z.enum(OPT_IN_SCOPES);
 export const ToolNameSchema = z.string().check(z.regex(TOOL_NAME));
-export const ToolsSchema = z.partialRecord(z.enum(TOOL_ACTIONS), z.array(ToolNameSchema));
+export const ToolsSchema = z.partialRecord(z.enum(CALL_ACTIONS), z.array(ToolNameSchema));
 
 /** The whole opt-in, with SPEC §5 defaults. `resolveOptIn` gives better messages; this is the contract. */
 export const OptInSchema = z.object({
@@ -53,7 +44,7 @@ export const OptInSchema = z.object({
   utility_floor: z._default(FloorSchema, DEFAULT_CONFIG.floor),
   utility_max_steps: z._default(MaxStepsSchema, DEFAULT_CONFIG.maxSteps),
   utility_lambdas: z._default(LambdasSchema, () => [...DEFAULT_CONFIG.lambdas] as [number, number, number]),
-  utility_scope: z._default(ScopeSchema, "self"),
+  utility_scope: z._default(OptInScopeSchema, "self"),
   utility_tools: z._default(ToolsSchema, {}),
   utility_token_budget: z.optional(TokenBudgetSchema),
   utility_cost_budget_usd: z.optional(CostBudgetSchema),
@@ -61,14 +52,17 @@ export const OptInSchema = z.object({
   utility_step_cost: z.optional(StepCostModeSchema),
 });
 
+/** The opt-in's values as the schema gives them: the types below are derived from it, the defaults taken from it. */
+type OptInValues = z.output<typeof OptInSchema>;
+
 export interface OptIn {
-  gated: boolean;
-  floor: number;
-  maxSteps: number;
-  lambdas: [number, number, number];
-  scope: OptInScope;
+  gated: OptInValues["utility_gated"];
+  floor: OptInValues["utility_floor"];
+  maxSteps: OptInValues["utility_max_steps"];
+  lambdas: OptInValues["utility_lambdas"];
+  scope: OptInValues["utility_scope"];
   /** Extra tool names per action, added to the gate's defaults (SPEC §6). */
-  tools: Partial<Record<ToolAction, string[]>>;
+  tools: OptInValues["utility_tools"];
   /** Spend budgets (SPEC §12); a key not set is absent. */
   budgets: Budgets;
   /** The opt-in keys the file sets, top level or under metadata; empty when it sets none. */
@@ -90,16 +84,8 @@ export type Problem = OptInProblem;
 export type OptInResult = { ok: true; optIn: OptIn } | { ok: false; problems: OptInProblem[] };
 
 export function defaultOptIn(): OptIn {
-  return {
-    gated: false,
-    floor: DEFAULT_CONFIG.floor,
-    maxSteps: DEFAULT_CONFIG.maxSteps,
-    lambdas: [...DEFAULT_CONFIG.lambdas] as [number, number, number],
-    scope: "self",
-    tools: {},
-    budgets: {},
-    keys: [],
-  };
+  const d = OptInSchema.parse({});
+  return { gated: d.utility_gated, floor: d.utility_floor, maxSteps: d.utility_max_steps, lambdas: d.utility_lambdas, scope: d.utility_scope, tools: d.utility_tools, budgets: {}, keys: [] };
 }
 
 export function optInProblem(file: string, key: string, found: string, expected: string): OptInProblem {
@@ -149,8 +135,8 @@ const EXPECTED: Record<OptInKey, string> = {
   utility_floor: `a number from ${UTILITY_MIN} to ${UTILITY_MAX.toFixed(1)}, the range of U`,
   utility_max_steps: "a whole number of at least 1",
   utility_lambdas: "a list of exactly three numbers, each 0 or more, such as [1.0, 0.5, 0.8]",
-  utility_scope: "self or dispatch",
-  utility_tools: `a mapping from ${TOOL_ACTIONS.join(", ")} to lists of tool names, such as {verify: [mcp__ci__run_tests]}`,
+  utility_scope: OPT_IN_SCOPES.join(" or "),
+  utility_tools: `a mapping from ${CALL_ACTIONS.join(", ")} to lists of tool names, such as {verify: [mcp__ci__run_tests]}`,
   ...BUDGET_EXPECTED,
 };
 
@@ -166,18 +152,18 @@ function checkSimple<T>(schema: z.ZodMiniType<T>, key: string, base: OptInKey, v
   return bad(key, describeValue(value), extra?.(value) ?? EXPECTED[base]);
 }
 
-function checkTools(key: string, value: unknown): Check<Partial<Record<ToolAction, string[]>>> {
+function checkTools(key: string, value: unknown): Check<OptIn["tools"]> {
   if (!isPlainObject(value)) return bad(key, describeValue(value), EXPECTED.utility_tools);
   const problems: Array<{ key: string; found: string; expected: string }> = [];
-  const tools: Partial<Record<ToolAction, string[]>> = {};
+  const tools: OptIn["tools"] = {};
   for (const [action, names] of Object.entries(value)) {
     const at = `${key}.${action}`;
-    if ((ENDING as readonly string[]).includes(action)) {
-      problems.push({ key: at, found: describeValue(names), expected: `no entry: ${action} ends the loop and takes no tool call; extend ${TOOL_ACTIONS.join(", ")} only` });
+    if (isEndingAction(action)) {
+      problems.push({ key: at, found: describeValue(names), expected: `no entry: ${action} ends the loop and takes no tool call; extend ${CALL_ACTIONS.join(", ")} only` });
       continue;
     }
-    if (!(TOOL_ACTIONS as readonly string[]).includes(action)) {
-      problems.push({ key: at, found: "an unknown action", expected: `one of ${TOOL_ACTIONS.join(", ")}` });
+    if (!(CALL_ACTIONS as readonly string[]).includes(action)) {
+      problems.push({ key: at, found: "an unknown action", expected: `one of ${CALL_ACTIONS.join(", ")}` });
       continue;
     }
     if (!Array.isArray(names)) {
@@ -189,7 +175,7 @@ function checkTools(key: string, value: unknown): Check<Partial<Record<ToolActio
       if (typeof name === "string" && TOOL_NAME.test(name)) good.push(name);
       else problems.push({ key: `${at}[${i}]`, found: describeValue(name), expected: "a tool name as Claude Code spells it, such as Read or mcp__server__tool" });
     });
-    tools[action as ToolAction] = good;
+    tools[action as keyof OptIn["tools"]] = good;
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: tools };
 }
@@ -207,7 +193,7 @@ function checkKey(base: OptInKey, key: string, value: unknown): Check<unknown> {
     case "utility_lambdas":
       return checkSimple(LambdasSchema, key, base, value);
     case "utility_scope":
-      return checkSimple(ScopeSchema, key, base, value, (v) =>
+      return checkSimple(OptInScopeSchema, key, base, value, (v) =>
         v === "subagent" ? `${EXPECTED.utility_scope} (a subagent's scope comes from being spawned, not from frontmatter)` : undefined,
       );
     case "utility_tools":
@@ -312,9 +298,9 @@ export function resolveOptIn(frontmatterData: unknown, file: string): OptInResul
   if (values.utility_gated !== undefined) optIn.gated = values.utility_gated as boolean;
   if (values.utility_floor !== undefined) optIn.floor = values.utility_floor as number;
   if (values.utility_max_steps !== undefined) optIn.maxSteps = values.utility_max_steps as number;
-  if (values.utility_lambdas !== undefined) optIn.lambdas = [...(values.utility_lambdas as [number, number, number])];
-  if (values.utility_scope !== undefined) optIn.scope = values.utility_scope as OptInScope;
-  if (values.utility_tools !== undefined) optIn.tools = values.utility_tools as Partial<Record<ToolAction, string[]>>;
+  if (values.utility_lambdas !== undefined) optIn.lambdas = [...(values.utility_lambdas as OptIn["lambdas"])];
+  if (values.utility_scope !== undefined) optIn.scope = values.utility_scope as OptIn["scope"];
+  if (values.utility_tools !== undefined) optIn.tools = values.utility_tools as OptIn["tools"];
   for (const key of BUDGET_KEYS) {
     if (values[key] !== undefined) (optIn.budgets as Record<string, unknown>)[BUDGET_FIELD[key]] = values[key];
   }

@@ -11,6 +11,7 @@ import type { Spend } from "../engine/spend.js";
 import { DELEGATE_TOOLS } from "../engine/tools.js";
 import { observedEvents } from "../transcript/scope-events.js";
 import type { LocatedEvent } from "../transcript/reverse-reader.js";
+import type { Conversation } from "../engine/vocabulary.js";
 import type { CallRef, DecidedCall, GateReplay, RepeatFinding, ScopeReplay, ScopeSource } from "./types.js";
 
 export interface ReplayOptions {
@@ -78,7 +79,7 @@ class ScopeRun {
 
   constructor(
     readonly id: string,
-    readonly scope: "main" | "subagent",
+    readonly scope: Conversation,
     readonly source: ScopeSource,
     gated: boolean,
     readonly agentId?: string,
@@ -156,23 +157,23 @@ export function replayEvents(events: readonly LocatedEvent[], options: ReplayOpt
   const scopeFor = (event: LocatedEvent): ScopeRun => {
     if (options.subagentFile) {
       const agentId = options.subagentFile.agentId ?? event.agentId;
-      return getScope(agentId ? `agent:${agentId}` : "subagent", "subagent", "subagent_file", agentId);
+      return getScope(agentId ? `agent:${agentId}` : "subagent", "agent", "subagent_file", agentId);
     }
     if (!event.sidechain) {
       inlineRun = undefined;
       return getScope("main", "main", "main");
     }
-    if (event.agentId) return getScope(`agent:${event.agentId}`, "subagent", "inline", event.agentId);
+    if (event.agentId) return getScope(`agent:${event.agentId}`, "agent", "inline", event.agentId);
     // 1.0: no agent id; a subagent's lines are contiguous, and each begins with its prompt.
     const startsAgent = event.kind === "user_text" && event.isPrompt && inlineRun !== undefined && inlineRun.lastLine > 0;
     if (!inlineRun || startsAgent) {
       inlineRuns += 1;
-      inlineRun = getScope(`sidechain:${inlineRuns}`, "subagent", "inline");
+      inlineRun = getScope(`sidechain:${inlineRuns}`, "agent", "inline");
     }
     return inlineRun;
   };
 
-  function getScope(id: string, scope: "main" | "subagent", source: ScopeSource, agentId?: string): ScopeRun {
+  function getScope(id: string, scope: Conversation, source: ScopeSource, agentId?: string): ScopeRun {
     let run = scopes.get(id);
     if (!run) {
       run = new ScopeRun(id, scope, source, gated, agentId);
@@ -278,7 +279,7 @@ export function replayEvents(events: readonly LocatedEvent[], options: ReplayOpt
 
   const runs = [...scopes.values()];
   const prompts: Record<string, string> = {};
-  for (const run of runs) if (run.scope === "subagent" && run.prompt !== undefined) prompts[run.id] = run.prompt;
+  for (const run of runs) if (run.scope === "agent" && run.prompt !== undefined) prompts[run.id] = run.prompt;
   const reports = runs.map((run) => scopeReport(run, errorCount.get(run) ?? 0));
   linkSubagents(reports, prompts, delegations);
   return { scopes: reports, delegations, prompts, lines };
@@ -335,7 +336,7 @@ export function linkSubagents(scopes: readonly ScopeReplay[], prompts: Record<st
   const used = new Set<string>();
   for (const scope of scopes) {
     const prompt = prompts[scope.id]?.trim();
-    if (scope.scope !== "subagent" || scope.spawnedBy || prompt === undefined) continue;
+    if (scope.scope !== "agent" || scope.spawnedBy || prompt === undefined) continue;
     const match = delegations.find((d) => !used.has(d.toolUseId) && d.prompt?.trim() === prompt);
     if (!match) continue;
     used.add(match.toolUseId);

@@ -1,5 +1,5 @@
 // What offline replay reports (the shape of `utility replay --json`).
-import type { RuleId } from "../engine/report/check.js";
+import type { Conversation, RuleId } from "../engine/vocabulary.js";
 import type { Spend } from "../engine/spend.js";
 
 import type { TokenCounts } from "../engine/spend.js";
@@ -98,7 +98,8 @@ export interface SpawnedBy {
 export interface ScopeReplay {
   /** `main`, `agent:<id>`, or `sidechain:<n>` for 1.0 inline runs (no agent id in the file). */
   id: string;
-  scope: "main" | "subagent";
+  /** Whose loop: the main conversation or a subagent (engine/vocabulary.ts, Conversation). */
+  scope: Conversation;
   source: ScopeSource;
   agentId?: string;
   /** The delegating call in the main scope whose prompt this subagent received. */

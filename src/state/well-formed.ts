@@ -8,7 +8,7 @@
 // would fill with a default or strip, a hand edit) goes to the schema, which
 // stays the authority and names the problem. test/perf/well-formed.test.ts
 // keeps the key lists here equal to the schema's.
-import { ACTIONS } from "../engine/actions.js";
+import { ACTIONS, OPT_IN_SCOPES } from "../engine/vocabulary.js";
 import { UTILITY_MAX, UTILITY_MIN } from "../engine/defaults.js";
 import type { SessionState } from "./schema.js";
 
@@ -74,7 +74,7 @@ const isConfig = objectOf(STATE_KEYS.config, {
 const isGateSource = objectOf(STATE_KEYS.gateSource, {
   file: isString,
   gated: isBoolean,
-  scope: oneOf(["self", "dispatch"]),
+  scope: oneOf(OPT_IN_SCOPES),
   config: isConfig,
   extraTools: recordOf(arrayOf(isString)),
   problem: isString,

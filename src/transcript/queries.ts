@@ -2,10 +2,10 @@
 import type { LineReadOptions } from "./line-bytes.js";
 import { skillBaseDir, type AssistantEvent, type CompactEvent, type ToolUseBlock } from "./line.js";
 import { readEventsBackward, type LocatedEvent } from "./reverse-reader.js";
-import { inScope, isPrompt, type ScopeOptions } from "./scope.js";
+import { keepsLine, isPrompt, type LineFilterOptions } from "./line-filter.js";
 import { withSource, type ByteSource, type TranscriptSource } from "./source.js";
 
-export interface QueryOptions extends ScopeOptions, LineReadOptions {
+export interface QueryOptions extends LineFilterOptions, LineReadOptions {
   /** Give up after reading this many bytes back from the end (findGoverningText: 16 MiB; the others: no limit). */
   maxBytes?: number;
 }
@@ -48,7 +48,7 @@ function governingText(bytes: ByteSource, toolUseId: string, options: QueryOptio
   let seenElsewhere = false;
   for (const event of readEventsBackward(bytes, options)) {
     const beyondLimit = bytes.size - event.offset > (options.maxBytes ?? DEFAULT_MAX_BYTES);
-    if (!inScope(event, options)) {
+    if (!keepsLine(event, options)) {
       seenElsewhere ||= lines.length === 0 && holdsCall(event, toolUseId);
       continue;
     }
@@ -180,20 +180,20 @@ function* scopedBackward(bytes: ByteSource, options: QueryOptions): Generator<Lo
   const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
   for (const event of readEventsBackward(bytes, options)) {
     if (bytes.size - event.offset > maxBytes) return;
-    if (inScope(event, options)) yield event;
+    if (keepsLine(event, options)) yield event;
   }
 }
 
 // ---- The same questions over events already in hand (replay) ----
 
 /** Index of the last compaction event in `events`, or -1. */
-export function lastCompactionIndex(events: readonly LocatedEvent[], scope: ScopeOptions = {}): number {
-  return findLastIndex(events, (event) => event.kind === "compact" && inScope(event, scope));
+export function lastCompactionIndex(events: readonly LocatedEvent[], scope: LineFilterOptions = {}): number {
+  return findLastIndex(events, (event) => event.kind === "compact" && keepsLine(event, scope));
 }
 
 /** Index of the last real user prompt in `events`, or -1. */
-export function lastUserPromptIndex(events: readonly LocatedEvent[], scope: ScopeOptions = {}): number {
-  return findLastIndex(events, (event) => isPrompt(event) && inScope(event, scope));
+export function lastUserPromptIndex(events: readonly LocatedEvent[], scope: LineFilterOptions = {}): number {
+  return findLastIndex(events, (event) => isPrompt(event) && keepsLine(event, scope));
 }
 
 function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {

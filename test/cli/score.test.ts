@@ -27,6 +27,8 @@ describe("utility score", () => {
     [["score", ...CANONICAL, "--gain", "2"], /--gain is 2; Gain must lie in \[0, 1\]/],
     [["score", "--gain", "lots", ...CANONICAL.slice(2)], /not a plain decimal/],
     [["score", ...CANONICAL, "--lambdas", "1,0.5"], /three numbers/],
+    [["score", ...CANONICAL, "--lambdas", "1,-0.5,0.8"], /--lambdas: λ2 is "-0.5"; expected a number ≥ 0/],
+    [["score", ...CANONICAL, "--lambdas", "1,0.5,x"], /--lambdas: λ3 is "x"; expected a number ≥ 0/],
     [["score", ...CANONICAL, "--action", "search"], /--action is "search"; expected one of/],
     [["score", ...CANONICAL, "--frobnicate"], /^utility score: unknown option '--frobnicate'\. Usage: utility score --gain N/],
     [["score", ...CANONICAL, "--rationle", "x"], /unknown option '--rationle' \(Did you mean --rationale\?\)/],

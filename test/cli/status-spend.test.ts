@@ -6,7 +6,7 @@ import { processContext } from "../../src/hooks/context.js";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
 import type { LogRecord } from "../../src/log/record.js";
-import { describeAgainstBudgets } from "../../src/report/budget-status.js";
+import { describeAgainstBudgets } from "../../src/summary/budget-status.js";
 import { DEFAULT_PRICES } from "../../src/engine/prices.js";
 import { zeroSpend } from "../../src/engine/spend.js";
 import { sessionLogPath } from "../../src/state/paths.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Scope } from "../../src/engine/actions.js";
+import type { Scope } from "../../src/engine/vocabulary.js";
 import { decideToolCall, type GateDecision, type GateInput } from "../../src/engine/gate.js";
 import { defaultConfig } from "../../src/engine/signals.js";
 
@@ -37,6 +37,13 @@ describe.each<Scope>(["self", "subagent", "dispatch"])("the gate's decision tabl
     const d = refusedRule(decide({ scope, reportText: report("search", "0.28", GOOD) }));
     expect(d.rule).toBe("unknown_action");
     expect(d.reason).toContain(scope === "subagent" ? "respond, retrieve, tool_call, verify, stop" : "respond, retrieve, tool_call, verify, delegate, stop");
+  });
+
+  it("an unknown action in a Candidates row → refuse as unknown_action, not as malformed (the parse problem's kind, not its text)", () => {
+    const text = `Candidates:\n- search: ${GOOD}\n- tool_call: ${GOOD}\n${report("tool_call", "0.28", GOOD)}`;
+    const d = refusedRule(decide({ scope, reportText: text }));
+    expect(d.rule).toBe("unknown_action");
+    expect(d.reason).toContain('"search" is not an action');
   });
 
   it("a Utility that disagrees → refuse with the recomputed value", () => {

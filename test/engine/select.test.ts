@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Action } from "../../src/engine/actions.js";
+import type { Action } from "../../src/engine/vocabulary.js";
 import { DEFAULT_CONFIG, TIE_BREAK_ORDER } from "../../src/engine/defaults.js";
 import { selectAction } from "../../src/engine/select.js";
 

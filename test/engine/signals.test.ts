@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ACTIONS, actionsOf, isAction } from "../../src/engine/actions.js";
-import { ConfigSchema, LambdasSchema, SignalsSchema, defaultConfig } from "../../src/engine/signals.js";
+import { ACTIONS, LambdasSchema, actionsOf, isAction } from "../../src/engine/vocabulary.js";
+import { ConfigSchema, SignalsSchema, defaultConfig } from "../../src/engine/signals.js";
 
 const messages = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) => result.error?.issues.map((i) => i.message) ?? [];
 const signals = (over: Record<string, unknown>) => ({ gain: 0.5, stepCost: 0.5, uncertainty: 0.5, redundancy: 0.5, ...over });

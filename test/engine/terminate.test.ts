@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Action } from "../../src/engine/actions.js";
+import type { Action } from "../../src/engine/vocabulary.js";
 import { defaultConfig } from "../../src/engine/signals.js";
 import { score } from "../../src/engine/select.js";
 import { checkTermination } from "../../src/engine/terminate.js";

@@ -10,7 +10,7 @@ import { postToolUse } from "../../src/hooks/post-tool-use.js";
 import { inputDigest } from "../../src/engine/redundancy.js";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { LogRecordSchema } from "../../src/log/record.js";
-import { summarize } from "../../src/report/summarize.js";
+import { summarize } from "../../src/summary/summarize.js";
 import { newSession, type SessionState } from "../../src/state/schema.js";
 import { StateUnreadableError, type StateStore } from "../../src/state/store.js";
 import { assistant, call, jsonl, meta, prompt, tempDir, type TempDir } from "../transcript/helpers.js";

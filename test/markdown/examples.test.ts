@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { actionsOf } from "../../src/engine/actions.js";
+import { actionsOf } from "../../src/engine/vocabulary.js";
 import { checkReport } from "../../src/engine/report/check.js";
 import { parseReports } from "../../src/engine/report/parse.js";
 import { defaultConfig } from "../../src/engine/signals.js";

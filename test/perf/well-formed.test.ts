@@ -1,7 +1,7 @@
 // The state's fast path (src/state/well-formed.ts) may only accept what the
 // schema accepts and returns unchanged; everything else must go to the schema.
 import { describe, expect, it } from "vitest";
-import { ACTIONS } from "../../src/engine/actions.js";
+import { ACTIONS } from "../../src/engine/vocabulary.js";
 import { ConfigSchema } from "../../src/engine/signals.js";
 import { GateSourceSchema, RanCallSchema, ScopeStateSchema, SessionStateSchema, newScope, newSession, type SessionState } from "../../src/state/schema.js";
 import { STATE_KEYS, isWellFormedState } from "../../src/state/well-formed.js";

@@ -141,8 +141,8 @@ describe("scopes of a session file", () => {
     const { scopes } = replayLines(lines);
     expect(scopes.map((s) => [s.id, s.scope, s.source, s.calls, s.firstLine, s.lastLine])).toEqual([
       ["main", "main", "main", 3, 1, 13],
-      ["sidechain:1", "subagent", "inline", 1, 4, 6],
-      ["sidechain:2", "subagent", "inline", 1, 7, 9],
+      ["sidechain:1", "agent", "inline", 1, 4, 6],
+      ["sidechain:2", "agent", "inline", 1, 7, 9],
     ]);
     expect(scopes.flatMap((s) => s.repeats)).toEqual([]);
     expect(scopes[1]!.spawnedBy).toEqual({ toolUseId: "task1", line: 2, tool: "Task", description: "first", subagentType: "general-purpose" });
@@ -172,7 +172,7 @@ describe("scopes of a session file", () => {
   it("a subagent's own file is one scope, whatever its lines say", () => {
     const lines = [prompt("Look", { sidechain: true, agentId: "ab12" }), assistant("s1", [call("a1", "Glob", { pattern: "*" })], { sidechain: true, agentId: "ab12" }), result("a1")];
     const { scopes } = replayLines(lines, { subagentFile: { agentId: "ab12" } });
-    expect(scopes.map((s) => [s.id, s.scope, s.source, s.agentId, s.calls, s.tasks])).toEqual([["agent:ab12", "subagent", "subagent_file", "ab12", 1, 1]]);
+    expect(scopes.map((s) => [s.id, s.scope, s.source, s.agentId, s.calls, s.tasks])).toEqual([["agent:ab12", "agent", "subagent_file", "ab12", 1, 1]]);
   });
 
   it("main-scope tasks start at each real prompt; steps count per task", () => {

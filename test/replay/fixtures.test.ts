@@ -171,9 +171,9 @@ describe.each(fixtures)("replay of fixture %s", (name) => {
     expect(report.totals.calls).toBe(naive.length);
     expect(Object.fromEntries(file.scopes.map((s) => [s.id, s.calls]))).toEqual(expected.scopes);
     expect(file.scopes.filter((s) => s.scope === "main").reduce((n, s) => n + s.calls, 0)).toBe(naive.filter((c) => !c.sidechain).length);
-    expect(file.scopes.filter((s) => s.scope === "subagent").reduce((n, s) => n + s.calls, 0)).toBe(naive.filter((c) => c.sidechain).length);
+    expect(file.scopes.filter((s) => s.scope === "agent").reduce((n, s) => n + s.calls, 0)).toBe(naive.filter((c) => c.sidechain).length);
     // Each subagent scope is linked to the Task whose prompt it received.
-    for (const scope of file.scopes.filter((s) => s.scope === "subagent")) expect(scope.spawnedBy?.tool).toBe("Task");
+    for (const scope of file.scopes.filter((s) => s.scope === "agent")) expect(scope.spawnedBy?.tool).toBe("Task");
   });
 
   it("reports exactly the repeats named above", async () => {

@@ -1,4 +1,4 @@
-import { renderReportText } from "../../report/summarize.js";
+import { renderReportText } from "../../summary/summarize.js";
 import type { CliIo } from "../io.js";
 import { loadSession, renderStatus, type SessionView } from "./status.js";
 

@@ -1,5 +1,5 @@
 /** `utility log [SESSION|FILE.jsonl] [--json]`: a session's step-log records as a readable table. */
-import { renderLogTable } from "../../report/log-table.js";
+import { renderLogTable } from "../../summary/log-table.js";
 import type { CommandSpec } from "../commands.js";
 import { printJson, type CliIo, type Parsed } from "../io.js";
 import { loadLogForCli } from "./report.js";

@@ -6,9 +6,9 @@
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { renderReportHtml } from "../../report/html.js";
-import { LogInputError, loadSessionLog, type LoadedLog } from "../../report/load.js";
-import { renderSummaryText, summarize } from "../../report/summarize.js";
+import { renderReportHtml } from "../../summary/html.js";
+import { LogInputError, loadSessionLog, type LoadedLog } from "../../summary/load.js";
+import { renderSummaryText, summarize } from "../../summary/summarize.js";
 import { stringOption } from "../args.js";
 import type { CommandSpec } from "../commands.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";

@@ -1,14 +1,14 @@
-import { ActionSchema, ACTIONS } from "../../engine/actions.js";
+import { ActionSchema, ACTIONS, LambdasSchema, type Lambdas } from "../../engine/vocabulary.js";
 import { DEFAULT_CONFIG } from "../../engine/defaults.js";
 import { parseNumber } from "../../engine/report/parse.js";
 import { formatReport } from "../../engine/report/format.js";
-import { SIGNAL_LABELS, type Lambdas, type Signals } from "../../engine/signals.js";
+import { SIGNAL_LABELS, type Signals } from "../../engine/signals.js";
 import { roundUtility, utility } from "../../engine/utility.js";
 import { requireOption, stringOption } from "../args.js";
 import type { CommandSpec } from "../commands.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 
-const ARGS = "--gain N --step-cost N --uncertainty N --redundancy N [--lambdas 1,0.5,0.8] [--action tool_call] [--rationale TEXT] [--json]";
+const ARGS = `--gain N --step-cost N --uncertainty N --redundancy N [--lambdas ${DEFAULT_CONFIG.lambdas.join(",")}] [--action tool_call] [--rationale TEXT] [--json]`;
 const USAGE = `utility score ${ARGS}`;
 
 function signal(option: string, label: string, raw: string | boolean | undefined): number {
@@ -21,12 +21,16 @@ function signal(option: string, label: string, raw: string | boolean | undefined
 export function parseLambdas(raw: string | undefined): Lambdas {
   if (raw === undefined) return [...DEFAULT_CONFIG.lambdas];
   const parts = raw.split(",").map((p) => p.trim());
-  if (parts.length !== 3) throw new UsageError(`--lambdas takes three numbers like 1,0.5,0.8; found ${parts.length} in "${raw}".`);
-  return parts.map((p, i) => {
+  if (parts.length !== 3) throw new UsageError(`--lambdas takes three numbers like ${DEFAULT_CONFIG.lambdas.join(",")}; found ${parts.length} in "${raw}".`);
+  const bad = (i: number) => new UsageError(`--lambdas: λ${i + 1} is "${parts[i]}"; expected a number ≥ 0.`);
+  const numbers = parts.map((p, i) => {
     const parsed = parseNumber(`λ${i + 1}`, p);
-    if (!parsed.ok || parsed.value < 0) throw new UsageError(`--lambdas: λ${i + 1} is "${p}"; expected a number ≥ 0.`);
+    if (!parsed.ok) throw bad(i);
     return parsed.value;
-  }) as Lambdas;
+  });
+  const checked = LambdasSchema.safeParse(numbers);
+  if (!checked.success) throw bad(Number(checked.error.issues[0]!.path[0] ?? 0));
+  return checked.data;
 }
 
 function runScore({ values }: Parsed, io: CliIo): number {
@@ -59,7 +63,7 @@ export const SCORE: CommandSpec = {
     ["--step-cost <n>", "StepCost, in [0, 1]"],
     ["--uncertainty <n>", "Uncertainty, in [0, 1]"],
     ["--redundancy <n>", "Redundancy, in [0, 1]"],
-    ["--lambdas <l1,l2,l3>", "the three weights (default 1,0.5,0.8)"],
+    ["--lambdas <l1,l2,l3>", `the three weights (default ${DEFAULT_CONFIG.lambdas.join(",")})`],
     ["--action <action>", "the action reported (default tool_call)"],
     ["--rationale <text>", "the Rationale line"],
     ["--json", "print JSON"],

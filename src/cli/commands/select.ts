@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as z from "zod/mini";
-import { ActionSchema, ScopeSchema, actionsOf, type Action, type Scope } from "../../engine/actions.js";
+import { ActionSchema, DECISION_SCOPES, DecisionScopeSchema, LambdasSchema, actionsOf, type Action, type Scope } from "../../engine/vocabulary.js";
+import { DEFAULT_CONFIG } from "../../engine/defaults.js";
 import { problemsFromIssues } from "../../engine/problem.js";
 import { checkReport } from "../../engine/report/check.js";
 import { parseCandidateTable, parseLastReport } from "../../engine/report/parse.js";
@@ -24,19 +25,18 @@ import { parseLambdas } from "./score.js";
  * - JSON: a list of `{action, gain, stepCost, uncertainty, redundancy}`, or an
  *   object `{candidates: [...], scope?, step?, maxSteps?, floor?, lambdas?}`.
  */
-const ARGS = "FILE|- [--scope self|subagent|dispatch] [--step N] [--max-steps N] [--floor N] [--lambdas 1,0.5,0.8] [--json]";
+const ARGS = `FILE|- [--scope ${DECISION_SCOPES.join("|")}] [--step N] [--max-steps N] [--floor N] [--lambdas ${DEFAULT_CONFIG.lambdas.join(",")}] [--json]`;
 
 const CandidateInput = z.object({ ...SignalsSchema.shape, action: ActionSchema });
 
 /** The JSON form: an object with the candidates and optional settings, or just the list of candidates. */
-const Weight = z.number().check(z.minimum(0));
 export const SelectInputSchema = z.object({
   candidates: z.array(CandidateInput),
-  scope: z.optional(ScopeSchema),
+  scope: z.optional(DecisionScopeSchema),
   step: z.optional(z.int().check(z.minimum(0))),
   maxSteps: z.optional(z.int().check(z.minimum(1))),
   floor: z.optional(z.number()),
-  lambdas: z.optional(z.tuple([Weight, Weight, Weight])),
+  lambdas: z.optional(LambdasSchema),
 });
 
 interface Table {
@@ -91,8 +91,8 @@ function integer(raw: string | undefined, name: string, min: number): number | u
 }
 
 function settingsFrom(values: Record<string, string | boolean | undefined>, table: Table): { scope: Scope; step: number; config: Config } {
-  const scope = ScopeSchema.safeParse(values.scope ?? table.settings.scope ?? "self");
-  if (!scope.success) throw new UsageError(`--scope is "${String(values.scope)}"; expected self, subagent or dispatch.`);
+  const scope = DecisionScopeSchema.safeParse(values.scope ?? table.settings.scope ?? "self");
+  if (!scope.success) throw new UsageError(`--scope is "${String(values.scope)}"; expected one of ${DECISION_SCOPES.join(", ")}.`);
   const floor = values.floor === undefined ? table.settings.floor : floorOf(String(values.floor));
   const config = ConfigSchema.safeParse(
     {
@@ -159,7 +159,7 @@ export const SELECT: CommandSpec = {
     ["--step <n>", "the step about to be taken (default 0)"],
     ["--max-steps <n>", "the step budget (default 10)"],
     ["--floor <n>", "the floor, in [-2.3, 1.0] (default -0.5)"],
-    ["--lambdas <l1,l2,l3>", "the three weights (default 1,0.5,0.8)"],
+    ["--lambdas <l1,l2,l3>", `the three weights (default ${DEFAULT_CONFIG.lambdas.join(",")})`],
     ["--json", "print JSON"],
   ],
   run: runSelect,

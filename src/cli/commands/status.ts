@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import type { LogRecord } from "../../log/record.js";
-import { readLogFile } from "../../report/load.js";
-import { effectiveGate } from "../../state/effective-gate.js";
+import { readLogFile } from "../../summary/load.js";
+import { effectiveGate } from "../../engine/gate-policy.js";
+import type { Conversation } from "../../engine/vocabulary.js";
 import { locateSessionData } from "../../state/locate.js";
 import { sessionLogPath } from "../../state/paths.js";
 import type { ScopeState, SessionState } from "../../state/schema.js";
@@ -10,7 +11,7 @@ import { defaultConfig } from "../../engine/signals.js";
 import { tightestBudgets, type Budgets } from "../../engine/budget.js";
 import { DEFAULT_PRICES, withOverride } from "../../engine/prices.js";
 import { parseUserConfig, type UserConfig } from "../../optin/user-config.js";
-import { describeAgainstBudgets, spendFromRecords } from "../../report/budget-status.js";
+import { describeAgainstBudgets, spendFromRecords } from "../../summary/budget-status.js";
 import { scopeKey } from "../../log/record.js";
 import { requireOption } from "../args.js";
 import type { CommandSpec } from "../commands.js";
@@ -21,7 +22,7 @@ const USAGE = `utility status ${ARGS}`;
 
 /** Which scope of a session: the main conversation, or one subagent. */
 interface ScopeRef {
-  kind: "main" | "agent";
+  kind: Conversation;
   agentId?: string;
 }
 

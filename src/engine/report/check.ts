@@ -1,33 +1,12 @@
-import { actionsOf, ENDING_ACTIONS, type Scope } from "../actions.js";
-import type { Config, Lambdas, Signals } from "../signals.js";
+import { actionsOf, ENDING_ACTIONS, isEndingAction, type RuleId, type Scope } from "../vocabulary.js";
+import type { Config, Signals } from "../signals.js";
+import type { Lambdas } from "../vocabulary.js";
 import { score, selectAction, type Scored, type Selection } from "../select.js";
 import { checkTermination, type Termination } from "../terminate.js";
 import { formatUtility, roundUtility, sameValue, utility } from "../utility.js";
+import { TIE_BREAK_ORDER } from "../defaults.js";
 import { formatSignal } from "./format.js";
 import type { Report } from "./types.js";
-
-/** Every reason the gate can refuse, in the order of SPEC §6. */
-export const RULES = [
-  "no_report",
-  "malformed",
-  "report_too_large",
-  "unknown_action",
-  "utility_mismatch",
-  "not_argmax",
-  "budget_spent",
-  "agents_exhausted",
-  "step_cost_understated",
-  "loop_ended",
-  "below_floor",
-  "override_undocumented",
-  "tool_not_permitted",
-  "exact_repeat",
-  "protected_target",
-  "optin_invalid",
-  "budget_invalid",
-  "state_unreadable",
-] as const;
-export type RuleId = (typeof RULES)[number];
 
 export interface Refusal {
   rule: RuleId;
@@ -106,7 +85,7 @@ function checkTable(report: Report, lambdas: Lambdas): CheckOutcome | Selection 
   const selection = selectAction(report.candidates, lambdas);
   if (selection.best.action !== report.action) {
     const chosen = selection.ranked.find((c) => c.action === report.action)!;
-    const tie = sameValue(chosen.utility, selection.best.utility) ? " (a tie goes to stop, respond, verify, retrieve, tool_call, delegate in that order)" : "";
+    const tie = sameValue(chosen.utility, selection.best.utility) ? ` (a tie goes to ${TIE_BREAK_ORDER.join(", ")} in that order)` : "";
     return refuse(
       "not_argmax",
       `Action ${report.action} is not the argmax of Candidates: ${selection.best.action} has U = ${formatUtility(selection.best.utility)} against ${formatUtility(chosen.utility)}${tie}. Under the gate the best action is mandatory: take ${selection.best.action}, or rescore.`,
@@ -127,7 +106,7 @@ function checkEnding(report: Report, evaluation: Evaluation, ctx: CheckContext):
   if (termination.rule === "budget") {
     return refuse("budget_spent", `The step budget is spent: ${ctx.step} of ${ctx.config.maxSteps} steps taken. Respond with what you have, or stop.`);
   }
-  if (ENDING_ACTIONS.includes(report.action)) {
+  if (isEndingAction(report.action)) {
     return refuse("loop_ended", `The report selected ${report.action}, which ends the loop and takes no tool call. Write your answer now, or write a new report whose Action fits this tool.`);
   }
   if (termination.rule === "floor") {
@@ -141,7 +120,7 @@ function checkEnding(report: Report, evaluation: Evaluation, ctx: CheckContext):
     if (!evaluation.selection?.ranked.some((c) => c.action === "stop")) {
       return refuse(
         "override_undocumented",
-        `U = ${formatUtility(evaluation.utility)} is below the floor ${ctx.config.floor}; the high-gain override (Gain ${termination.override.gain} ≥ ${ctx.config.highGainThreshold}) is judged on the long form only, so the gate can see that this action beats stop. Write Candidates with a row for each action you could take, stop included, and name the override and the Gain value ${termination.override.gain} in the Rationale; otherwise respond or stop.`,
+        `U = ${formatUtility(evaluation.utility)} is below the floor ${ctx.config.floor}; the high-gain override (Gain ${termination.override.gain} ≥ ${ctx.config.highGainThreshold}) is judged on the long form only, so the gate can see that this action beats stop. Write Candidates with a row for each action you could take, stop included, and name the override and the Gain value ${termination.override.gain} in the Rationale; otherwise ${ENDING_ACTIONS.join(" or ")}.`,
       );
     }
     const considered = evaluation.selection?.ranked ?? [];

@@ -1,6 +1,6 @@
 import { formatUtility, utility } from "../utility.js";
-import { SIGNAL_LABELS, SIGNAL_NAMES, type Lambdas, type Signals } from "../signals.js";
-import type { Action } from "../actions.js";
+import { SIGNAL_LABELS, SIGNAL_NAMES, type Signals } from "../signals.js";
+import type { Action, Lambdas } from "../vocabulary.js";
 import type { Candidate } from "./types.js";
 
 /** Numbers as the model would write them: no trailing zeros beyond one decimal (0.0, 0.12, 0.7). */

@@ -1,4 +1,4 @@
-import { ACTIONS, isAction, type Action } from "../actions.js";
+import { ACTIONS, isAction, type Action } from "../vocabulary.js";
 import { fail, ok, problem, showFound, type Problem, type Result } from "../problem.js";
 import { SIGNAL_LABELS, SIGNAL_NAMES, type SignalName, type Signals } from "../signals.js";
 import { hasLineTerminator, isDecor, isSpace, skipDecorThenSpace, skipWhile, stripDecorAndSpace } from "./scan.js";
@@ -139,9 +139,10 @@ function parseAction(raw: string): Result<Action> {
   if (isAction(text)) return ok(text);
   const lower = text.toLowerCase();
   const hint = isAction(lower) ? ` (action ids are lower case: ${lower})` : "";
-  return fail(
-    problem("Action", showFound(text), `one of ${ACTIONS.join(", ")}`, `Action ${showFound(text)} is not an action${hint}; use one of ${ACTIONS.join(", ")}.`),
-  );
+  return fail({
+    ...problem("Action", showFound(text), `one of ${ACTIONS.join(", ")}`, `Action ${showFound(text)} is not an action${hint}; use one of ${ACTIONS.join(", ")}.`),
+    kind: "unknown_action",
+  });
 }
 
 function signalKey(name: string): SignalName | "utility" | undefined {

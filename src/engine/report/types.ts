@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { ActionSchema } from "../actions.js";
+import { ActionSchema } from "../vocabulary.js";
 import { SignalsSchema } from "../signals.js";
 
 export const CandidateSchema = z.object({

@@ -1,4 +1,4 @@
-import type { Scope } from "../actions.js";
+import type { Scope } from "../vocabulary.js";
 import { decideToolCall, type GateDecision } from "../gate.js";
 import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../redundancy.js";
 import { defaultConfig } from "../signals.js";

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { ActionSchema } from "../actions.js";
+import { ActionSchema, OptInScopeSchema } from "../vocabulary.js";
 import { ConfigSchema } from "../signals.js";
 import { SpendSchema, TokenCountsSchema } from "../spend.js";
 import { BudgetsSchema } from "../budget.js";
@@ -41,7 +41,7 @@ export const RanCallSchema = z.object({
 export const GateSourceSchema = z.object({
   file: z.string(),
   gated: z.boolean(),
-  scope: z.enum(["self", "dispatch"]),
+  scope: OptInScopeSchema,
   config: ConfigSchema,
   extraTools: z.record(z.string(), z.array(z.string())),
   /** An invalid opt-in: under the gate, every checked call is refused with this. */

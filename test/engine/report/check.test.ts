@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Scope } from "../../../src/engine/actions.js";
+import type { Scope } from "../../../src/engine/vocabulary.js";
 import { checkReport, rationaleDocumentsOverride, type CheckOutcome } from "../../../src/engine/report/check.js";
 import { parseLastReport } from "../../../src/engine/report/parse.js";
 import { defaultConfig, type Config } from "../../../src/engine/signals.js";

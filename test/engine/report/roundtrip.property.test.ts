@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ACTIONS, actionsOf, ENDING_ACTIONS, type Action } from "../../../src/engine/actions.js";
+import { ACTIONS, actionsOf, ENDING_ACTIONS, type Action } from "../../../src/engine/vocabulary.js";
 import { UTILITY_MAX, UTILITY_MIN } from "../../../src/engine/defaults.js";
 import { checkReport } from "../../../src/engine/report/check.js";
 import { formatReport } from "../../../src/engine/report/format.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigSchema } from "../../src/engine/signals.js";
-import { effectiveGate, manualSource } from "../../src/hooks/gating.js";
+import { effectiveGate, manualSource } from "../../src/engine/gate-policy.js";
 import type { ScopeRef } from "../../src/hooks/scope.js";
 import { newSession, type GateSource } from "../../src/state/schema.js";
 

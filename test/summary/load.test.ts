@@ -1,7 +1,7 @@
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LogInputError, latestSessionLog, loadSessionLog, parseLogText, resolveSessionLog } from "../../src/report/load.js";
+import { LogInputError, latestSessionLog, loadSessionLog, parseLogText, resolveSessionLog } from "../../src/summary/load.js";
 import { dataDirs } from "../../src/state/locate.js";
 import { tempDir, type TempDir } from "../transcript/helpers.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigSchema } from "../../src/engine/signals.js";
-import { effectiveGate, gateSourceFrom } from "../../src/hooks/gating.js";
+import { effectiveGate, gateSourceFrom } from "../../src/engine/gate-policy.js";
 import type { ScopeRef } from "../../src/hooks/scope.js";
 import { defaultOptIn } from "../../src/optin/schema.js";
 import { newSession, type GateSource } from "../../src/state/schema.js";

@@ -2,7 +2,7 @@
 // script, nothing fetched (a Content-Security-Policy says so to the browser too).
 // Everything that comes from the log is escaped: rationales and reasons are model text.
 import { UTILITY_MAX, UTILITY_MIN, DEFAULT_CONFIG } from "../engine/defaults.js";
-import { ACTIONS } from "../engine/actions.js";
+import { ACTIONS } from "../engine/vocabulary.js";
 import type { LogRecord } from "../log/record.js";
 import { scopeCell } from "./log-table.js";
 import { NO_REPORT, scopeKey, scopeTitle, summarize, type ScopeSummary } from "./summarize.js";

@@ -1,4 +1,4 @@
-// Which transcript lines belong to the scope being asked about. Pure.
+// Which lines of a transcript file a reader keeps: a filter, not a scope. Pure.
 import type { TranscriptEvent } from "./line.js";
 
 /**
@@ -6,19 +6,19 @@ import type { TranscriptEvent } from "./line.js";
  * (1.0.x inline sidechains, 2.1.x agent_progress copies, a subagent's own transcript).
  * `all`: every line, e.g. a subagent's own file whatever its flags say.
  */
-export type LineScope = "main" | "sidechain" | "all";
+export type LineFilter = "main" | "sidechain" | "all";
 
-export interface ScopeOptions {
-  lines?: LineScope;
+export interface LineFilterOptions {
+  lines?: LineFilter;
   /** Also require this agent id (lines that carry one; 1.0.x sidechain lines carry none). */
   agentId?: string;
 }
 
-export function inScope(event: TranscriptEvent, scope: ScopeOptions): boolean {
-  const lines = scope.lines ?? "main";
+export function keepsLine(event: TranscriptEvent, filter: LineFilterOptions): boolean {
+  const lines = filter.lines ?? "main";
   if (lines === "main" && event.sidechain) return false;
   if (lines === "sidechain" && !event.sidechain) return false;
-  if (scope.agentId !== undefined && event.agentId !== undefined && event.agentId !== scope.agentId) return false;
+  if (filter.agentId !== undefined && event.agentId !== undefined && event.agentId !== filter.agentId) return false;
   return true;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { terminalSafe } from "../../src/report/text.js";
+import { terminalSafe } from "../../src/summary/text.js";
 
 const isControl = (code: number) => code <= 0x1f || (code >= 0x7f && code <= 0x9f);
 

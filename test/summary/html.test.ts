@@ -1,7 +1,7 @@
 // The page as text: self-contained, escaped, one mark per reported step (the browser test draws it).
 import { describe, expect, it } from "vitest";
 import type { LogRecord } from "../../src/log/record.js";
-import { escapeHtml, renderReportHtml } from "../../src/report/html.js";
+import { escapeHtml, renderReportHtml } from "../../src/summary/html.js";
 
 function pre(step: number, over: Partial<LogRecord> = {}): LogRecord {
   return {

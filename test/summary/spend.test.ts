@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PRICES } from "../../src/engine/prices.js";
 import type { LogRecord } from "../../src/log/record.js";
-import { cumulativeSpendAt, renderReportHtml } from "../../src/report/html.js";
-import { describeSpend, summarizeSpend } from "../../src/report/spend.js";
-import { renderSummaryText, summarize } from "../../src/report/summarize.js";
+import { cumulativeSpendAt, renderReportHtml } from "../../src/summary/html.js";
+import { describeSpend, summarizeSpend } from "../../src/summary/spend.js";
+import { renderSummaryText, summarize } from "../../src/summary/summarize.js";
 
 const tokens = (input: number, output: number, cacheCreation = 0, cacheRead = 0) => ({ input, output, cacheCreation, cacheRead });
 

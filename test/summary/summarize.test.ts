@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LogRecord } from "../../src/log/record.js";
-import { parseLogText } from "../../src/report/load.js";
-import { renderLogTable } from "../../src/report/log-table.js";
-import { NO_REPORT, renderReportText, summarize } from "../../src/report/summarize.js";
+import { parseLogText } from "../../src/summary/load.js";
+import { renderLogTable } from "../../src/summary/log-table.js";
+import { NO_REPORT, renderReportText, summarize } from "../../src/summary/summarize.js";
 import { roundUtility, utility } from "../../src/engine/utility.js";
 import { ROOT } from "../support/paths.js";
 

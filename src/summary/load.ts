@@ -1,4 +1,4 @@
-// Finding and reading a session's step log (SPEC §8). The only file in src/report that touches the disk.
+// Finding and reading a session's step log (SPEC §8). The only file in src/summary that touches the disk.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { LogRecordSchema, type LogRecord } from "../log/record.js";
