@@ -4,7 +4,8 @@ import { safeId } from "../state/paths.js";
 import type { Scope } from "../engine/actions.js";
 import { newScope, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
 import type { ScopeEvent } from "../engine/scope-state/events.js";
-import { applyEvent, applyEvents, type Outcome } from "../engine/scope-state/reducer.js";
+import { applyEvent, applyEvents, rootTaskSpend, type Outcome } from "../engine/scope-state/reducer.js";
+import type { Spend } from "../engine/spend.js";
 
 /** Which loop a hook call belongs to: the main conversation, or one subagent (SPEC §2). */
 export interface ScopeRef {
@@ -52,4 +53,17 @@ export function reduceScope(target: ScopeState, events: readonly ScopeEvent[]): 
 export function scopeNameOf(ref: ScopeRef, gate: GateSource | undefined): Scope {
   if (ref.kind === "agent") return "subagent";
   return gate?.scope === "dispatch" ? "dispatch" : "self";
+}
+
+/**
+ * What the task at the root of this scope's tree has spent (SPEC §12): the
+ * main scope's task and every subagent launched in it, nested ones included.
+ * A subagent still running after the user typed a new prompt counts toward
+ * the task it was launched in.
+ */
+export function rootSpendOf(session: SessionState, scope: ScopeState): Spend {
+  const agents = Object.values(session.agents);
+  const rootTask = scope === session.main ? session.main.task : (scope.rootTask ?? session.main.task);
+  if (rootTask === session.main.task) return rootTaskSpend(session.main, agents);
+  return rootTaskSpend(newScope(rootTask), agents);
 }

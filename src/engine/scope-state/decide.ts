@@ -1,5 +1,5 @@
 import type { Scope } from "../actions.js";
-import { decideToolCall, type GateDecision } from "../gate.js";
+import { decideToolCall, type GateBudget, type GateDecision } from "../gate.js";
 import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../redundancy.js";
 import { defaultConfig } from "../signals.js";
 import type { CallEvent } from "./events.js";
@@ -26,6 +26,8 @@ export interface CallToDecide {
   /** The model's own text before this call in its message; undefined when none was found. */
   reportText?: string;
   startedAt?: number;
+  /** The root task's spend and the budgets on it (SPEC §12); absent: no budget applies. */
+  budget?: GateBudget;
 }
 
 export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource | undefined, call: CallToDecide): CallDecision {
@@ -42,6 +44,7 @@ export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource
     config: gate?.config ?? defaultConfig(),
     extraTools: gate?.extraTools ?? {},
     ...(repeat ? { repeat } : {}),
+    ...(call.budget ? { budget: call.budget } : {}),
   });
   const event: CallEvent = {
     kind: "call",
