@@ -2,7 +2,7 @@ import { formatContextLine, tierOf } from "../engine/context-line.js";
 import type { GateDecision } from "../engine/gate.js";
 import { inputDigest, type RanCall } from "../engine/redundancy.js";
 import { decideCall } from "../engine/scope-state/decide.js";
-import type { Outcome } from "../engine/scope-state/reducer.js";
+import { callMessageOf, type Outcome } from "../engine/scope-state/reducer.js";
 import { budgetsInForce, type GateBudget } from "../engine/gate.js";
 import { estimateCostUsd } from "../engine/prices.js";
 import { totalTokens, type Spend } from "../engine/spend.js";
@@ -141,11 +141,10 @@ function rememberUserBudgets(session: SessionState, env: HookContext["env"]): vo
 
 /** The usage of the assistant message that made this call, when its line has been read (SPEC §8). */
 function recordSpendOf(scope: ScopeState, toolUseId: string | undefined, model: string | undefined): RecordSpend | undefined {
-  if (!toolUseId || !scope.callMessages || !Object.hasOwn(scope.callMessages, toolUseId)) return undefined;
-  const messageId = scope.callMessages[toolUseId]!;
-  const tokens = scope.messages && Object.hasOwn(scope.messages, messageId) ? scope.messages[messageId] : undefined;
-  if (!tokens) return undefined;
-  return { messageId, ...(model !== undefined ? { model } : {}), tokens: { ...tokens } };
+  const found = toolUseId ? callMessageOf(scope, toolUseId) : undefined;
+  if (!found) return undefined;
+  const named = found.model ?? model;
+  return { messageId: found.messageId, ...(named !== undefined ? { model: named } : {}), tokens: found.tokens };
 }
 
 /** Only when the tier is known: the line's point is the StepCost, which needs it. Spend shows against the budgets in force. */

@@ -19,7 +19,7 @@ export const STATE_KEYS = {
   session: { required: ["version", "sessionId", "manualGate", "main", "agents"], optional: ["userBudgets"] },
   scope: {
     required: ["task", "step", "refusals", "offset", "sources", "pending", "history"],
-    optional: ["lastAction", "awaitingActivation", "stopBlocked", "agentType", "definition", "ended", "spend", "rootTask", "messages", "callMessages"],
+    optional: ["lastAction", "awaitingActivation", "stopBlocked", "agentType", "definition", "ended", "spend", "rootTask", "messages", "messageModels", "callMessages"],
   },
   gateSource: { required: ["file", "gated", "scope", "config", "extraTools"], optional: ["problem", "budgets"] },
   budgets: { required: [], optional: ["tokenBudget", "costBudgetUsd", "maxAgents", "stepCost"] },
@@ -140,6 +140,7 @@ const isScope = objectOf(STATE_KEYS.scope, {
   spend: isSpend,
   rootTask: isNumber,
   messages: recordOf(isTokens),
+  messageModels: recordOf(isString),
   callMessages: recordOf(isString),
 });
 
