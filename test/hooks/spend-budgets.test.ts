@@ -5,6 +5,7 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
+import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
 import { assistant, call, jsonl, prompt, result, tempDir, type TempDir } from "../transcript/helpers.js";
 import { fakeContext, preInput, SESSION } from "./fake-context.js";
 
@@ -74,8 +75,11 @@ describe("budgets on the root task's measured spend", () => {
     ctx.env.CLAUDE_PLUGIN_OPTION_TOKEN_BUDGET = "1000";
     await preToolUse(preInput("Agent", { prompt: "x" }, { id: "g1", transcript }), ctx);
     await preToolUse(preInput("Read", { file_path: "/a" }, { id: "s1r", transcript, agent: { id: "a1", type: "general-purpose" } }), ctx);
-    appendFileSync(transcript, `${result("g1")}\n${prompt("next")}\n${assistant("m2", [call("t2", "Bash", { command: "b" })])}\n`);
+    appendFileSync(transcript, `${result("g1")}\n${prompt("next")}\n`);
+    await userPromptSubmit({ session_id: SESSION, transcript_path: transcript, hook_event_name: "UserPromptSubmit", prompt: "next" }, ctx);
+    appendFileSync(transcript, `${assistant("m2", [call("t2", "Bash", { command: "b" })])}\n`);
     expect(denied(await preToolUse(preInput("Bash", { command: "b" }, { id: "t2", transcript }), ctx))).toBe(false);
+    expect(ctx.state()!.main.task).toBe(ctx.state()!.agents.a1!.rootTask! + 1);
     appendFileSync(sub, `${result("s1r")}\n${withUsage(assistant("s2", [call("s2r", "Read", { file_path: "/b" })]), 200)}\n`);
     const late = await preToolUse(preInput("Read", { file_path: "/b" }, { id: "s2r", transcript, agent: { id: "a1", type: "general-purpose" } }), ctx);
     expect(denied(late)).toBe(true);
