@@ -8,7 +8,7 @@ import { estimateCostUsd } from "../engine/prices.js";
 import { totalTokens, type Spend } from "../engine/spend.js";
 import type { RecordSpend } from "../log/record.js";
 import { parseUserConfig } from "../optin/user-config.js";
-import { gateBudgetFrom } from "./budgets.js";
+import { gateBudgetFrom, userBudgetsSet } from "./budgets.js";
 import { isNeutralTool } from "../engine/tools.js";
 import { newScope, newSession, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
 import { lastManualSwitch } from "../state/log.js";
@@ -98,6 +98,7 @@ interface Decided {
 
 /** The budget input, or undefined when none applies (no user budget, none in the gating file): then nothing more is computed. */
 function budgetFor(session: SessionState, scope: ScopeState, gate: GateSource | undefined, env: HookContext["env"], model: string | undefined): GateBudget | undefined {
+  if (!gate?.budgets && !userBudgetsSet(env)) return undefined;
   const spend = rootSpendOf(session, scope);
   return gateBudgetFrom({ spend, env, gate, launched: spend.agentsLaunched, ...(model !== undefined ? { model } : {}) });
 }
