@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertRunOk, makeScratchHome, runClaude, type RunClaudeResult } from "../support/claude.js";
 import { requestText, routeByPrompt, systemMessageTexts, text, toolUse, type RecordedRequest } from "../support/scripted-model.js";
 import { ROOT } from "../../support/paths.js";
-import { activate, expectPassed, expectRefused, gateRun, id, logOf, markerDir, ok, preRecords, ran, recordOf, resultFor, stateOf, touch, type Rec } from "./support.js";
+import { cli } from "../../support/cli-io.js";
+import { activate, dataDirOf, expectPassed, expectRefused, gateRun, id, logOf, markerDir, ok, preRecords, ran, recordOf, resultFor, stateOf, touch, type Rec } from "./support.js";
 
 /** A reply's usage: `input` input tokens and 5 output tokens (the scripted model's output count). */
 const tokens = (input: number) => ({ input_tokens: input, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
@@ -59,6 +60,18 @@ describe("a gated task with a token budget", () => {
     const spend = stateOf(run).main.spend;
     expect(spend).toMatchObject({ toolCalls: 3, agentsLaunched: 0 });
     expect([5000, 6000]).toContain(spend.tokens.input);
+  });
+
+  it("utility report shows tokens and cost per scope and in all, from the records' spend", async () => {
+    const shown = await cli(["report", run.sessionId!, "--json"], { env: { UTILITY_DATA_DIR: dataDirOf(run) } });
+    const report = JSON.parse(shown.stdout);
+    const steps = report.spend.steps.filter((s: { tool?: string }) => s.tool === "Bash");
+    // Each of the four calls' messages once: 1005 tokens each, priced at the model's family.
+    expect(steps.filter((s: { total: number }) => s.total === 1005)).toHaveLength(4);
+    expect(report.spend.total.total).toBeGreaterThanOrEqual(4 * 1005);
+    expect(report.spend.total.costUsd).toBeGreaterThan(0);
+    const text = await cli(["report", run.sessionId!], { env: { UTILITY_DATA_DIR: dataDirOf(run) } });
+    expect(text.stdout).toMatch(/^  spend: [0-9,]+ tokens \(input [0-9,]+, output [0-9,]+, cache writes 0, cache reads 0\), about \$[0-9.]+$/m);
   });
 
   it("tells the model its spend against the budget on the utility: line", () => {
