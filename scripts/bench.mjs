@@ -110,11 +110,11 @@ const callInput = (transcript, event, id, i = 0, extra = {}) => ({
  * them), and Claude Code has just written a message with a report and the
  * call(s) to decide. Snapshots of the state let every run start alike.
  */
-function scenario(name, bytes, { skillFolder, calls = 1, prevReport = true, history = 0 } = {}) {
+function scenario(name, bytes, { skillFolder, calls = 1, prevReport = true, history = 0, extraEnv = {} } = {}) {
   const dir = join(work, name);
   mkdirSync(dir);
   const transcript = join(dir, `${sessionId}.jsonl`);
-  const env = { ...process.env, UTILITY_DATA_DIR: join(dir, "data") };
+  const env = { ...process.env, UTILITY_DATA_DIR: join(dir, "data"), ...extraEnv };
   const written = writeTranscript(transcript, bytes, { skillFolder, sessionId, prevReport });
   const prev = { session_id: sessionId, transcript_path: transcript, cwd: work, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git status --short", description: "state of the tree" }, tool_use_id: written.prevId };
   hook(dist.pre, env, prev);
@@ -146,12 +146,19 @@ function fillHistory(stateFile, count) {
   writeFileSync(stateFile, JSON.stringify(state));
 }
 
-/** A hook that must pass (gated) or observe (ungated) the measured call, silently. */
+/** Nothing, or only the utility: line a passed gated call gets (additional context, never a decision). */
+function silentOrContext(stdout) {
+  if (stdout === "") return true;
+  const out = JSON.parse(stdout).hookSpecificOutput;
+  return out !== undefined && Object.keys(out).sort().join() === "additionalContext,hookEventName" && out.additionalContext.startsWith("utility:");
+}
+
+/** A hook that must pass (gated) or observe (ungated) the measured call, silently (a passed gated call: with its utility: line). */
 function preCase(label, s, expected) {
   const restore = s.snapshot("before-pre");
   const input = JSON.stringify(callInput(s.transcript, "PreToolUse", s.ids[0]));
   const check = (r) => {
-    if (r.status !== 0 || r.stdout !== "" || r.stderr !== "") throw new Error(`${label}: exit ${r.status}, stdout ${JSON.stringify(r.stdout.slice(0, 300))}, stderr ${firstLines(r.stderr)}`);
+    if (r.status !== 0 || !silentOrContext(r.stdout) || r.stderr !== "") throw new Error(`${label}: exit ${r.status}, stdout ${JSON.stringify(r.stdout.slice(0, 300))}, stderr ${firstLines(r.stderr)}`);
     const record = lastLogRecord(s.sessionLog);
     if (record.toolUseId !== s.ids[0] || record.decision !== expected) throw new Error(`${label}: expected the call to be ${expected}, the log says ${record.decision} (${record.reason ?? ""})`);
   };
@@ -208,7 +215,7 @@ function parallelCases() {
       logLines = lineCount();
     },
     check: (results) => {
-      const bad = results.find((r) => r.status !== 0 || r.stdout !== "" || r.stderr !== "");
+      const bad = results.find((r) => r.status !== 0 || !silentOrContext(r.stdout) || r.stderr !== "");
       if (bad) throw new Error(`parallel: a hook failed (exit ${bad.status}): ${bad.stdout}${bad.stderr}`);
       const state = JSON.parse(readFileSync(s.state, "utf8"));
       const lines = readFileSync(s.sessionLog, "utf8").split("\n").filter(Boolean);
@@ -270,12 +277,15 @@ const gatedSkill = join(root, "examples", "skills", "gated-example");
 const scenarios = {
   ungatedSmall: scenario("ungated-50k", KB50),
   ungatedLarge: scenario("ungated-50m", MB50, { history: HISTORY }),
+  // The user's budgets (userConfig → CLAUDE_PLUGIN_OPTION_*) apply to every scope: each call checks the task's spend, kept by the reducer.
+  ungatedBudgets: scenario("ungated-50m-budgets", MB50, { history: HISTORY, extraEnv: { CLAUDE_PLUGIN_OPTION_TOKEN_BUDGET: "1000000000", CLAUDE_PLUGIN_OPTION_MAX_AGENTS: "100" } }),
   gatedSmall: scenario("gated-50k", KB50, { skillFolder: gatedSkill }),
   gatedLarge: scenario("gated-50m", MB50, { skillFolder: gatedSkill, history: HISTORY }),
 };
 const sizes = Object.fromEntries(Object.entries(scenarios).map(([k, s]) => [k, s.size]));
 const ungatedSmall = preCase("PreToolUse ungated, 50 KB transcript", scenarios.ungatedSmall, "observed");
 const ungatedLarge = preCase("PreToolUse ungated, 50 MB transcript + 256-call history", scenarios.ungatedLarge, "observed");
+const ungatedBudgets = preCase("PreToolUse ungated, 50 MB + 256-call history, the user's budgets set", scenarios.ungatedBudgets, "observed");
 const gatedSmall = preCase("PreToolUse gated, valid report, 50 KB transcript", scenarios.gatedSmall, "passed");
 const gatedLarge = preCase("PreToolUse gated, valid report, 50 MB transcript + 256-call history", scenarios.gatedLarge, "passed");
 const postSmall = postCase("PostToolUse, 50 KB transcript", scenarios.gatedSmall, gatedSmall.restorePost);
@@ -284,7 +294,7 @@ const parallel = parallelCases();
 const replay = replayCase();
 
 const baseline = processCase({ name: "node -e 0", args: ["-e", "0"], input: "{}" });
-const single = [baseline, ungatedSmall.pre, ungatedLarge.pre, gatedSmall.pre, gatedLarge.pre, postSmall, postLarge, ...(replay.case ? [replay.case] : [])];
+const single = [baseline, ungatedSmall.pre, ungatedLarge.pre, ungatedBudgets.pre, gatedSmall.pre, gatedLarge.pre, postSmall, postLarge, ...(replay.case ? [replay.case] : [])];
 const started = Date.now();
 log(`bench: measuring (${single.length} cases × ${runs} and 2 parallel cases × ${parallelRuns}, interleaved)…`);
 const samples = await measure([...single.map((c) => ({ ...c, runs })), { ...parallel.hookCase, runs: parallelRuns }, { ...parallel.baseline, runs: parallelRuns }], {
@@ -308,6 +318,7 @@ const rows = [
   row(baseline.name),
   row(ungatedSmall.pre.name),
   row(ungatedLarge.pre.name),
+  row(ungatedBudgets.pre.name),
   row(gatedSmall.pre.name),
   row(gatedLarge.pre.name),
   row(postSmall.name),
@@ -326,6 +337,7 @@ const budgets = [
   { budget: "PreToolUse ungated, 50 MB ≤ 1.5× node -e 0", value: byName.get(ungatedLarge.pre.name).ratio, limit: 1.5 },
   { budget: "PreToolUse gated: 50 MB ≤ 1.2× 50 KB", value: growth(gatedSmall.pre.name, gatedLarge.pre.name), limit: 1.2 },
   { budget: "PreToolUse ungated: 50 MB ≤ 1.2× 50 KB", value: growth(ungatedSmall.pre.name, ungatedLarge.pre.name), limit: 1.2 },
+  { budget: "PreToolUse ungated, 50 MB: the user's budgets ≤ 1.1× none", value: growth(ungatedLarge.pre.name, ungatedBudgets.pre.name), limit: 1.1 },
   { budget: "PostToolUse: 50 MB ≤ 1.2× 50 KB", value: growth(postSmall.name, postLarge.name), limit: 1.2 },
 ].map((b) => ({ ...b, pass: b.value <= b.limit }));
 const parallelOk = parallel.facts.runsChecked > 0 && parallel.facts.newLogLines === PARALLEL && parallel.facts.stepsAfter === parallel.facts.stepsBefore + PARALLEL;

@@ -4,7 +4,7 @@ import { defaultConfig } from "../engine/signals.js";
 import type { LogRecord, LoggedReport } from "../log/record.js";
 import type { GateSource, ScopeState } from "../state/schema.js";
 import type { HookContext } from "./context.js";
-import type { Outcome } from "../engine/scope-state/reducer.js";
+import { callMessageOf, type Outcome } from "../engine/scope-state/reducer.js";
 import { scopeNameOf, type ScopeRef } from "./scope.js";
 
 /** What a handler asks the entry script to print: JSON on stdout, a line on stderr. Exit code is always 0. */
@@ -67,6 +67,8 @@ export function logOutcomes(
 ): void {
   const started = ctx.now();
   for (const o of outcomes) {
+    // The call's message, so `utility report` has the step's tokens even when its PreToolUse ran before the line was read.
+    const message = callMessageOf(scope, o.toolUseId);
     ctx.appendLog(input.session_id, {
       ...baseRecord(ctx, "Outcome", input, ref, scope, gate, started),
       step: o.step,
@@ -80,6 +82,7 @@ export function logOutcomes(
         ...(o.tokens ? { tokens: o.tokens } : {}),
         learnedBy,
       },
+      ...(message ? { spend: message } : {}),
     });
   }
 }

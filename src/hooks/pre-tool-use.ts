@@ -2,7 +2,13 @@ import { formatContextLine, tierOf } from "../engine/context-line.js";
 import type { GateDecision } from "../engine/gate.js";
 import { inputDigest, type RanCall } from "../engine/redundancy.js";
 import { decideCall } from "../engine/scope-state/decide.js";
-import type { Outcome } from "../engine/scope-state/reducer.js";
+import { callMessageOf, type Outcome } from "../engine/scope-state/reducer.js";
+import { budgetsInForce, type GateBudget } from "../engine/gate.js";
+import { estimateCostUsd } from "../engine/prices.js";
+import { totalTokens, type Spend } from "../engine/spend.js";
+import type { RecordSpend } from "../log/record.js";
+import { parseUserConfig } from "../optin/user-config.js";
+import { gateBudgetFrom, userBudgetsSet } from "./budgets.js";
 import { isNeutralTool } from "../engine/tools.js";
 import { newScope, newSession, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
 import { StateUnreadableError } from "../state/store.js";
@@ -15,7 +21,7 @@ import { protectedTargetOf } from "./protected.js";
 import { freshSession, recoverSwitches, switchRecords } from "./user-prompt-submit.js";
 import type { PreToolUseInput } from "./input.js";
 import { baseRecord, loggedReport, logOutcomes, type HookResult } from "./output.js";
-import { reduceScope, scopeNameOf, scopeOf, scopeState, type ScopeRef } from "./scope.js";
+import { reduceScope, rootSpendOf, scopeNameOf, scopeOf, scopeState, type ScopeRef } from "./scope.js";
 
 interface Governing {
   /** The model's own text before the call; undefined when the call's line never appeared. */
@@ -88,12 +94,24 @@ interface Decided {
   repeat?: RanCall;
   /** Outcomes of earlier calls learned from the transcript's tail on the way. */
   outcomes: Outcome[];
+  /** What the call's assistant message spent, once its line was read. */
+  spend?: RecordSpend;
 }
 
-function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseInput, governing: Governing, startedAt: number, outcomes: Outcome[], guarded?: string): Decided {
+/** The budget input, or undefined when none applies (no user budget, none in the gating file): then nothing more is computed. */
+function budgetFor(session: SessionState, scope: ScopeState, gate: GateSource | undefined, env: HookContext["env"], model: string | undefined): GateBudget | undefined {
+  if (!gate?.budgets && !userBudgetsSet(env)) return undefined;
+  const spend = rootSpendOf(session, scope);
+  return gateBudgetFrom({ spend, env, gate, launched: spend.agentsLaunched, ...(model !== undefined ? { model } : {}) });
+}
+
+function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseInput, governing: Governing, startedAt: number, outcomes: Outcome[], env: HookContext["env"], guarded?: string): Decided {
   const reportText = governing.text;
   const scope = scopeState(session, ref);
   const gate = effectiveGate(session, scope, ref);
+  rememberUserBudgets(session, env);
+  // Decided and counted under the state lock: parallel Agent calls of one message each see the launches admitted before them.
+  const budget = budgetFor(session, scope, gate, env, governing.model);
   const decided = decideCall(scope, scopeNameOf(ref, gate), gate, {
     tool: input.tool_name,
     input: input.tool_input,
@@ -101,9 +119,11 @@ function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseIn
     ...(reportText !== undefined ? { reportText } : {}),
     startedAt,
     ...(guarded ? { protectedTarget: guarded } : {}),
+    ...(budget ? { budget } : {}),
   });
   reduceScope(scope, [decided.event]);
-  const context = decided.decision.decision === "passed" ? contextLine(scope, gate?.config.maxSteps, governing.model) : undefined;
+  const context = decided.decision.decision === "passed" ? contextLine(scope, gate?.config.maxSteps, governing.model, budget, gate !== undefined, rootSpendOf(session, scope)) : undefined;
+  const spend = recordSpendOf(scope, input.tool_use_id, governing.model);
   return {
     decision: decided.decision,
     scope,
@@ -112,14 +132,42 @@ function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseIn
     ...(context ? { context } : {}),
     ...(gate ? { gate } : {}),
     ...(decided.repeat ? { repeat: decided.repeat } : {}),
+    ...(spend ? { spend } : {}),
   };
 }
 
-/** Only when the tier is known: the line's point is the StepCost, which needs it. */
-function contextLine(scope: ScopeState, maxSteps: number | undefined, model: string | undefined): string | undefined {
+/** The user's budgets as this hook's environment carries them, kept in the state for `/utility status` (its command has no such environment). */
+function rememberUserBudgets(session: SessionState, env: HookContext["env"]): void {
+  const user = parseUserConfig(env);
+  if (Object.keys(user.budgets).length > 0) session.userBudgets = user.budgets;
+  else delete session.userBudgets;
+}
+
+/** The usage of the assistant message that made this call, when its line has been read (SPEC §8). */
+function recordSpendOf(scope: ScopeState, toolUseId: string | undefined, model: string | undefined): RecordSpend | undefined {
+  const found = toolUseId ? callMessageOf(scope, toolUseId) : undefined;
+  if (!found) return undefined;
+  const named = found.model ?? model;
+  return { messageId: found.messageId, ...(named !== undefined ? { model: named } : {}), tokens: found.tokens };
+}
+
+/** Only when the tier is known: the line's point is the StepCost, which needs it. Spend shows against the budgets in force. */
+function contextLine(scope: ScopeState, maxSteps: number | undefined, model: string | undefined, budget: GateBudget | undefined, gated: boolean, spend: Spend): string | undefined {
   const tier = tierOf(model);
   if (!tier || maxSteps === undefined) return undefined;
-  return formatContextLine({ step: scope.step, maxSteps, tier });
+  if (!budget) return formatContextLine({ step: scope.step, maxSteps, tier });
+  const budgets = budgetsInForce({ gated, budget });
+  return formatContextLine({
+    step: scope.step,
+    maxSteps,
+    tier,
+    spend: { tokens: totalTokens(spend.tokens), ...(budgets.costBudgetUsd !== undefined ? { costUsd: estimateCostUsd(spend.byModel, budget.prices) } : {}), ...(budgets.maxAgents !== undefined ? { agents: spend.agentsLaunched } : {}) },
+    budgets: {
+      ...(budgets.tokenBudget !== undefined ? { tokens: budgets.tokenBudget } : {}),
+      ...(budgets.costBudgetUsd !== undefined ? { costUsd: budgets.costBudgetUsd } : {}),
+      ...(budgets.maxAgents !== undefined ? { agents: budgets.maxAgents } : {}),
+    },
+  });
 }
 
 function toOutput(decided: Decided): HookResult["output"] {
@@ -152,6 +200,7 @@ function record(input: PreToolUseInput, ref: ScopeRef, decided: Decided, ctx: Ho
       ? { selection: { strategy: "reported" as const, candidates: report.candidates?.length ?? 1, chosen: report.action } }
       : {}),
     ...(decided.repeat ? { repeat: { ofStep: decided.repeat.at, ...(decided.repeat.toolUseId ? { toolUseId: decided.repeat.toolUseId } : {}) } } : {}),
+    ...(decided.spend ? { spend: decided.spend } : {}),
   };
 }
 
@@ -192,7 +241,7 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
       // Gated only now (a skill seen in this scan): the text is there, since the scan found lines written before the call.
       // Already waited (and found nothing): never wait a second time, holding the lock.
       const governing = needed ? waited : effectiveGate(session, scope, ref) ? governingText(ref, input.tool_use_id, ctx) : {};
-      return { state: session, result: decideInState(session, ref, input, governing, ctx.clock().getTime(), applied.outcomes, guarded) };
+      return { state: session, result: decideInState(session, ref, input, governing, ctx.clock().getTime(), applied.outcomes, ctx.env, guarded) };
     });
   } catch (error) {
     if (error instanceof StateUnreadableError) return failClosed(error, input, ctx, ref, started);

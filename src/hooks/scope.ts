@@ -6,6 +6,9 @@ import { newScope, type GateSource, type ScopeState, type SessionState } from ".
 import type { ScopeEvent } from "../engine/scope-state/events.js";
 import { applyEvent, applyEvents, type Outcome } from "../engine/scope-state/reducer.js";
 
+export { rootSpendOf } from "../engine/scope-state/reducer.js";
+import type { Spend } from "../engine/spend.js";
+
 /** Which loop a hook call belongs to: the main conversation, or one subagent (SPEC §2). */
 export interface ScopeRef {
   kind: Conversation;
@@ -53,3 +56,4 @@ export function scopeNameOf(ref: ScopeRef, gate: GateSource | undefined): Scope 
   if (ref.kind === "agent") return "subagent";
   return gate?.scope === "dispatch" ? "dispatch" : "self";
 }
+

@@ -87,7 +87,11 @@ class ScopeRun {
     this.gate = gated ? { passed: 0, refused: 0, neutral: 0, byRule: {}, refusals: [] } : undefined;
   }
 
+  /** Assistant messages that reported usage (a count for the report; their spend is the reducer's). */
+  readonly spendingMessages = new Set<string>();
+
   feed(...events: ScopeEvent[]): void {
+    for (const event of events) if (event.kind === "usage") this.spendingMessages.add(event.messageId);
     this.state = applyEvents(this.state, events).state;
   }
 
@@ -325,7 +329,7 @@ function scopeReport(run: ScopeRun, errors: number): ScopeReplay {
     repeats,
     repeatTokens: repeats.reduce((sum, r) => sum + r.tokens, 0),
     decided: run.decided,
-    ...(spend ? { spend } : {}),
+    ...(spend ? { spend, messages: run.spendingMessages.size } : {}),
   };
   if (run.gate) report.gate = run.gate;
   return report;

@@ -3,11 +3,11 @@
 import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { readAll } from "../transcript/forward-reader.js";
-import { readFileSync } from "node:fs";
 import { DEFAULT_PRICES, estimateCostUsd } from "../engine/prices.js";
-import { totalTokens, type Spend } from "../engine/spend.js";
-import { spendOfMessages, transcriptSpend, type Message } from "./spend.js";
-import type { ReplaySpend } from "./types.js";
+import { totalTokens, zeroSpend, type Spend } from "../engine/spend.js";
+import { applyEvents } from "../engine/scope-state/reducer.js";
+import { newScope } from "../engine/scope-state/state.js";
+import type { ReplaySpend, ScopeReplay } from "./types.js";
 import { linkSubagents, replayEvents, type Delegation, type ReplayOptions } from "./core.js";
 import { TOKEN_ESTIMATE, type FileReplay, type ReplayReport, type ReplayTotals } from "./types.js";
 
@@ -78,7 +78,6 @@ export function replayFiles(paths: readonly string[], options: { gated?: boolean
   const planned = planFiles(paths, options.cwd ?? process.cwd());
   const files: FileReplay[] = [];
   const delegationsOf = new Map<string, Delegation[]>();
-  const messages = new Map<string, Message>();
   for (const item of planned) {
     const agentId = subagentIdOf(item.path);
     const replayOptions: ReplayOptions = { gated: options.gated === true };
@@ -90,8 +89,6 @@ export function replayFiles(paths: readonly string[], options: { gated?: boolean
       throw new ReplayInputError(`cannot read ${item.path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
     }
     const replayed = replayEvents(events, replayOptions);
-    const spent = spendOfFile(item.path, item.role === "subagent" ? agentId : undefined);
-    for (const [id, m] of spent.messages) messages.set(id, m);
     if (item.role === "session") delegationsOf.set(item.path, replayed.delegations);
     if (item.subagentOf) linkSubagents(replayed.scopes, replayed.prompts, delegationsOf.get(item.subagentOf) ?? []);
     files.push({
@@ -101,23 +98,25 @@ export function replayFiles(paths: readonly string[], options: { gated?: boolean
       lines: replayed.lines,
       calls: replayed.scopes.reduce((sum, scope) => sum + scope.calls, 0),
       scopes: replayed.scopes,
-      spend: [...spent.scopes].map(([scope, { spend, messages: count }]) => replaySpend(scope, spend, count)),
+      spend: replayed.scopes.flatMap((scope) => (scope.spend ? [replaySpend(spendLabel(scope), scope.spend, scope.messages ?? 0)] : [])),
     });
   }
   markCopies(files);
-  const { scope: _all, ...spend } = replaySpend("all", spendOfMessages(messages.values()), messages.size);
+  const { scope: _all, ...spend } = totalSpend(files.flatMap((file) => file.scopes).filter((scope) => scope.duplicateOf === undefined));
   return { version: 1, gated: options.gated === true, tokenEstimate: TOKEN_ESTIMATE, files, totals: { ...totalsOf(files), spend, pricesDate: DEFAULT_PRICES.date } };
 }
 
-/** STAND-IN (see ./spend.ts): the lead replaces this with the scope-state reducer over the file. */
-function spendOfFile(path: string, agentId: string | undefined) {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new ReplayInputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
-  }
-  return transcriptSpend(text.split("\n"), { file: path, ...(agentId !== undefined ? { agentId } : {}) });
+/** How a file's spend names a scope: `main`, `agent:<id>`, or `sidechain` for 1.0 inline subagents (no agent id). */
+function spendLabel(scope: ScopeReplay): string {
+  if (scope.scope === "main") return "main";
+  return scope.agentId !== undefined ? `agent:${scope.agentId}` : "sidechain";
+}
+
+/** Every scope's spend together (the reducer's, added with its own event); a subagent's copies in the session file are left out, counted from its own file. */
+function totalSpend(scopes: readonly ScopeReplay[]): ReplaySpend {
+  const spent = scopes.flatMap((scope) => (scope.spend ? [{ kind: "spend_added" as const, spend: scope.spend }] : []));
+  const total = applyEvents(newScope(), spent).state.spend ?? zeroSpend();
+  return replaySpend("all", total, scopes.reduce((sum, scope) => sum + (scope.messages ?? 0), 0));
 }
 
 function replaySpend(scope: string, spend: Spend, messages: number): ReplaySpend {

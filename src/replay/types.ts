@@ -124,6 +124,8 @@ export interface ScopeReplay {
   decided: DecidedCall[];
   /** What the scope spent over the whole file (every task), as the hooks measure it (SPEC §12); absent when no line reported usage. */
   spend?: Spend;
+  /** Assistant messages that reported usage, each once. */
+  messages?: number;
   gate?: GateReplay;
 }
 

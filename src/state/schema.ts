@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { ScopeStateSchema, newScope } from "../engine/scope-state/state.js";
+import { BudgetsSchema } from "../engine/budget.js";
 
 /** Everything the hooks remember between calls, per session (SPEC §8: the log is telemetry, this is state). */
 export { GateSourceSchema, RanCallSchema, ScopeStateSchema, newScope, type GateSource, type ScopeState } from "../engine/scope-state/state.js";
@@ -30,6 +31,8 @@ export const SessionStateSchema = z.object({
   agents: z.record(z.string(), ScopeStateSchema),
   /** Prompts vouched for by UserPromptSubmit, by prompt id, not yet matched to their line. */
   prompts: z.optional(z.record(z.string(), VouchedPromptSchema)),
+  /** The user's budgets (userConfig) as the last PreToolUse saw them: `/utility status` runs without that environment. */
+  userBudgets: z.optional(BudgetsSchema),
 });
 export type SessionState = z.infer<typeof SessionStateSchema>;
 

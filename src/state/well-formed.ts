@@ -16,13 +16,14 @@ type Check = (value: unknown) => boolean;
 
 /** The keys of each object in the state: required, then optional. Exported for the test that compares them with the schema. */
 export const STATE_KEYS = {
-  session: { required: ["version", "sessionId", "manualGate", "main", "agents"], optional: ["prompts"] },
+  session: { required: ["version", "sessionId", "manualGate", "main", "agents"], optional: ["prompts", "userBudgets"] },
   vouchedPrompt: { required: ["own"], optional: ["switch"] },
   scope: {
     required: ["task", "step", "refusals", "offset", "sources", "pending", "history"],
-    optional: ["lastAction", "awaitingActivation", "stopBlocked", "agentType", "definition", "ended", "spend", "rootTask", "messages", "callMessages"],
+    optional: ["lastAction", "awaitingActivation", "stopBlocked", "agentType", "definition", "ended", "spend", "rootTask", "messages", "messageModels", "callMessages"],
   },
-  gateSource: { required: ["file", "gated", "scope", "config", "extraTools"], optional: ["problem"] },
+  gateSource: { required: ["file", "gated", "scope", "config", "extraTools"], optional: ["problem", "budgets"] },
+  budgets: { required: [], optional: ["tokenBudget", "costBudgetUsd", "maxAgents", "stepCost"] },
   config: { required: ["lambdas", "floor", "maxSteps", "highGainThreshold"], optional: [] },
   ranCall: { required: ["tool", "digest", "effect", "at"], optional: ["toolUseId", "jobId", "jobOf", "failed", "startedAt", "tokens"] },
   spend: { required: ["tokens", "byModel", "toolCalls", "agentsLaunched"], optional: [] },
@@ -71,6 +72,13 @@ const isConfig = objectOf(STATE_KEYS.config, {
   highGainThreshold: inRange(0, 1),
 });
 
+const isBudgets = objectOf(STATE_KEYS.budgets, {
+  tokenBudget: (v) => Number.isSafeInteger(v) && (v as number) >= 1,
+  costBudgetUsd: (v) => isNumber(v) && (v as number) > 0,
+  maxAgents: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
+  stepCost: oneOf(["reported", "computed"]),
+});
+
 const isGateSource = objectOf(STATE_KEYS.gateSource, {
   file: isString,
   gated: isBoolean,
@@ -78,6 +86,7 @@ const isGateSource = objectOf(STATE_KEYS.gateSource, {
   config: isConfig,
   extraTools: recordOf(arrayOf(isString)),
   problem: isString,
+  budgets: isBudgets,
 });
 
 const isEffectWithPaths = objectOf(STATE_KEYS.effectWithPaths, { kind: isString, paths: arrayOf(isString) });
@@ -134,6 +143,7 @@ const isScope = objectOf(STATE_KEYS.scope, {
   spend: isSpend,
   rootTask: isNumber,
   messages: recordOf(isTokens),
+  messageModels: recordOf(isString),
   callMessages: recordOf(isString),
 });
 
@@ -146,6 +156,7 @@ const isSession = objectOf(STATE_KEYS.session, {
   main: isScope,
   agents: recordOf(isScope),
   prompts: recordOf(isVouchedPrompt),
+  userBudgets: isBudgets,
 });
 
 /** True only for data that SessionStateSchema accepts and would return unchanged. */

@@ -1,9 +1,7 @@
 // Spend against each budget, for `/utility status` (SPEC §12). Pure.
-import { hasBudget, isAgentLaunch, type Budgets } from "../engine/budget.js";
+import { hasBudget, type Budgets } from "../engine/budget.js";
 import { estimateCostUsd, formatUsd, type PriceTable } from "../engine/prices.js";
-import { totalTokens, zeroSpend, type Spend } from "../engine/spend.js";
-import { scopeKey as keyOf, type LogRecord } from "../log/record.js";
-import { summarizeSpend } from "./spend.js";
+import { totalTokens, type Spend } from "../engine/spend.js";
 
 const n = (v: number) => v.toLocaleString("en-US");
 const percent = (part: number, whole: number) => `${Math.floor((part * 100) / whole + 1e-9)}%`;
@@ -20,21 +18,4 @@ export function describeAgainstBudgets(spend: Spend, budgets: Budgets, prices: P
   if (budgets.stepCost === "computed") parts.push("StepCost computed from measured spend");
   const head = `${n(tokens)} tokens, about ${formatUsd(usd)}, ${spend.toolCalls} tool call${spend.toolCalls === 1 ? "" : "s"}, ${spend.agentsLaunched} subagent${spend.agentsLaunched === 1 ? "" : "s"} launched`;
   return hasBudget(budgets) ? `${head}; ${parts.join("; ")}` : `${head}; no budget set`;
-}
-
-/**
- * A scope's spend in one task from its records: a stand-in for the
- * scope-state reducer's Spend, which also rolls subagents up into the task.
- * Tool calls are the records that ran; agents are Agent/Task calls that ran.
- */
-export function spendFromRecords(records: readonly LogRecord[], scopeKey: string, task: number, prices: PriceTable): Spend {
-  const mine = records.filter((r) => keyOf(r) === scopeKey && r.task === task);
-  const summary = summarizeSpend(mine, prices);
-  const spend = zeroSpend();
-  spend.tokens = summary.total.tokens;
-  spend.byModel = summary.total.byModel;
-  const ran = mine.filter((r) => r.event === "PreToolUse" && (r.decision === "passed" || r.decision === "observed"));
-  spend.toolCalls = ran.length;
-  spend.agentsLaunched = ran.filter((r) => r.tool !== undefined && isAgentLaunch(r.tool)).length;
-  return spend;
 }

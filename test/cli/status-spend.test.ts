@@ -1,15 +1,13 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processContext } from "../../src/hooks/context.js";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
-import type { LogRecord } from "../../src/log/record.js";
 import { describeAgainstBudgets } from "../../src/summary/budget-status.js";
 import { DEFAULT_PRICES } from "../../src/engine/prices.js";
 import { zeroSpend } from "../../src/engine/spend.js";
-import { sessionLogPath } from "../../src/state/paths.js";
 import { cli } from "../support/cli-io.js";
 
 let dir: string;
@@ -20,21 +18,17 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "utility-status-spend-"));
   env = { UTILITY_DATA_DIR: join(dir, "data"), HOME: dir };
   await userPromptSubmit({ session_id: session, transcript_path: join(dir, "t.jsonl"), hook_event_name: "UserPromptSubmit", prompt: "go" }, processContext(env));
-  writeFileSync(join(dir, "t.jsonl"), "");
-  await preToolUse({ session_id: session, transcript_path: join(dir, "t.jsonl"), hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: "/x" } }, processContext(env));
-  // The hooks do not write spend yet (the scope-state reducer will): a record carrying its message's usage, as they will.
-  const record: LogRecord = {
-    v: 1, time: "2026-01-01T00:00:00.000Z", event: "PostToolUse", session, scope: "self", task: 1, step: 1, maxSteps: 10, lambdas: [1, 0.5, 0.8], decision: "observed", gated: false, latencyMs: 1,
-    spend: { messageId: "m1", model: "claude-sonnet-4-5", tokens: { input: 400, output: 20, cacheCreation: 1000, cacheRead: 0 } },
-  };
-  appendFileSync(sessionLogPath(join(dir, "data"), session), `${JSON.stringify(record)}\n`);
+  // The call's message and its usage, as Claude Code writes it before the hook runs: the reducer counts it into the scope's spend.
+  const line = { type: "assistant", uuid: "u1", sessionId: session, message: { id: "m1", model: "claude-sonnet-4-5", role: "assistant", content: [{ type: "tool_use", id: "tu1", name: "Read", input: { file_path: "/x" } }], usage: { input_tokens: 400, output_tokens: 20, cache_creation_input_tokens: 1000, cache_read_input_tokens: 0 } } };
+  writeFileSync(join(dir, "t.jsonl"), `${JSON.stringify(line)}\n`);
+  await preToolUse({ session_id: session, transcript_path: join(dir, "t.jsonl"), hook_event_name: "PreToolUse", tool_name: "Read", tool_use_id: "tu1", tool_input: { file_path: "/x" } }, processContext(env));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("/utility status shows spend against each budget per scope", () => {
   it("with no budget: the spend, and that no budget is set", async () => {
     const r = await cli(["command", "status", "--session", session], { env });
-    expect(r.stdout).toContain("  spend: 1,420 tokens, about $0.0075, 1 tool call, 0 subagents launched; no budget set");
+    expect(r.stdout).toContain("  spend: 1,420 tokens, about $0.0075, 1 tool call, 0 subagents launched; task: 1,420 tokens, about $0.0075, 1 tool call, 0 subagents launched; no budget set");
   });
 
   it("against the user's budgets from CLAUDE_PLUGIN_OPTION_*", async () => {
@@ -42,6 +36,22 @@ describe("/utility status shows spend against each budget per scope", () => {
     expect(r.stdout).toContain("tokens 1,420 of 1,000 (142%, SPENT: further tool calls are refused)");
     expect(r.stdout).toContain("cost about $0.0075 of $1.00 (0%)");
     expect(r.stdout).toContain("agents 0 of 2");
+  });
+
+  it("against the user's budgets the hooks saw, without that environment (the /utility command's ! injection has none)", async () => {
+    await preToolUse({ session_id: session, transcript_path: join(dir, "t.jsonl"), hook_event_name: "PreToolUse", tool_name: "Grep", tool_input: { pattern: "y" } }, processContext({ ...env, CLAUDE_PLUGIN_OPTION_TOKEN_BUDGET: "5000" }));
+    const r = await cli(["command", "status", "--session", session], { env });
+    expect(r.stdout).toContain("task: 1,420 tokens, about $0.0075, 2 tool calls, 0 subagents launched; tokens 1,420 of 5,000 (28%)");
+  });
+
+  it("a subagent's spend counts in its root task's line", async () => {
+    const agentDir = join(dir, session, "subagents");
+    mkdirSync(agentDir, { recursive: true });
+    const line = { type: "assistant", uuid: "s1", sessionId: session, isSidechain: true, agentId: "a1", message: { id: "sm1", model: "claude-haiku-4-5", role: "assistant", content: [{ type: "tool_use", id: "stu1", name: "Read", input: { file_path: "/y" } }], usage: { input_tokens: 80, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } } };
+    writeFileSync(join(agentDir, "agent-a1.jsonl"), `${JSON.stringify(line)}\n`);
+    await preToolUse({ session_id: session, transcript_path: join(dir, "t.jsonl"), hook_event_name: "PreToolUse", agent_id: "a1", agent_type: "general-purpose", tool_name: "Read", tool_use_id: "stu1", tool_input: { file_path: "/y" } }, processContext(env));
+    const r = await cli(["command", "status", "--session", session], { env });
+    expect(r.stdout).toMatch(/subagent a1 \(general-purpose\)[^\n]*\n  spend: 80 tokens, [^;]*; task: 1,500 tokens/);
   });
 
   it("an invalid budget setting is shown by name", async () => {

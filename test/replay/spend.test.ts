@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { replayFiles } from "../../src/replay/files.js";
 import { renderReplayText } from "../../src/replay/render.js";
-import { transcriptSpend } from "../../src/replay/spend.js";
 import { TRANSCRIPTS } from "../support/paths.js";
 import { agentProgress, jsonl, tempDir, type TempDir } from "./support.js";
 
@@ -20,30 +19,36 @@ function line(id: string | undefined, u: object, extra: Record<string, unknown> 
   return JSON.stringify({ type: "assistant", isSidechain: false, ...extra, message: { ...(id ? { id } : {}), role: "assistant", model, content: [{ type: "text", text: "x" }], usage: u } });
 }
 
-describe("transcriptSpend (stand-in for the scope-state reducer)", () => {
+describe("replay's spend per scope is the scope reducer's", () => {
+  let dir: TempDir;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => dir.remove());
+  const spendOf = (lines: string[], name = "s.jsonl") => replayFiles([dir.file(name, jsonl(lines))]).files[0]!.spend;
+
   it("counts a message spanning several lines once, with its final (largest) counts", () => {
-    const s = transcriptSpend([line("m1", usage(3, 8, 100, 50)), line("m1", usage(3, 172, 100, 50)), line("m1", usage(3, 172, 100, 50)), line("m2", usage(1, 1))]);
-    expect(s.scopes.get("main")?.spend.tokens).toEqual({ input: 4, output: 173, cacheCreation: 100, cacheRead: 50 });
-    expect(s.scopes.get("main")?.messages).toBe(2);
+    const [main] = spendOf([line("m1", usage(3, 8, 100, 50)), line("m1", usage(3, 172, 100, 50)), line("m1", usage(3, 172, 100, 50)), line("m2", usage(1, 1))]);
+    expect(main).toMatchObject({ scope: "main", messages: 2, tokens: { input: 4, output: 173, cacheCreation: 100, cacheRead: 50 } });
   });
 
   it("puts subagent lines in their scope: agent id, agent_progress copies, 1.0 sidechains", () => {
     const sub = line("s1", usage(10, 10), { isSidechain: true, agentId: "a1" }, "claude-haiku-4-5");
-    const s = transcriptSpend([line("m1", usage(1, 1)), agentProgress("a2", line("s2", usage(5, 5))), line("s3", usage(2, 2), { isSidechain: true }), sub]);
-    expect([...s.scopes.keys()].sort()).toEqual(["agent:a1", "agent:a2", "main", "sidechain"]);
-    expect(s.scopes.get("agent:a1")?.spend.byModel).toEqual({ "claude-haiku-4-5": { input: 10, output: 10, cacheCreation: 0, cacheRead: 0 } });
-    expect(s.scopes.get("agent:a2")?.spend.tokens.input).toBe(5);
+    const spend = spendOf([line("m1", usage(1, 1)), agentProgress("a2", line("s2", usage(5, 5))), line("s3", usage(2, 2), { isSidechain: true }), sub]);
+    expect(spend.map((s) => s.scope).sort()).toEqual(["agent:a1", "agent:a2", "main", "sidechain"]);
+    expect(spend.find((s) => s.scope === "agent:a1")?.byModel).toEqual({ "claude-haiku-4-5": { input: 10, output: 10, cacheCreation: 0, cacheRead: 0 } });
+    expect(spend.find((s) => s.scope === "agent:a2")?.tokens.input).toBe(5);
   });
 
   it("a subagent's own file is that agent's scope; lines without usage, without an id, or not JSON", () => {
-    const s = transcriptSpend([line("s1", usage(1, 1)), line(undefined, usage(2, 0)), line(undefined, usage(2, 0)), '{"type":"assistant","usage":', JSON.stringify({ type: "user", message: { usage: usage(9, 9) } })], { agentId: "zz" });
-    expect([...s.scopes.keys()]).toEqual(["agent:zz"]);
-    expect(s.scopes.get("agent:zz")?.spend.tokens).toEqual({ input: 5, output: 1, cacheCreation: 0, cacheRead: 0 });
+    mkdirSync(join(dir.path, "sess", "subagents"), { recursive: true });
+    const spend = spendOf([line("s1", usage(1, 1)), line(undefined, usage(2, 0), { uuid: "u1" }), line(undefined, usage(2, 0), { uuid: "u2" }), '{"type":"assistant","usage":', JSON.stringify({ type: "user", message: { usage: usage(9, 9) } })], "sess/subagents/agent-zz.jsonl");
+    expect(spend.map((s) => [s.scope, s.tokens])).toEqual([["agent:zz", { input: 5, output: 1, cacheCreation: 0, cacheRead: 0 }]]);
   });
 
   it("ignores counts that are not non-negative numbers", () => {
-    const s = transcriptSpend([line("m", { input_tokens: "7", output_tokens: -3, cache_read_input_tokens: 4 })]);
-    expect(s.scopes.get("main")?.spend.tokens).toEqual({ input: 0, output: 0, cacheCreation: 0, cacheRead: 4 });
+    const [main] = spendOf([line("m", { input_tokens: 1.5, output_tokens: -3, cache_read_input_tokens: 4 })]);
+    expect(main!.tokens).toEqual({ input: 0, output: 0, cacheCreation: 0, cacheRead: 4 });
   });
 });
 

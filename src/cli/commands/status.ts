@@ -10,9 +10,10 @@ import { FileStateStore } from "../../state/store.js";
 import { defaultConfig } from "../../engine/signals.js";
 import { tightestBudgets, type Budgets } from "../../engine/budget.js";
 import { DEFAULT_PRICES, withOverride } from "../../engine/prices.js";
+import { zeroSpend } from "../../engine/spend.js";
 import { parseUserConfig, type UserConfig } from "../../optin/user-config.js";
-import { describeAgainstBudgets, spendFromRecords } from "../../summary/budget-status.js";
-import { scopeKey } from "../../log/record.js";
+import { describeAgainstBudgets } from "../../summary/budget-status.js";
+import { rootSpendOf } from "../../engine/scope-state/reducer.js";
 import { requireOption } from "../args.js";
 import type { CommandSpec } from "../commands.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
@@ -62,7 +63,7 @@ function describeScope(name: string, session: SessionState, scope: ScopeState, r
     ? `gated by ${gate.file} (floor ${config.floor}, λ ${config.lambdas.join(",")})${gate.problem ? `; INVALID opt-in: ${gate.problem}` : ""}`
     : "not gated";
   const lines = [`${name}: task ${scope.task}, step ${scope.step} of ${config.maxSteps}, ${scope.refusals} refused; ${gating}${scope.ended ? "; ended" : ""}`];
-  lines.push(spendLine(scope, ref, records, userConfig, gate?.budgets));
+  lines.push(spendLine(session, scope, userConfig, gate?.budgets));
   const last = [...records].reverse().find((r) => r.report && (ref.agentId ? r.agentId === ref.agentId : !r.agentId));
   if (last?.report) {
     const r = last.report;
@@ -73,11 +74,17 @@ function describeScope(name: string, session: SessionState, scope: ScopeState, r
   return lines;
 }
 
-/** Spend of the scope's task against the budgets in force: the user's always, the gating file's while gated. */
-function spendLine(scope: ScopeState, ref: ScopeRef, records: LogRecord[], userConfig: UserConfig | undefined, gateBudgets: Budgets | undefined): string {
+/**
+ * The scope's own spend, and its root task's (subagents rolled up) against the
+ * budgets in force, from the reducer's state: the user's (as the hooks last
+ * saw them, or this command's environment) always, the gating file's while gated.
+ */
+function spendLine(session: SessionState, scope: ScopeState, userConfig: UserConfig | undefined, gateBudgets: Budgets | undefined): string {
   const prices = withOverride(DEFAULT_PRICES, userConfig?.prices);
-  const spend = spendFromRecords(records, scopeKey({ ...(ref.agentId !== undefined ? { agentId: ref.agentId } : {}) }), scope.task, prices);
-  return `  spend: ${describeAgainstBudgets(spend, tightestBudgets(userConfig?.budgets, gateBudgets), prices)}`;
+  const user = userConfig && Object.keys(userConfig.budgets).length > 0 ? userConfig.budgets : session.userBudgets;
+  const budgets = tightestBudgets(user, gateBudgets);
+  const own = describeAgainstBudgets(scope.spend ?? zeroSpend(), {}, prices).replace(/; no budget set$/, "");
+  return `  spend: ${own}; task: ${describeAgainstBudgets(rootSpendOf(session, scope), budgets, prices)}`;
 }
 
 /** The text `/utility status` shows: scope, task, step, budget, gating and the last report, per scope. */

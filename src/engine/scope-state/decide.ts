@@ -1,5 +1,5 @@
 import type { Scope } from "../vocabulary.js";
-import { decideToolCall, type GateDecision } from "../gate.js";
+import { decideToolCall, type GateBudget, type GateDecision } from "../gate.js";
 import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../redundancy.js";
 import { defaultConfig } from "../signals.js";
 import type { CallEvent } from "./events.js";
@@ -29,6 +29,8 @@ export interface CallToDecide {
   startedAt?: number;
   /** A writing tool aimed at the gate's own records: why (the hooks find it; the file system is theirs). */
   protectedTarget?: string;
+  /** The root task's spend and the budgets on it (SPEC §12); absent: no budget applies. */
+  budget?: GateBudget;
 }
 
 export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource | undefined, call: CallToDecide): CallDecision {
@@ -46,6 +48,7 @@ export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource
     extraTools: gate?.extraTools ?? {},
     ...(repeat ? { repeat } : {}),
     ...(call.protectedTarget !== undefined ? { protectedTarget: call.protectedTarget } : {}),
+    ...(call.budget ? { budget: call.budget } : {}),
   });
   const jobOf = jobOfCall(call.tool, call.input);
   const event: CallEvent = {

@@ -1,7 +1,7 @@
 import { DELEGATE_TOOLS } from "../tools.js";
 import { zeroSpend, zeroTokens, type Spend, type TokenCounts } from "../spend.js";
 import type { ScopeEvent } from "./events.js";
-import type { RanCallState, ScopeState } from "./state.js";
+import { newScope, type RanCallState, type ScopeState } from "./state.js";
 import { endJob, isJobStop, type JobRef } from "../background.js";
 
 /**
@@ -44,6 +44,7 @@ function copyScope(state: ScopeState): ScopeState {
   if (state.spend) copy.spend = copySpend(state.spend);
   if (state.messages) copy.messages = { ...state.messages };
   if (state.callMessages) copy.callMessages = { ...state.callMessages };
+  if (state.messageModels) copy.messageModels = { ...state.messageModels };
   return copy;
 }
 
@@ -205,6 +206,10 @@ function usage(scope: ScopeState, event: Extract<ScopeEvent, { kind: "usage" }>)
   delete messages[event.messageId];
   messages[event.messageId] = largest; // newest last: the oldest are forgotten first
   forgetOldest(messages, MESSAGE_MEMORY);
+  const models = (scope.messageModels ??= {});
+  delete models[event.messageId];
+  models[event.messageId] = event.model;
+  forgetOldest(models, MESSAGE_MEMORY);
   const calls = (scope.callMessages ??= {});
   for (const id of event.toolUseIds) {
     if (Object.hasOwn(scope.pending, id)) scope.pending[id] = { ...scope.pending[id]!, tokens: largest };
@@ -214,6 +219,14 @@ function usage(scope: ScopeState, event: Extract<ScopeEvent, { kind: "usage" }>)
   forgetOldest(calls, MESSAGE_MEMORY * 4);
   // A call decided before its line was read holds the counts it had then: bring them up to date.
   for (const [id, call] of Object.entries(scope.pending)) if (calls[id] === event.messageId && Object.hasOwn(calls, id)) scope.pending[id] = { ...call, tokens: largest };
+}
+
+/** The message that made a call, its usage and model, when its line was read (SPEC §8: a step's tokens). */
+export function callMessageOf(scope: ScopeState, toolUseId: string): { messageId: string; model?: string; tokens: TokenCounts } | undefined {
+  const messageId = scope.callMessages && Object.hasOwn(scope.callMessages, toolUseId) ? scope.callMessages[toolUseId]! : undefined;
+  if (messageId === undefined || !scope.messages || !Object.hasOwn(scope.messages, messageId)) return undefined;
+  const model = scope.messageModels && Object.hasOwn(scope.messageModels, messageId) ? scope.messageModels[messageId] : undefined;
+  return { messageId, ...(model !== undefined ? { model } : {}), tokens: { ...scope.messages[messageId]! } };
 }
 
 /** Keeps a record's newest `keep` keys (insertion order: newest last). */
@@ -266,4 +279,17 @@ export function rootTaskSpend(main: ScopeState, agents: readonly ScopeState[]): 
   const total = main.spend ? copySpend(main.spend) : zeroSpend();
   for (const agent of agents) if (agent.rootTask === main.task && agent.spend) addSpend(total, agent.spend);
   return total;
+}
+
+/**
+ * What the task at the root of this scope's tree has spent (SPEC §12): the
+ * main scope's task and every subagent launched in it, nested ones included.
+ * A subagent still running after the user typed a new prompt counts toward
+ * the task it was launched in.
+ */
+export function rootSpendOf(session: { main: ScopeState; agents: Record<string, ScopeState> }, scope: ScopeState): Spend {
+  const agents = Object.values(session.agents);
+  const rootTask = scope === session.main ? session.main.task : (scope.rootTask ?? session.main.task);
+  if (rootTask === session.main.task) return rootTaskSpend(session.main, agents);
+  return rootTaskSpend(newScope(rootTask), agents);
 }

@@ -80,6 +80,8 @@ export const ScopeStateSchema = z.object({
   rootTask: z.optional(z.number()),
   /** Usage already counted for the newest assistant messages, by message id (a message spans several lines). */
   messages: z.optional(z.record(z.string(), TokenCountsSchema)),
+  /** The model of each of those messages (`message.model`), so a call's spend can be priced. */
+  messageModels: z.optional(z.record(z.string(), z.string())),
   /** Which of those messages made each call seen in them, by tool_use_id (a call's line may be read before the call is decided). */
   callMessages: z.optional(z.record(z.string(), z.string())),
 });

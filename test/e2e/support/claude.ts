@@ -20,6 +20,7 @@ import {
   type RequestKind,
   type Script,
   type ScriptedModel,
+  type ScriptedModelOptions,
 } from "./scripted-model.js";
 import { startNetTrap, type OutboundAttempt } from "./net-trap.js";
 
@@ -41,6 +42,8 @@ export interface RunClaudeOptions {
   /** subagent script (default: subagent requests consume `script` too) */
   subagentScript?: Script;
   classify?: (req: RecordedRequest) => RequestKind | undefined;
+  /** the usage each main or subagent reply reports (see ScriptedModelOptions.usage) */
+  usage?: ScriptedModelOptions["usage"];
   /** when the script runs out: answer "done." (default) or fail the run */
   whenExhausted?: "end_turn" | "error";
   /** `--allowedTools` entries (default: none). */
@@ -290,6 +293,7 @@ export async function runClaude(opts: RunClaudeOptions): Promise<RunClaudeResult
     script: opts.script,
     subagentScript: opts.subagentScript,
     classify: opts.classify,
+    ...(opts.usage ? { usage: opts.usage } : {}),
     whenExhausted: opts.whenExhausted,
     debug: opts.debug,
   });

@@ -77,6 +77,15 @@ export interface ScriptedModelOptions {
   debug?: boolean;
   /** model name echoed back when the request names none */
   model?: string;
+  /** the `usage` a main or subagent reply reports (default: 10 input, 5 output); side replies keep the default */
+  usage?: (req: RecordedRequest) => Partial<Usage> | undefined;
+}
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
 }
 
 export interface ScriptedModel {
@@ -390,8 +399,9 @@ export async function startScriptedModel(opts: ScriptedModelOptions): Promise<Sc
     rec.reply = blocks;
     rec.stopReason = stopReason;
     const model = typeof body?.model === "string" ? body.model : (opts.model ?? "claude-sonnet-4-5");
-    if (body?.stream === true) writeStream(res, model, blocks, stopReason);
-    else writeJson(res, model, blocks, stopReason);
+    const reported = { ...usage(), ...(rec.kind === "side" ? {} : opts.usage?.(rec)) };
+    if (body?.stream === true) writeStream(res, model, blocks, stopReason, reported);
+    else writeJson(res, model, blocks, stopReason, reported);
   };
 
   const server: Server = createServer((req, res) => {
@@ -492,7 +502,7 @@ function answerOther(rec: RecordedRequest, res: ServerResponse, model?: string):
   res.end("{}");
 }
 
-function usage() {
+function usage(): Usage {
   return {
     input_tokens: 10,
     output_tokens: 5,
@@ -505,7 +515,7 @@ function toApiBlock(b: ScriptBlock): Record<string, unknown> {
   return b.type === "text" ? { type: "text", text: b.text } : { type: "tool_use", id: b.id, name: b.name, input: b.input ?? {} };
 }
 
-function writeJson(res: ServerResponse, model: string, blocks: ScriptBlock[], stopReason: string): void {
+function writeJson(res: ServerResponse, model: string, blocks: ScriptBlock[], stopReason: string, reported: Usage): void {
   res.writeHead(200, { "content-type": "application/json", "request-id": `req_${Date.now()}` });
   res.end(
     JSON.stringify({
@@ -516,12 +526,12 @@ function writeJson(res: ServerResponse, model: string, blocks: ScriptBlock[], st
       content: blocks.map(toApiBlock),
       stop_reason: stopReason,
       stop_sequence: null,
-      usage: usage(),
+      usage: reported,
     }),
   );
 }
 
-function writeStream(res: ServerResponse, model: string, blocks: ScriptBlock[], stopReason: string): void {
+function writeStream(res: ServerResponse, model: string, blocks: ScriptBlock[], stopReason: string, reported: Usage): void {
   res.writeHead(200, {
     "content-type": "text/event-stream",
     "cache-control": "no-cache",
@@ -539,7 +549,7 @@ function writeStream(res: ServerResponse, model: string, blocks: ScriptBlock[], 
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { ...usage(), output_tokens: 1 },
+      usage: { ...reported, output_tokens: 1 },
     },
   });
   blocks.forEach((b, index) => {
@@ -564,7 +574,7 @@ function writeStream(res: ServerResponse, model: string, blocks: ScriptBlock[], 
   send("message_delta", {
     type: "message_delta",
     delta: { stop_reason: stopReason, stop_sequence: null },
-    usage: { output_tokens: 5 },
+    usage: { output_tokens: reported.output_tokens },
   });
   send("message_stop", { type: "message_stop" });
   res.end();
