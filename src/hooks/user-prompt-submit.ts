@@ -105,6 +105,7 @@ export function switchRecords(
       ...baseRecord(ctx, event, input, ref, session.main, effectiveGate(session, session.main, ref), started),
       decision: "observed",
       reason: switchReason(outcome.switched),
+      switched: outcome.switched,
     });
   }
 }

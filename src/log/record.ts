@@ -69,6 +69,8 @@ export const LogRecordSchema = z.object({
   /** UserPromptSubmit: the prompt's id (what its transcript line carries), and the `/utility on|off` it asks for, applied once that line shows it typed. */
   promptId: z.optional(z.string()),
   switch: z.optional(z.enum(["on", "off"])),
+  /** The `/utility on|off` a hook applied when it saw the typed prompt's line: what the log says of the gate when the state is gone. */
+  switched: z.optional(z.enum(["on", "off"])),
   /** At a stop: calls let through that never ran (refused by Claude Code's permissions, interrupted), taken off the step count. */
   uncounted: z.optional(z.number()),
   /** What the assistant message behind this record spent, when the hook knows it. */

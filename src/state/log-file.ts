@@ -35,8 +35,9 @@ const isSwitch = (value: unknown): value is "on" | "off" => value === "on" || va
 
 /**
  * The user's switches as the log records them, searched from its end: a
- * record with reason "/utility on|off" (written by the hook that saw the
- * typed line), and UserPromptSubmit records that carry `switch` and
+ * record that carries `switched` (written by the hook that saw the typed
+ * line; a field, never read back from the reason text), and
+ * UserPromptSubmit records that carry `switch` and
  * `promptId` (asked, not yet seen). Empty when the log cannot be read. For
  * when the state that holds the switch is gone or unreadable: what the gate
  * remembers must not vanish with one file (SPEC §10).
@@ -56,10 +57,10 @@ export function loggedSwitches(file: string): LoggedSwitches {
   }
   const found: LoggedSwitches = {};
   for (let i = lines.length - 1; i >= 0; i--) {
-    if (!lines[i]!.includes('"/utility o') && !lines[i]!.includes('"switch"')) continue;
+    if (!lines[i]!.includes('"switch')) continue;
     try {
-      const record = JSON.parse(lines[i]!) as { event?: unknown; reason?: unknown; switch?: unknown; promptId?: unknown };
-      if (record.reason === "/utility on" || record.reason === "/utility off") return { ...found, applied: record.reason === "/utility on" ? "on" : "off" };
+      const record = JSON.parse(lines[i]!) as { event?: unknown; switched?: unknown; switch?: unknown; promptId?: unknown };
+      if (isSwitch(record.switched)) return { ...found, applied: record.switched };
       if (!found.pending && record.event === "UserPromptSubmit" && isSwitch(record.switch) && typeof record.promptId === "string") {
         found.pending = { promptId: record.promptId, switch: record.switch };
       }

@@ -243,8 +243,11 @@ describe.concurrent.each(ENTRIES.map((e) => e.file))("dist/hooks/%s.js", (entry)
           expect(now.agents[AGENT]!.step).toBe(was.agents[AGENT]!.step);
           break;
         case "user-prompt-submit":
-          expect(now.main.task).toBe(was.main.task + 1);
-          expect(now.main.step).toBe(0);
+          // It starts no task (SPEC §2): it vouches for the prompt, and the next hook applies it once its line shows it typed.
+          expect(now.main.task).toBe(was.main.task);
+          expect(now.main.step).toBe(was.main.step);
+          expect(Object.keys(now.prompts ?? {}).length).toBe(Object.keys(was.prompts ?? {}).length + 1);
+          expect(now.main.awaitingActivation).toBe(true);
           expect(newLines).toBe(1);
           break;
         case "pre-compact":
