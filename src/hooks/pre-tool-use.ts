@@ -189,7 +189,7 @@ function record(input: PreToolUseInput, ref: ScopeRef, decided: Decided, ctx: Ho
   const evaluation = decision.decision === "passed" || decision.decision === "refused" ? decision.evaluation : undefined;
   const report = evaluation?.report ?? (decision.decision === "refused" ? decision.report : undefined);
   return {
-    ...baseRecord(ctx, "PreToolUse", input, ref, scope, gate, started),
+    ...baseRecord(ctx, "PreToolUse", { input, ref, scope, gate }, started),
     tool: input.tool_name,
     ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
     inputDigest: decided.digest,
@@ -248,7 +248,7 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
     throw error;
   }
   if (seen) switchRecords(ctx, "PreToolUse", input, ref, seen, prompts, started);
-  logOutcomes(ctx, "PreToolUse", input, ref, decided.scope, decided.gate, decided.outcomes);
+  logOutcomes(ctx, "PreToolUse", { input, ref, scope: decided.scope, gate: decided.gate }, decided.outcomes);
   ctx.appendLog(input.session_id, record(input, ref, decided, ctx, started));
   const output = toOutput(decided);
   return output ? { output } : {};
@@ -357,7 +357,7 @@ async function failClosed(error: unknown, input: PreToolUseInput, ctx: HookConte
 function logStateTrouble(input: PreToolUseInput, evidence: Required<GateEvidence>, ctx: HookContext, started: number, reason: string): void {
   try {
     ctx.appendLog(input.session_id, {
-      ...baseRecord(ctx, "PreToolUse", input, evidence.ref, evidence.scope, evidence.gate, started),
+      ...baseRecord(ctx, "PreToolUse", { input, ref: evidence.ref, scope: evidence.scope, gate: evidence.gate }, started),
       tool: input.tool_name,
       ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
       inputDigest: inputDigest(input.tool_input),

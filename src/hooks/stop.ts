@@ -70,12 +70,12 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
     return { state: session, result: { scope: { ...scope }, gate, untaken, uncounted, outcomes } };
   });
   const { scope, gate, untaken, uncounted, outcomes } = result;
-  logOutcomes(ctx, event, input, ref, scope, gate, outcomes);
+  logOutcomes(ctx, event, { input, ref, scope, gate }, outcomes);
   const reason = untaken
     ? `utility gate: your last report selected ${untaken.action} (Utility ${untaken.utility}) but no call was made. Take that action now, or write a new report that selects ${ENDING_ACTIONS.join(" or ")}.`
     : undefined;
   ctx.appendLog(input.session_id, {
-    ...baseRecord(ctx, event, input, ref, scope, gate, started),
+    ...baseRecord(ctx, event, { input, ref, scope, gate }, started),
     decision: untaken ? "blocked" : "observed",
     ...(reason ? { reason } : {}),
     ...(uncounted > 0 ? { uncounted } : {}),

@@ -65,7 +65,7 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
   });
   const gate = effectiveGate(session, session.main, ref);
   ctx.appendLog(input.session_id, {
-    ...baseRecord(ctx, "UserPromptSubmit", input, ref, session.main, gate, started),
+    ...baseRecord(ctx, "UserPromptSubmit", { input, ref, scope: session.main, gate }, started),
     decision: "observed",
     reason: "prompt received; what it is shows in its transcript line",
     promptId,
@@ -102,7 +102,7 @@ export function switchRecords(
   for (const outcome of outcomes) {
     if (!outcome.switched) continue;
     ctx.appendLog(input.session_id, {
-      ...baseRecord(ctx, event, input, ref, session.main, effectiveGate(session, session.main, ref), started),
+      ...baseRecord(ctx, event, { input, ref, scope: session.main, gate: effectiveGate(session, session.main, ref) }, started),
       decision: "observed",
       reason: switchReason(outcome.switched),
     });
