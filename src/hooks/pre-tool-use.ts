@@ -276,7 +276,7 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
     if (error instanceof StateUnreadableError) return failClosed(error, input, ctx, ref, started);
     throw error;
   }
-  if (seen) switchRecords(ctx, "PreToolUse", input, ref, seen, prompts, started);
+  if (seen) switchRecords(ctx, "PreToolUse", { input, ref, session: seen }, prompts, started);
   logOutcomes(ctx, "PreToolUse", { input, ref, scope: decided.scope, gate: decided.gate }, decided.outcomes);
   ctx.appendLog(input.session_id, record(input, ref, decided, ctx, started));
   const output = toOutput(decided);
