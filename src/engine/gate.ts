@@ -135,6 +135,18 @@ export function decideToolCall(input: GateInput): GateDecision {
   const overBudget = checkBudgets(input);
   if (overBudget) return overBudget;
   if (!input.gated) return input.repeat ? { decision: "observed", hint: repeatHint(input.tool, input.repeat) } : { decision: "observed" };
+  const before = checkBeforeReport(input);
+  if (before) return before;
+  const parsed = readReport(input);
+  if (!parsed.ok) return parsed.refusal;
+  const checked = checkReport(parsed.report, { scope: input.scope, step: input.step, config: input.config });
+  // The parsed report goes with a refusal that checks it, so the log shows what the model claimed.
+  if (!checked.ok) return refused(checked.refusal.rule, checked.refusal.message, undefined, parsed.report);
+  return checkStepCost(input, checked.evaluation) ?? checkPermission(input, checked.evaluation) ?? checkRepeat(input, checked.evaluation) ?? { decision: "passed", evaluation: checked.evaluation };
+}
+
+/** Refusals a gated call gets before its report is read: a protected target, an invalid opt-in, a report too large to read. */
+function checkBeforeReport(input: GateInput): GateDecision | undefined {
   if (input.protectedTarget) return refused("protected_target", `This ${input.tool} call is refused: ${input.protectedTarget}. The gate's own records are not the model's to edit.`);
   if (input.optInProblem) return refused("optin_invalid", `The skill that gates this scope has an invalid opt-in, so no tool call can be checked: ${input.optInProblem}`);
   if (input.reportText !== undefined && input.reportText.length > MAX_REPORT_TEXT_CHARS) {
@@ -143,17 +155,19 @@ export function decideToolCall(input: GateInput): GateDecision {
       `The text before this ${input.tool} call is ${input.reportText.length} characters long, more than the ${MAX_REPORT_TEXT_CHARS} an action report may take, so it is not read. Write the report in a short message before the call:\n${REPORT_TEMPLATE}`,
     );
   }
+  return undefined;
+}
+
+type ReadReport = { ok: true; report: Report } | { ok: false; refusal: GateDecision };
+
+/** The last action report before the call, or the refusal for a missing or malformed one. */
+function readReport(input: GateInput): ReadReport {
   const parsed = input.reportText === undefined ? undefined : parseLastReport(input.reportText);
   if (!parsed) {
-    return refused("no_report", `No action report before this ${input.tool} call. Under the utility gate, write the report in the same message, before the call:\n${REPORT_TEMPLATE}`);
+    return { ok: false, refusal: refused("no_report", `No action report before this ${input.tool} call. Under the utility gate, write the report in the same message, before the call:\n${REPORT_TEMPLATE}`) };
   }
-  if (!parsed.ok) {
-    const unknown = parsed.problems.find((p) => p.field === "Action" || p.kind === "unknown_action");
-    if (unknown) return refused("unknown_action", `${unknown.message} In ${input.scope} scope the actions are ${actionsOf(input.scope).join(", ")}.`);
-    return refused("malformed", `The action report is malformed: ${parsed.problems.map((p) => p.message).join(" ")}`);
-  }
-  const checked = checkReport(parsed.value, { scope: input.scope, step: input.step, config: input.config });
-  // The parsed report goes with a refusal that checks it, so the log shows what the model claimed.
-  if (!checked.ok) return refused(checked.refusal.rule, checked.refusal.message, undefined, parsed.value);
-  return checkStepCost(input, checked.evaluation) ?? checkPermission(input, checked.evaluation) ?? checkRepeat(input, checked.evaluation) ?? { decision: "passed", evaluation: checked.evaluation };
+  if (parsed.ok) return { ok: true, report: parsed.value };
+  const unknown = parsed.problems.find((p) => p.field === "Action" || p.kind === "unknown_action");
+  if (unknown) return { ok: false, refusal: refused("unknown_action", `${unknown.message} In ${input.scope} scope the actions are ${actionsOf(input.scope).join(", ")}.`) };
+  return { ok: false, refusal: refused("malformed", `The action report is malformed: ${parsed.problems.map((p) => p.message).join(" ")}`) };
 }

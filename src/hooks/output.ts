@@ -25,16 +25,16 @@ export function loggedReport(report: Report, evaluation?: Evaluation): LoggedRep
   };
 }
 
+/** Which scope a record is about: the hook input that named it, its ref, its state and the gate on it. */
+export interface RecordScope {
+  input: { session_id: string; agent_id?: string | undefined; agent_type?: string | undefined };
+  ref: ScopeRef;
+  scope: ScopeState;
+  gate: GateSource | undefined;
+}
+
 /** The fields every record of a scope carries, with the hook's latency since `started`. */
-export function baseRecord(
-  ctx: HookContext,
-  event: LogRecord["event"],
-  input: { session_id: string; agent_id?: string | undefined; agent_type?: string | undefined },
-  ref: ScopeRef,
-  scope: ScopeState,
-  gate: GateSource | undefined,
-  started: number,
-): Omit<LogRecord, "decision"> {
+export function baseRecord(ctx: HookContext, event: LogRecord["event"], { input, ref, scope, gate }: RecordScope, started: number): Omit<LogRecord, "decision"> {
   const config = gate?.config ?? defaultConfig();
   return {
     v: 1,
@@ -56,21 +56,13 @@ export function baseRecord(
 }
 
 /** One Outcome record per step whose outcome this hook learned (SPEC §8), at the step it was. */
-export function logOutcomes(
-  ctx: HookContext,
-  learnedBy: LogRecord["event"],
-  input: { session_id: string; agent_id?: string | undefined; agent_type?: string | undefined },
-  ref: ScopeRef,
-  scope: ScopeState,
-  gate: GateSource | undefined,
-  outcomes: readonly Outcome[],
-): void {
+export function logOutcomes(ctx: HookContext, learnedBy: LogRecord["event"], where: RecordScope, outcomes: readonly Outcome[]): void {
   const started = ctx.now();
   for (const o of outcomes) {
     // The call's message, so `utility report` has the step's tokens even when its PreToolUse ran before the line was read.
-    const message = callMessageOf(scope, o.toolUseId);
-    ctx.appendLog(input.session_id, {
-      ...baseRecord(ctx, "Outcome", input, ref, scope, gate, started),
+    const message = callMessageOf(where.scope, o.toolUseId);
+    ctx.appendLog(where.input.session_id, {
+      ...baseRecord(ctx, "Outcome", where, started),
       step: o.step,
       tool: o.tool,
       toolUseId: o.toolUseId,

@@ -42,7 +42,7 @@ export async function postToolUse(input: PostToolUseInput, ctx: HookContext): Pr
       : (reduceScope(scope, [{ kind: "ran_unchecked", tool: input.tool_name, digest: inputDigest(input.tool_input), effect: effectOf(input.tool_name, input.tool_input), ...(id !== undefined ? { toolUseId: id } : {}), failed }]), []);
     return { state: session, result: { outcomes, scope: { ...scope }, gate: effectiveGate(session, scope, ref) } };
   });
-  logOutcomes(ctx, failed ? "PostToolUseFailure" : "PostToolUse", input, ref, learned.scope, learned.gate, learned.outcomes);
+  logOutcomes(ctx, failed ? "PostToolUseFailure" : "PostToolUse", { input, ref, scope: learned.scope, gate: learned.gate }, learned.outcomes);
   return {};
 }
 

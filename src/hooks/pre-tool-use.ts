@@ -4,6 +4,7 @@ import { inputDigest, type RanCall } from "../engine/redundancy.js";
 import { decideCall } from "../engine/scope-state/decide.js";
 import { callMessageOf, type Outcome } from "../engine/scope-state/reducer.js";
 import { budgetsInForce, type GateBudget } from "../engine/gate.js";
+import type { Budgets } from "../engine/budget.js";
 import { estimateCostUsd } from "../engine/prices.js";
 import { totalTokens, type Spend } from "../engine/spend.js";
 import type { RecordSpend } from "../log/record.js";
@@ -105,7 +106,17 @@ function budgetFor(session: SessionState, scope: ScopeState, gate: GateSource | 
   return gateBudgetFrom({ spend, env, gate, launched: spend.agentsLaunched, ...(model !== undefined ? { model } : {}) });
 }
 
-function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseInput, governing: Governing, startedAt: number, outcomes: Outcome[], env: HookContext["env"], guarded?: string): Decided {
+/** One call to decide under the state lock, with what was found on the way there. */
+interface CallInState {
+  input: PreToolUseInput;
+  governing: Governing;
+  startedAt: number;
+  outcomes: Outcome[];
+  env: HookContext["env"];
+  guarded: string | undefined;
+}
+
+function decideInState(session: SessionState, ref: ScopeRef, { input, governing, startedAt, outcomes, env, guarded }: CallInState): Decided {
   const reportText = governing.text;
   const scope = scopeState(session, ref);
   const gate = effectiveGate(session, scope, ref);
@@ -122,7 +133,7 @@ function decideInState(session: SessionState, ref: ScopeRef, input: PreToolUseIn
     ...(budget ? { budget } : {}),
   });
   reduceScope(scope, [decided.event]);
-  const context = decided.decision.decision === "passed" ? contextLine(scope, gate?.config.maxSteps, governing.model, budget, gate !== undefined, rootSpendOf(session, scope)) : undefined;
+  const context = decided.decision.decision === "passed" ? contextLine(scope, gate, governing.model, budget, rootSpendOf(session, scope)) : undefined;
   const spend = recordSpendOf(scope, input.tool_use_id, governing.model);
   return {
     decision: decided.decision,
@@ -152,22 +163,30 @@ function recordSpendOf(scope: ScopeState, toolUseId: string | undefined, model: 
 }
 
 /** Only when the tier is known: the line's point is the StepCost, which needs it. Spend shows against the budgets in force. */
-function contextLine(scope: ScopeState, maxSteps: number | undefined, model: string | undefined, budget: GateBudget | undefined, gated: boolean, spend: Spend): string | undefined {
+function contextLine(scope: ScopeState, gate: GateSource | undefined, model: string | undefined, budget: GateBudget | undefined, spend: Spend): string | undefined {
   const tier = tierOf(model);
+  const maxSteps = gate?.config.maxSteps;
   if (!tier || maxSteps === undefined) return undefined;
   if (!budget) return formatContextLine({ step: scope.step, maxSteps, tier });
-  const budgets = budgetsInForce({ gated, budget });
-  return formatContextLine({
-    step: scope.step,
-    maxSteps,
-    tier,
-    spend: { tokens: totalTokens(spend.tokens), ...(budgets.costBudgetUsd !== undefined ? { costUsd: estimateCostUsd(spend.byModel, budget.prices) } : {}), ...(budgets.maxAgents !== undefined ? { agents: spend.agentsLaunched } : {}) },
-    budgets: {
-      ...(budgets.tokenBudget !== undefined ? { tokens: budgets.tokenBudget } : {}),
-      ...(budgets.costBudgetUsd !== undefined ? { costUsd: budgets.costBudgetUsd } : {}),
-      ...(budgets.maxAgents !== undefined ? { agents: budgets.maxAgents } : {}),
-    },
-  });
+  const budgets = budgetsInForce({ gated: gate !== undefined, budget });
+  return formatContextLine({ step: scope.step, maxSteps, tier, spend: spentAgainst(spend, budgets, budget), budgets: budgetLimits(budgets) });
+}
+
+/** What the context line shows as spent: tokens always, cost and agents only where a budget limits them. */
+function spentAgainst(spend: Spend, budgets: Budgets, budget: GateBudget) {
+  return {
+    tokens: totalTokens(spend.tokens),
+    ...(budgets.costBudgetUsd !== undefined ? { costUsd: estimateCostUsd(spend.byModel, budget.prices) } : {}),
+    ...(budgets.maxAgents !== undefined ? { agents: spend.agentsLaunched } : {}),
+  };
+}
+
+function budgetLimits(budgets: Budgets) {
+  return {
+    ...(budgets.tokenBudget !== undefined ? { tokens: budgets.tokenBudget } : {}),
+    ...(budgets.costBudgetUsd !== undefined ? { costUsd: budgets.costBudgetUsd } : {}),
+    ...(budgets.maxAgents !== undefined ? { agents: budgets.maxAgents } : {}),
+  };
 }
 
 function toOutput(decided: Decided): HookResult["output"] {
@@ -186,22 +205,32 @@ function toOutput(decided: Decided): HookResult["output"] {
 
 function record(input: PreToolUseInput, ref: ScopeRef, decided: Decided, ctx: HookContext, started: number): LogRecord {
   const { decision, gate, scope } = decided;
-  const evaluation = decision.decision === "passed" || decision.decision === "refused" ? decision.evaluation : undefined;
-  const report = evaluation?.report ?? (decision.decision === "refused" ? decision.report : undefined);
   return {
-    ...baseRecord(ctx, "PreToolUse", input, ref, scope, gate, started),
+    ...baseRecord(ctx, "PreToolUse", { input, ref, scope, gate }, started),
     tool: input.tool_name,
     ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
     inputDigest: decided.digest,
     decision: decision.decision === "neutral" ? "observed" : decision.decision,
     ...(decision.decision === "refused" ? { rule: decision.rule, reason: decision.reason } : {}),
-    ...(report ? { report: loggedReport(report, evaluation) } : {}),
-    ...(report
-      ? { selection: { strategy: "reported" as const, candidates: report.candidates?.length ?? 1, chosen: report.action } }
-      : {}),
-    ...(decided.repeat ? { repeat: { ofStep: decided.repeat.at, ...(decided.repeat.toolUseId ? { toolUseId: decided.repeat.toolUseId } : {}) } } : {}),
+    ...reportFields(decision),
+    ...(decided.repeat ? { repeat: repeatField(decided.repeat) } : {}),
     ...(decided.spend ? { spend: decided.spend } : {}),
   };
+}
+
+/** The report the decision read, as logged, and the selection it claims; nothing when there was none. */
+function reportFields(decision: Decided["decision"]): Pick<LogRecord, "report" | "selection"> {
+  const evaluation = decision.decision === "passed" || decision.decision === "refused" ? decision.evaluation : undefined;
+  const report = evaluation?.report ?? (decision.decision === "refused" ? decision.report : undefined);
+  if (!report) return {};
+  return {
+    report: loggedReport(report, evaluation),
+    selection: { strategy: "reported" as const, candidates: report.candidates?.length ?? 1, chosen: report.action },
+  };
+}
+
+function repeatField(repeat: NonNullable<Decided["repeat"]>): NonNullable<LogRecord["repeat"]> {
+  return { ofStep: repeat.at, ...(repeat.toolUseId ? { toolUseId: repeat.toolUseId } : {}) };
 }
 
 /**
@@ -241,14 +270,14 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
       // Gated only now (a skill seen in this scan): the text is there, since the scan found lines written before the call.
       // Already waited (and found nothing): never wait a second time, holding the lock.
       const governing = needed ? waited : effectiveGate(session, scope, ref) ? governingText(ref, input.tool_use_id, ctx) : {};
-      return { state: session, result: decideInState(session, ref, input, governing, ctx.clock().getTime(), applied.outcomes, ctx.env, guarded) };
+      return { state: session, result: decideInState(session, ref, { input, governing, startedAt: ctx.clock().getTime(), outcomes: applied.outcomes, env: ctx.env, guarded }) };
     });
   } catch (error) {
     if (error instanceof StateUnreadableError) return failClosed(error, input, ctx, ref, started);
     throw error;
   }
-  if (seen) switchRecords(ctx, "PreToolUse", input, ref, seen, prompts, started);
-  logOutcomes(ctx, "PreToolUse", input, ref, decided.scope, decided.gate, decided.outcomes);
+  if (seen) switchRecords(ctx, "PreToolUse", { input, ref, session: seen }, prompts, started);
+  logOutcomes(ctx, "PreToolUse", { input, ref, scope: decided.scope, gate: decided.gate }, decided.outcomes);
   ctx.appendLog(input.session_id, record(input, ref, decided, ctx, started));
   const output = toOutput(decided);
   return output ? { output } : {};
@@ -288,24 +317,8 @@ interface GateEvidence {
  * saying so is enough; a source that fails says nothing.
  */
 async function gateEvidence(input: PreToolUseInput, ctx: HookContext, known?: ScopeRef): Promise<GateEvidence | undefined> {
-  let ref = known;
-  try {
-    ref ??= scopeOf(input);
-  } catch {
-    // an id that cannot be a path: only the subagent's definition can still say
-  }
-  let session = newSession(input.session_id);
-  try {
-    // Only locked (held too long), not unreadable: what it holds (/utility on, skills seen) still shows a gate.
-    session = ctx.store.read(input.session_id) ?? session;
-  } catch {
-    // Unreadable: /utility on is still in the log (the user's own prompt); skills show in the transcript.
-    try {
-      session = recoverSwitches(session, ctx.dataDir);
-    } catch {
-      // no log either
-    }
-  }
+  const ref = known ?? refOrNone(input);
+  const session = sessionForEvidence(input.session_id, ctx);
   const scope = ref ? scopeState(session, ref) : newScope(1);
   try {
     await ensureDefinition(scope, input, ctx);
@@ -318,11 +331,40 @@ async function gateEvidence(input: PreToolUseInput, ctx: HookContext, known?: Sc
   } catch {
     // the transcript is unreadable too: it shows nothing
   }
+  return gatedEvidence(session, scope, ref);
+}
+
+function gatedEvidence(session: SessionState, scope: ScopeState, ref: ScopeRef): GateEvidence | undefined {
   try {
     const gate = effectiveGate(session, scope, ref) ?? (scope.definition?.gated ? scope.definition : undefined);
     return gate ? { gate, scope, ref } : undefined;
   } catch {
     return undefined;
+  }
+}
+
+function refOrNone(input: PreToolUseInput): ScopeRef | undefined {
+  try {
+    return scopeOf(input);
+  } catch {
+    // an id that cannot be a path: only the subagent's definition can still say
+    return undefined;
+  }
+}
+
+/** The session as far as it can be read: the state file, else the switches in the log, else a fresh one. */
+function sessionForEvidence(sessionId: string, ctx: HookContext): SessionState {
+  const session = newSession(sessionId);
+  try {
+    // Only locked (held too long), not unreadable: what it holds (/utility on, skills seen) still shows a gate.
+    return ctx.store.read(sessionId) ?? session;
+  } catch {
+    // Unreadable: /utility on is still in the log (the user's own prompt); skills show in the transcript.
+    try {
+      return recoverSwitches(session, ctx.dataDir);
+    } catch {
+      return session; // no log either
+    }
   }
 }
 
@@ -357,7 +399,7 @@ async function failClosed(error: unknown, input: PreToolUseInput, ctx: HookConte
 function logStateTrouble(input: PreToolUseInput, evidence: Required<GateEvidence>, ctx: HookContext, started: number, reason: string): void {
   try {
     ctx.appendLog(input.session_id, {
-      ...baseRecord(ctx, "PreToolUse", input, evidence.ref, evidence.scope, evidence.gate, started),
+      ...baseRecord(ctx, "PreToolUse", { input, ref: evidence.ref, scope: evidence.scope, gate: evidence.gate }, started),
       tool: input.tool_name,
       ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
       inputDigest: inputDigest(input.tool_input),

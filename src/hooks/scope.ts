@@ -7,7 +7,6 @@ import type { ScopeEvent } from "../engine/scope-state/events.js";
 import { applyEvent, applyEvents, type Outcome } from "../engine/scope-state/reducer.js";
 
 export { rootSpendOf } from "../engine/scope-state/reducer.js";
-import type { Spend } from "../engine/spend.js";
 
 /** Which loop a hook call belongs to: the main conversation, or one subagent (SPEC §2). */
 export interface ScopeRef {

@@ -35,15 +35,20 @@ export function untakenAction(lastMessage: unknown): { action: Action; utility: 
 async function readFinalMessage(input: StopInput, ref: ScopeRef, ctx: HookContext): Promise<string> {
   const given = messageText(input.last_assistant_message);
   if (input.stop_hook_active || given.trim() === "") return given;
-  // A look at what the transcript shows so far, on a copy: the state is changed under the lock only.
+  const { mayBeGated, uncounted } = await lookAtScope(input, ref, ctx);
+  if (!mayBeGated && uncounted === 0) return given;
+  if (!ctx.waitForFinal?.(ref, given) || !mayBeGated) return given;
+  const texts = ctx.readFinal?.(ref);
+  return texts && texts.length > 0 ? texts.join("\n\n") : given;
+}
+
+/** A look at what the transcript shows so far, on a copy: the state is changed under the lock only. */
+async function lookAtScope(input: StopInput, ref: ScopeRef, ctx: HookContext): Promise<{ mayBeGated: boolean; uncounted: number }> {
   const session = ctx.store.read(input.session_id) ?? newSession(input.session_id);
   const scope = scopeState(session, ref);
   if (!scope.awaitingActivation) await applyScan(scope, scanTranscript(scope, ref, vouchedIn(session)), ctx.loadSkill, session);
   const mayBeGated = scope.awaitingActivation === true || effectiveGate(session, scope, ref) !== undefined;
-  if (!mayBeGated && neverRan(scope) === 0) return given;
-  if (!ctx.waitForFinal?.(ref, given) || !mayBeGated) return given;
-  const texts = ctx.readFinal?.(ref);
-  return texts && texts.length > 0 ? texts.join("\n\n") : given;
+  return { mayBeGated, uncounted: mayBeGated ? 0 : neverRan(scope) };
 }
 
 /**
@@ -60,7 +65,7 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
     const scope = scopeState(session, ref);
     const applied = await applyScan(scope, scanTranscript(scope, ref, vouchedIn(session)), ctx.loadSkill, session);
     const outcomes = applied.outcomes;
-    switchRecords(ctx, event, input, ref, session, applied.prompts, started);
+    switchRecords(ctx, event, { input, ref, session }, applied.prompts, started);
     delete scope.awaitingActivation;
     const gate = effectiveGate(session, scope, ref);
     const untaken = gate && !input.stop_hook_active && !scope.stopBlocked ? untakenAction(finalText) : undefined;
@@ -70,12 +75,12 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
     return { state: session, result: { scope: { ...scope }, gate, untaken, uncounted, outcomes } };
   });
   const { scope, gate, untaken, uncounted, outcomes } = result;
-  logOutcomes(ctx, event, input, ref, scope, gate, outcomes);
+  logOutcomes(ctx, event, { input, ref, scope, gate }, outcomes);
   const reason = untaken
     ? `utility gate: your last report selected ${untaken.action} (Utility ${untaken.utility}) but no call was made. Take that action now, or write a new report that selects ${ENDING_ACTIONS.join(" or ")}.`
     : undefined;
   ctx.appendLog(input.session_id, {
-    ...baseRecord(ctx, event, input, ref, scope, gate, started),
+    ...baseRecord(ctx, event, { input, ref, scope, gate }, started),
     decision: untaken ? "blocked" : "observed",
     ...(reason ? { reason } : {}),
     ...(uncounted > 0 ? { uncounted } : {}),

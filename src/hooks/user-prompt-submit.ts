@@ -5,7 +5,7 @@ import type { LogRecord } from "../log/record.js";
 import type { HookContext } from "./context.js";
 import { effectiveGate, type PromptOutcome } from "./gating.js";
 import type { UserPromptSubmitInput } from "./input.js";
-import { baseRecord, type HookResult } from "./output.js";
+import { baseRecord, type HookResult, type RecordScope } from "./output.js";
 import { scopeOf, type ScopeRef } from "./scope.js";
 
 /** `/utility on`, `/utility:utility off`: the user's own prompt, once its transcript line shows it was typed. */
@@ -65,7 +65,7 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
   });
   const gate = effectiveGate(session, session.main, ref);
   ctx.appendLog(input.session_id, {
-    ...baseRecord(ctx, "UserPromptSubmit", input, ref, session.main, gate, started),
+    ...baseRecord(ctx, "UserPromptSubmit", { input, ref, scope: session.main, gate }, started),
     decision: "observed",
     reason: "prompt received; what it is shows in its transcript line",
     promptId,
@@ -89,20 +89,19 @@ function vouch(state: SessionState, promptId: string, prompt: { own: boolean; sw
   for (const old of ids.slice(0, Math.max(0, ids.length - VOUCHED_PROMPTS_LIMIT))) delete prompts[old];
 }
 
+/** The hook call whose scan saw the prompts, and the session they were applied to. */
+export interface SwitchSource {
+  input: RecordScope["input"];
+  ref: ScopeRef;
+  session: SessionState;
+}
+
 /** One record per switch a typed prompt made, written by the hook that saw its line. */
-export function switchRecords(
-  ctx: HookContext,
-  event: LogRecord["event"],
-  input: { session_id: string; agent_id?: string | undefined; agent_type?: string | undefined },
-  ref: ScopeRef,
-  session: SessionState,
-  outcomes: readonly PromptOutcome[],
-  started: number,
-): void {
+export function switchRecords(ctx: HookContext, event: LogRecord["event"], { input, ref, session }: SwitchSource, outcomes: readonly PromptOutcome[], started: number): void {
   for (const outcome of outcomes) {
     if (!outcome.switched) continue;
     ctx.appendLog(input.session_id, {
-      ...baseRecord(ctx, event, input, ref, session.main, effectiveGate(session, session.main, ref), started),
+      ...baseRecord(ctx, event, { input, ref, scope: session.main, gate: effectiveGate(session, session.main, ref) }, started),
       decision: "observed",
       reason: switchReason(outcome.switched),
       switched: outcome.switched,

@@ -252,39 +252,60 @@ export function resolveOptIn(frontmatterData: unknown, file: string): OptInResul
     return { ok: false, problems: [optInProblem(file, "frontmatter", describeValue(frontmatterData), "a YAML mapping of keys to values")] };
   }
   const top = frontmatterData;
-  const meta = isPlainObject(top.metadata) ? top.metadata : {};
-  const problems: OptInProblem[] = [];
+  const read: KeysRead = { file, top, meta: isPlainObject(top.metadata) ? top.metadata : {}, problems: [] };
   const optIn = defaultOptIn();
   const values: Partial<Record<OptInKey, unknown>> = {};
-
   for (const base of OPT_IN_KEYS) {
-    const atTop = Object.prototype.hasOwnProperty.call(top, base);
-    const atMeta = Object.prototype.hasOwnProperty.call(meta, base);
-    if (!atTop && !atMeta) continue;
+    const found = readKey(read, base);
+    if (found === "absent") continue;
     optIn.keys.push(base);
-    const checks: Array<{ where: string; check: Check<unknown> }> = [];
-    if (atTop) checks.push({ where: "the top level", check: checkKey(base, base, top[base]) });
-    if (atMeta) checks.push({ where: "metadata", check: checkKey(base, `metadata.${base}`, meta[base]) });
-    const failed = checks.filter((c) => !c.check.ok);
-    for (const { check } of failed) {
-      if (!check.ok) for (const p of check.problems) problems.push(optInProblem(file, p.key, p.found, p.expected));
-    }
-    if (failed.length > 0) continue;
-    if (atTop && atMeta && !isDeepStrictEqual(top[base], meta[base])) {
-      problems.push(
-        optInProblem(
-          file,
-          base,
-          `${describeValue(top[base])} at the top level and ${describeValue(meta[base])} under metadata`,
-          "one value: set the key in one place, or the same value in both",
-        ),
-      );
-      continue;
-    }
-    const first = checks[0]!.check;
-    if (first.ok) values[base] = first.value;
+    if (found.ok) values[base] = found.value;
   }
+  pushLookAlikes(read);
+  if (read.problems.length > 0) return { ok: false, problems: read.problems };
+  applyValues(optIn, values);
+  return { ok: true, optIn };
+}
 
+/** One file's frontmatter being read: where keys may sit, and the problems found so far. */
+interface KeysRead {
+  file: string;
+  top: Record<string, unknown>;
+  meta: Record<string, unknown>;
+  problems: OptInProblem[];
+}
+
+/** One opt-in key, at the top level, under metadata or both: its checked value, or not ok with its problems recorded. */
+function readKey({ file, top, meta, problems }: KeysRead, base: OptInKey): "absent" | { ok: true; value: unknown } | { ok: false } {
+  const atTop = Object.prototype.hasOwnProperty.call(top, base);
+  const atMeta = Object.prototype.hasOwnProperty.call(meta, base);
+  if (!atTop && !atMeta) return "absent";
+  const checks: Array<Check<unknown>> = [];
+  if (atTop) checks.push(checkKey(base, base, top[base]));
+  if (atMeta) checks.push(checkKey(base, `metadata.${base}`, meta[base]));
+  if (pushFailedChecks(file, checks, problems)) return { ok: false };
+  if (atTop && atMeta && !isDeepStrictEqual(top[base], meta[base])) {
+    problems.push(
+      optInProblem(file, base, `${describeValue(top[base])} at the top level and ${describeValue(meta[base])} under metadata`, "one value: set the key in one place, or the same value in both"),
+    );
+    return { ok: false };
+  }
+  const first = checks[0]!;
+  return first.ok ? { ok: true, value: first.value } : { ok: false };
+}
+
+/** The problems of each failed check; true when any failed. */
+function pushFailedChecks(file: string, checks: ReadonlyArray<Check<unknown>>, problems: OptInProblem[]): boolean {
+  let failed = false;
+  for (const check of checks) {
+    if (check.ok) continue;
+    failed = true;
+    for (const p of check.problems) problems.push(optInProblem(file, p.key, p.found, p.expected));
+  }
+  return failed;
+}
+
+function pushLookAlikes({ file, top, meta, problems }: KeysRead): void {
   const lookAlikes = [
     ...Object.keys(top).filter(isLookAlike).map((k) => ({ key: k, shown: k })),
     ...Object.keys(meta).filter(isLookAlike).map((k) => ({ key: k, shown: `metadata.${k}` })),
@@ -293,8 +314,10 @@ export function resolveOptIn(frontmatterData: unknown, file: string): OptInResul
     const near = nearestKey(key);
     problems.push(optInProblem(file, shown, `an unknown key${near ? ` (did you mean ${near}?)` : ""}`, `one of ${OPT_IN_KEYS.join(", ")}`));
   }
+}
 
-  if (problems.length > 0) return { ok: false, problems };
+/** The checked values onto the defaults: each key given replaces its default. */
+function applyValues(optIn: OptIn, values: Partial<Record<OptInKey, unknown>>): void {
   if (values.utility_gated !== undefined) optIn.gated = values.utility_gated as boolean;
   if (values.utility_floor !== undefined) optIn.floor = values.utility_floor as number;
   if (values.utility_max_steps !== undefined) optIn.maxSteps = values.utility_max_steps as number;
@@ -304,5 +327,4 @@ export function resolveOptIn(frontmatterData: unknown, file: string): OptInResul
   for (const key of BUDGET_KEYS) {
     if (values[key] !== undefined) (optIn.budgets as Record<string, unknown>)[BUDGET_FIELD[key]] = values[key];
   }
-  return { ok: true, optIn };
 }

@@ -145,113 +145,135 @@ const REFUSED_BY_A_HOOK = /^PreToolUse:\S+ hook error: /;
  * or the whole file (`subagentFile`).
  */
 export function replayEvents(events: readonly LocatedEvent[], options: ReplayOptions = {}): EventsReplay {
-  const gated = options.gated === true;
-  const config = options.config ?? defaultConfig();
-  /** Replayed as if gated (by /utility on, with `config`), or not at all. */
-  const gate: GateSource | undefined = gated ? { file: "utility replay --gated", gated: true, scope: "self", config, extraTools: {} } : undefined;
-  const scopes = new Map<string, ScopeRun>();
-  const byCallId = new Map<string, { run: ScopeRun; call: CallState }>();
-  const seenLines = new Set<string>();
-  const delegations: Delegation[] = [];
-  const errorCount = new Map<ScopeRun, number>();
-  let inlineRun: ScopeRun | undefined;
-  let inlineRuns = 0;
-  let lines = 0;
+  const replay = new Replay(options);
+  for (const event of events) replay.event(event);
+  return replay.result();
+}
 
-  const scopeFor = (event: LocatedEvent): ScopeRun => {
-    if (options.subagentFile) {
-      const agentId = options.subagentFile.agentId ?? event.agentId;
-      return getScope(agentId ? `agent:${agentId}` : "subagent", "agent", "subagent_file", agentId);
-    }
-    if (!event.sidechain) {
-      inlineRun = undefined;
-      return getScope("main", "main", "main");
-    }
-    if (event.agentId) return getScope(`agent:${event.agentId}`, "agent", "inline", event.agentId);
-    // 1.0: no agent id; a subagent's lines are contiguous, and each begins with its prompt.
-    const startsAgent = event.kind === "user_text" && event.isPrompt && inlineRun !== undefined && inlineRun.lastLine > 0;
-    if (!inlineRun || startsAgent) {
-      inlineRuns += 1;
-      inlineRun = getScope(`sidechain:${inlineRuns}`, "agent", "inline");
-    }
-    return inlineRun;
-  };
+type AssistantEvent = Extract<LocatedEvent, { kind: "assistant" }>;
+type ResultEvent = Extract<LocatedEvent, { kind: "tool_result" }>;
+type UserTextEvent = Extract<LocatedEvent, { kind: "user_text" }>;
+type ToolUseBlock = Extract<AssistantEvent["blocks"][number], { type: "tool_use" }>;
 
-  function getScope(id: string, scope: Conversation, source: ScopeSource, agentId?: string): ScopeRun {
-    let run = scopes.get(id);
-    if (!run) {
-      run = new ScopeRun(id, scope, source, gated, agentId);
-      scopes.set(id, run);
-    }
-    return run;
+/** replayEvents' state across one file's events. */
+class Replay {
+  private readonly gated: boolean;
+  /** Replayed as if gated (by /utility on, with the options' config), or not at all. */
+  private readonly gate: GateSource | undefined;
+  private readonly scopes = new Map<string, ScopeRun>();
+  private readonly byCallId = new Map<string, { run: ScopeRun; call: CallState }>();
+  private readonly seenLines = new Set<string>();
+  private readonly delegations: Delegation[] = [];
+  private readonly errorCount = new Map<ScopeRun, number>();
+  private inlineRun: ScopeRun | undefined;
+  private inlineRuns = 0;
+  private lines = 0;
+
+  constructor(private readonly options: ReplayOptions) {
+    this.gated = options.gated === true;
+    const config = options.config ?? defaultConfig();
+    this.gate = this.gated ? { file: "utility replay --gated", gated: true, scope: "self", config, extraTools: {} } : undefined;
   }
 
-  for (const event of events) {
+  event(event: LocatedEvent): void {
     const line = event.lineNo ?? 0;
-    if (line > lines) lines = line;
-    // A line written twice (same uuid) counts once, as the hooks' reader does.
-    if (event.uuid !== undefined && event.kind === "assistant") {
-      const key = `${event.uuid}\u0000${event.messageId}`;
-      if (seenLines.has(key)) continue;
-      seenLines.add(key);
-    }
-    if (event.kind === "tool_result") {
-      // A result belongs to its call's scope, wherever it is written.
-      const found = byCallId.get(event.toolUseId);
-      if (!found || found.call.resultBytes !== undefined) continue;
-      found.run.touch(line);
-      const { call } = found;
-      call.resultBytes = event.bytes;
-      if (event.isError) errorCount.set(found.run, (errorCount.get(found.run) ?? 0) + 1);
-      // Refused by the replayed gate: a recording made under the gate never ran it (its result is the refusal); one made without it did.
-      if (call.refused) {
-        if (!REFUSED_BY_A_HOOK.test(event.text)) found.run.feed({ kind: "ran_unchecked", tool: call.tool, digest: call.digest, effect: call.effect, toolUseId: event.toolUseId, failed: event.isError });
-        continue;
-      }
-      found.run.feed(...observedEvents(event));
-      continue;
-    }
-    const run = scopeFor(event);
+    if (line > this.lines) this.lines = line;
+    if (event.kind === "assistant" && this.seenBefore(event)) return;
+    if (event.kind === "tool_result") return this.toolResult(event, line);
+    const run = this.scopeFor(event);
     run.touch(line);
-    if (event.kind === "compact") {
-      run.compact(event.source);
-      continue;
-    }
+    if (event.kind === "compact") return run.compact(event.source);
     run.afterBoundary = false;
-    if (event.kind === "user_text") {
-      // A notification's end of a background job, the same event the hooks feed (SPEC §7).
-      run.feed(...observedEvents(event));
-      if (!event.isPrompt) continue;
-      if (run.scope === "main" || run.state.task === 0) run.startTask();
-      if (run.prompt === undefined) run.prompt = event.text;
-      continue;
-    }
-    // An assistant line: text blocks govern the calls after them in the same message; its usage is the scope's spend.
+    if (event.kind === "user_text") return this.userText(run, event);
+    this.assistant(run, event, line);
+  }
+
+  /** A line written twice (same uuid) counts once, as the hooks' reader does. */
+  private seenBefore(event: AssistantEvent): boolean {
+    if (event.uuid === undefined) return false;
+    const key = `${event.uuid}\u0000${event.messageId}`;
+    if (this.seenLines.has(key)) return true;
+    this.seenLines.add(key);
+    return false;
+  }
+
+  /** A result belongs to its call's scope, wherever it is written. */
+  private toolResult(event: ResultEvent, line: number): void {
+    const found = this.byCallId.get(event.toolUseId);
+    if (!found || found.call.resultBytes !== undefined) return;
+    found.run.touch(line);
+    const { call } = found;
+    call.resultBytes = event.bytes;
+    if (event.isError) this.errorCount.set(found.run, (this.errorCount.get(found.run) ?? 0) + 1);
+    // Refused by the replayed gate: a recording made under the gate never ran it (its result is the refusal); one made without it did.
+    if (!call.refused) return found.run.feed(...observedEvents(event));
+    if (!REFUSED_BY_A_HOOK.test(event.text)) found.run.feed({ kind: "ran_unchecked", tool: call.tool, digest: call.digest, effect: call.effect, toolUseId: event.toolUseId, failed: event.isError });
+  }
+
+  private userText(run: ScopeRun, event: UserTextEvent): void {
+    // A notification's end of a background job, the same event the hooks feed (SPEC §7).
+    run.feed(...observedEvents(event));
+    if (!event.isPrompt) return;
+    if (run.scope === "main" || run.state.task === 0) run.startTask();
+    if (run.prompt === undefined) run.prompt = event.text;
+  }
+
+  /** An assistant line: text blocks govern the calls after them in the same message; its usage is the scope's spend. */
+  private assistant(run: ScopeRun, event: AssistantEvent, line: number): void {
     if (run.state.task === 0) run.startTask();
     run.feed(...observedEvents(event));
     const message = run.message(event.messageId);
     for (const block of event.blocks) {
-      if (block.type === "text") {
-        message.texts.push(block.text);
-        continue;
-      }
-      if (byCallId.has(block.id)) continue; // the same tool_use id written again
-      const call = takeCall(run, block.id, block.name, block.input, line, message.texts.join("\n\n"));
-      byCallId.set(block.id, { run, call });
-      if (run.scope === "main" && (DELEGATE_TOOLS as readonly string[]).includes(block.name)) delegations.push(delegationOf(call));
+      if (block.type === "text") message.texts.push(block.text);
+      else this.toolUse(run, block, line, message);
     }
   }
 
-  function takeCall(run: ScopeRun, id: string, tool: string, input: unknown, line: number, reportText: string): CallState {
+  private toolUse(run: ScopeRun, block: ToolUseBlock, line: number, message: Message): void {
+    if (this.byCallId.has(block.id)) return; // the same tool_use id written again
+    const call = this.takeCall(run, { id: block.id, tool: block.name, input: block.input, line, reportText: message.texts.join("\n\n") });
+    this.byCallId.set(block.id, { run, call });
+    if (run.scope === "main" && (DELEGATE_TOOLS as readonly string[]).includes(block.name)) this.delegations.push(delegationOf(call));
+  }
+
+  private scopeFor(event: LocatedEvent): ScopeRun {
+    if (this.options.subagentFile) {
+      const agentId = this.options.subagentFile.agentId ?? event.agentId;
+      return this.getScope(agentId ? `agent:${agentId}` : "subagent", "agent", "subagent_file", agentId);
+    }
+    if (!event.sidechain) {
+      this.inlineRun = undefined;
+      return this.getScope("main", "main", "main");
+    }
+    if (event.agentId) return this.getScope(`agent:${event.agentId}`, "agent", "inline", event.agentId);
+    // 1.0: no agent id; a subagent's lines are contiguous, and each begins with its prompt.
+    const startsAgent = event.kind === "user_text" && event.isPrompt && this.inlineRun !== undefined && this.inlineRun.lastLine > 0;
+    if (!this.inlineRun || startsAgent) {
+      this.inlineRuns += 1;
+      this.inlineRun = this.getScope(`sidechain:${this.inlineRuns}`, "agent", "inline");
+    }
+    return this.inlineRun;
+  }
+
+  private getScope(id: string, scope: Conversation, source: ScopeSource, agentId?: string): ScopeRun {
+    let run = this.scopes.get(id);
+    if (!run) {
+      run = new ScopeRun(id, scope, source, this.gated, agentId);
+      this.scopes.set(id, run);
+    }
+    return run;
+  }
+
+  private takeCall(run: ScopeRun, taken: TakenCall): CallState {
+    const { id, tool, input, line, reportText } = taken;
     const stepsBefore = run.state.step;
     // The same decision the hooks make, against the same state (src/engine/scope-state/decide.ts).
-    const decided = decideCall(run.state, run.scope === "main" ? "self" : "subagent", gate, { tool, input, toolUseId: id, ...(run.gate ? { reportText } : {}) });
+    const decided = decideCall(run.state, run.scope === "main" ? "self" : "subagent", this.gate, { tool, input, toolUseId: id, ...(run.gate ? { reportText } : {}) });
     run.feed(decided.event);
     const { decision } = decided;
-    const neutral = decision.decision === "neutral";
-    const refused = decision.decision === "refused";
-    const ref: CallRef = { toolUseId: id, line, index: run.calls.length + 1, task: run.state.task, step: neutral || refused ? 0 : run.state.step };
-    const call: CallState = { ref, tool, input, digest: decided.digest, effect: effectOf(tool, input), ...(refused ? { refused: true } : {}) };
+    const uncounted = decision.decision === "neutral" || decision.decision === "refused";
+    const ref: CallRef = { toolUseId: id, line, index: run.calls.length + 1, task: run.state.task, step: uncounted ? 0 : run.state.step };
+    const call: CallState = { ref, tool, input, digest: decided.digest, effect: effectOf(tool, input), ...(decision.decision === "refused" ? { refused: true } : {}) };
     run.calls.push(call);
     run.byId.set(id, call);
     run.tools[tool] = (run.tools[tool] ?? 0) + 1;
@@ -260,33 +282,52 @@ export function replayEvents(events: readonly LocatedEvent[], options: ReplayOpt
       call.repeatOf = first;
       run.repeats.push({ first, repeat: call });
     }
-    if (!neutral) {
-      run.decided.push({
-        toolUseId: id,
-        tool,
-        decision: decision.decision as DecidedCall["decision"],
-        ...(decision.decision === "refused" ? { rule: decision.rule } : {}),
-        task: run.state.task,
-        step: run.state.step,
-        ...(decided.repeat ? { repeatOfStep: decided.repeat.at, ...(decided.repeat.toolUseId !== undefined ? { repeatOf: decided.repeat.toolUseId } : {}) } : {}),
-      });
-    }
-    if (!run.gate) return call;
-    if (neutral) run.gate.neutral += 1;
-    else if (decision.decision === "refused") {
-      run.gate.refused += 1;
-      run.gate.byRule[decision.rule] = (run.gate.byRule[decision.rule] ?? 0) + 1;
-      run.gate.refusals.push({ call: ref, tool, rule: decision.rule, reason: decision.reason, stepsBefore });
-    } else run.gate.passed += 1;
+    if (decision.decision !== "neutral") run.decided.push(decidedCall(run, id, tool, decided));
+    if (run.gate) countGate(run.gate, decision, { call: ref, tool, stepsBefore });
     return call;
   }
 
-  const runs = [...scopes.values()];
-  const prompts: Record<string, string> = {};
-  for (const run of runs) if (run.scope === "agent" && run.prompt !== undefined) prompts[run.id] = run.prompt;
-  const reports = runs.map((run) => scopeReport(run, errorCount.get(run) ?? 0));
-  linkSubagents(reports, prompts, delegations);
-  return { scopes: reports, delegations, prompts, lines };
+  result(): EventsReplay {
+    const runs = [...this.scopes.values()];
+    const prompts: Record<string, string> = {};
+    for (const run of runs) if (run.scope === "agent" && run.prompt !== undefined) prompts[run.id] = run.prompt;
+    const reports = runs.map((run) => scopeReport(run, this.errorCount.get(run) ?? 0));
+    linkSubagents(reports, prompts, this.delegations);
+    return { scopes: reports, delegations: this.delegations, prompts, lines: this.lines };
+  }
+}
+
+/** One tool_use block to decide, with the text that governs it. */
+interface TakenCall {
+  id: string;
+  tool: string;
+  input: unknown;
+  line: number;
+  reportText: string;
+}
+
+type Decided = ReturnType<typeof decideCall>;
+
+function decidedCall(run: ScopeRun, id: string, tool: string, { decision, repeat }: Decided): DecidedCall {
+  return {
+    toolUseId: id,
+    tool,
+    decision: decision.decision as DecidedCall["decision"],
+    ...(decision.decision === "refused" ? { rule: decision.rule } : {}),
+    task: run.state.task,
+    step: run.state.step,
+    ...(repeat ? { repeatOfStep: repeat.at, ...(repeat.toolUseId !== undefined ? { repeatOf: repeat.toolUseId } : {}) } : {}),
+  };
+}
+
+/** The replayed gate's tally of one decision. */
+function countGate(gate: GateReplay, decision: Decided["decision"], refusal: { call: CallRef; tool: string; stepsBefore: number }): void {
+  if (decision.decision === "neutral") gate.neutral += 1;
+  else if (decision.decision === "refused") {
+    gate.refused += 1;
+    gate.byRule[decision.rule] = (gate.byRule[decision.rule] ?? 0) + 1;
+    gate.refusals.push({ call: refusal.call, tool: refusal.tool, rule: decision.rule, reason: decision.reason, stepsBefore: refusal.stepsBefore });
+  } else gate.passed += 1;
 }
 
 function delegationOf(call: CallState): Delegation {

@@ -82,13 +82,7 @@ export function replayFiles(paths: readonly string[], options: { gated?: boolean
     const agentId = subagentIdOf(item.path);
     const replayOptions: ReplayOptions = { gated: options.gated === true };
     if (item.role === "subagent") replayOptions.subagentFile = agentId !== undefined ? { agentId } : {};
-    let events;
-    try {
-      events = readAll(item.path);
-    } catch (error) {
-      throw new ReplayInputError(`cannot read ${item.path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
-    }
-    const replayed = replayEvents(events, replayOptions);
+    const replayed = replayEvents(readFile(item.path), replayOptions);
     if (item.role === "session") delegationsOf.set(item.path, replayed.delegations);
     if (item.subagentOf) linkSubagents(replayed.scopes, replayed.prompts, delegationsOf.get(item.subagentOf) ?? []);
     files.push({
@@ -104,6 +98,14 @@ export function replayFiles(paths: readonly string[], options: { gated?: boolean
   markCopies(files);
   const { scope: _all, ...spend } = totalSpend(files.flatMap((file) => file.scopes).filter((scope) => scope.duplicateOf === undefined));
   return { version: 1, gated: options.gated === true, tokenEstimate: TOKEN_ESTIMATE, files, totals: { ...totalsOf(files), spend, pricesDate: DEFAULT_PRICES.date } };
+}
+
+function readFile(path: string): ReturnType<typeof readAll> {
+  try {
+    return readAll(path);
+  } catch (error) {
+    throw new ReplayInputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+  }
 }
 
 /** How a file's spend names a scope: `main`, `agent:<id>`, or `sidechain` for 1.0 inline subagents (no agent id). */

@@ -48,25 +48,33 @@ function fileLines(file: FileReplay, gated: boolean): string[] {
   ]);
   out.push(...table([header, ...rows], new Set([2, 3, 4, ...(gated ? [5] : [])])).map((line) => `  ${line}`));
   for (const scope of file.scopes) {
-    for (const r of scope.repeats) {
-      out.push(
-        `  repeat in ${scopeLabel(scope)}: line ${r.repeat.line} (call ${r.repeat.index}, task ${r.repeat.task} step ${r.repeat.step}) ${r.tool} ${clip(canonicalJson(r.input), 70)}`,
-      );
-      out.push(`    first ran at line ${r.first.line} (call ${r.first.index}, task ${r.first.task} step ${r.first.step}); result ${r.resultBytes} bytes ≈ ${r.tokens} tokens`);
-    }
-    if (!gated || !scope.gate) continue;
-    const shown = scope.gate.refusals.filter((f) => f.rule !== "no_report").slice(0, MAX_REFUSALS_SHOWN);
-    for (const f of shown) out.push(`  would refuse in ${scopeLabel(scope)}: line ${f.call.line} ${f.tool} [${f.rule}] ${clip(f.reason, 110)}`);
-    const noReport = scope.gate.byRule.no_report ?? 0;
-    if (noReport > 0) {
-      const first = scope.gate.refusals.find((f) => f.rule === "no_report");
-      out.push(`  would refuse in ${scopeLabel(scope)}: ${noReport} call${noReport === 1 ? "" : "s"} with no action report before them (first at line ${first?.call.line})`);
-    }
-    const hidden = scope.gate.refusals.filter((f) => f.rule !== "no_report").length - shown.length;
-    if (hidden > 0) out.push(`  … ${hidden} more refusals in ${scopeLabel(scope)} (see --json)`);
+    out.push(...repeatLines(scope));
+    if (gated && scope.gate) out.push(...refusalLines(scope, scope.gate));
   }
   for (const spend of file.spend) out.push(`  spend ${spendScopeLabel(spend.scope, file)}: ${describeReplaySpend(spend)}`);
   if (file.scopes.some((scope) => scope.duplicateOf)) out.push("  [copy]: agent_progress copies of a subagent whose own file is replayed too; counted once, from that file");
+  return out;
+}
+
+function repeatLines(scope: ScopeReplay): string[] {
+  return scope.repeats.flatMap((r) => [
+    `  repeat in ${scopeLabel(scope)}: line ${r.repeat.line} (call ${r.repeat.index}, task ${r.repeat.task} step ${r.repeat.step}) ${r.tool} ${clip(canonicalJson(r.input), 70)}`,
+    `    first ran at line ${r.first.line} (call ${r.first.index}, task ${r.first.task} step ${r.first.step}); result ${r.resultBytes} bytes ≈ ${r.tokens} tokens`,
+  ]);
+}
+
+/** What the replayed gate would refuse: the first few reasons, calls without a report counted in one line. */
+function refusalLines(scope: ScopeReplay, gate: NonNullable<ScopeReplay["gate"]>): string[] {
+  const out: string[] = [];
+  const shown = gate.refusals.filter((f) => f.rule !== "no_report").slice(0, MAX_REFUSALS_SHOWN);
+  for (const f of shown) out.push(`  would refuse in ${scopeLabel(scope)}: line ${f.call.line} ${f.tool} [${f.rule}] ${clip(f.reason, 110)}`);
+  const noReport = gate.byRule.no_report ?? 0;
+  if (noReport > 0) {
+    const first = gate.refusals.find((f) => f.rule === "no_report");
+    out.push(`  would refuse in ${scopeLabel(scope)}: ${noReport} call${noReport === 1 ? "" : "s"} with no action report before them (first at line ${first?.call.line})`);
+  }
+  const hidden = gate.refusals.filter((f) => f.rule !== "no_report").length - shown.length;
+  if (hidden > 0) out.push(`  … ${hidden} more refusals in ${scopeLabel(scope)} (see --json)`);
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { ensureRealFolder } from "./paths.js";
 
@@ -43,32 +43,51 @@ const isSwitch = (value: unknown): value is "on" | "off" => value === "on" || va
  * remembers must not vanish with one file (SPEC §10).
  */
 export function loggedSwitches(file: string): LoggedSwitches {
-  let lines: string[];
+  const lines = readLogLines(file);
+  const found: LoggedSwitches = {};
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!lines[i]!.includes('"switch')) continue;
+    const record = parseSwitchRecord(lines[i]!);
+    if (!record) continue;
+    if (isSwitch(record.switched)) return { ...found, applied: record.switched };
+    if (!found.pending && isPendingSwitch(record)) found.pending = { promptId: record.promptId, switch: record.switch };
+  }
+  return found;
+}
+
+interface SwitchRecord {
+  event?: unknown;
+  switched?: unknown;
+  switch?: unknown;
+  promptId?: unknown;
+}
+
+/** The log's lines, or none when it cannot be read (never following a link). */
+function readLogLines(file: string): string[] {
   try {
     const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
     try {
-      if (!fstatSync(fd).isFile()) return {};
-      lines = readFileSync(fd, "utf8").split("\n");
+      if (!fstatSync(fd).isFile()) return [];
+      return readFileSync(fd, "utf8").split("\n");
     } finally {
       closeSync(fd);
     }
   } catch {
-    return {};
+    return [];
   }
-  const found: LoggedSwitches = {};
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (!lines[i]!.includes('"switch')) continue;
-    try {
-      const record = JSON.parse(lines[i]!) as { event?: unknown; switched?: unknown; switch?: unknown; promptId?: unknown };
-      if (isSwitch(record.switched)) return { ...found, applied: record.switched };
-      if (!found.pending && record.event === "UserPromptSubmit" && isSwitch(record.switch) && typeof record.promptId === "string") {
-        found.pending = { promptId: record.promptId, switch: record.switch };
-      }
-    } catch {
-      // a torn line: skip it
-    }
+}
+
+/** One log line as a record, or undefined for a torn line. */
+function parseSwitchRecord(line: string): SwitchRecord | undefined {
+  try {
+    return JSON.parse(line) as SwitchRecord;
+  } catch {
+    return undefined;
   }
-  return found;
+}
+
+function isPendingSwitch(record: SwitchRecord): record is SwitchRecord & { promptId: string; switch: "on" | "off" } {
+  return record.event === "UserPromptSubmit" && isSwitch(record.switch) && typeof record.promptId === "string";
 }
 
 /** The last switch applied, per the log (see loggedSwitches). */

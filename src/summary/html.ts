@@ -90,6 +90,14 @@ function chartSvg(records: readonly LogRecord[], fallbackFloor: number): string 
   const timeline = records.filter((r) => r.event === "PreToolUse");
   const n = timeline.length;
   const xOf = (i: number) => PAD.left + ((i + 0.5) / Math.max(n, 1)) * PLOT_W;
+  const parts: string[] = [...axisParts(), ...floorLines(timeline, fallbackFloor), ...segmentParts(timeline), ...traceParts(timeline, xOf), ...xTickParts(timeline, xOf), ...rugParts(timeline, xOf), ...markParts(timeline, xOf)];
+  if (n === 0) parts.push(`<text class="empty" x="${PAD.left + PLOT_W / 2}" y="${PAD.top + PLOT_H / 2}" text-anchor="middle">no tool calls recorded</text>`);
+
+  return `<svg class="chart" role="img" aria-label="U per step" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg">${parts.join("")}</svg>`;
+}
+
+/** The plot's frame, its U grid and ticks, and the U axis label. */
+function axisParts(): string[] {
   const parts: string[] = [];
   parts.push(`<rect class="plot" x="${PAD.left}" y="${PAD.top}" width="${PLOT_W}" height="${PLOT_H}"/>`);
   for (const u of [1, 0.5, 0, -0.5, -1, -1.5, -2]) {
@@ -98,9 +106,15 @@ function chartSvg(records: readonly LogRecord[], fallbackFloor: number): string 
     parts.push(`<text class="tick" x="${PAD.left - 8}" y="${y + 4}" text-anchor="end">${fmt(u)}</text>`);
   }
   parts.push(`<text class="axis" transform="translate(16 ${PAD.top + PLOT_H / 2}) rotate(-90)" text-anchor="middle">U</text>`);
-  parts.push(...floorLines(timeline, fallbackFloor));
+  return parts;
+}
 
-  // Where the scope or the task changes: a dashed rule, and a label that fits above its stretch.
+type XOf = (i: number) => number;
+
+/** Where the scope or the task changes: a dashed rule, and a label that fits above its stretch. */
+function segmentParts(timeline: readonly LogRecord[]): string[] {
+  const n = timeline.length;
+  const parts: string[] = [];
   const segments: Array<{ start: number; end: number; record: LogRecord }> = [];
   timeline.forEach((record, i) => {
     const last = segments[segments.length - 1];
@@ -115,8 +129,12 @@ function chartSvg(records: readonly LogRecord[], fallbackFloor: number): string 
     const label = [`${who} · task ${record.task}`, who, record.agentId !== undefined ? record.agentId : "main"].find((l) => l.length * 6.2 + 8 <= width);
     if (label) parts.push(`<text class="segment-label" x="${x + 4}" y="${PAD.top - 8}">${escapeHtml(label)}</text>`);
   }
+  return parts;
+}
 
-  // A faint line through the U of the steps that ran (refused calls did not), per scope and task.
+/** A faint line through the U of the steps that ran (refused calls did not), per scope and task. */
+function traceParts(timeline: readonly LogRecord[], xOf: XOf): string[] {
+  const parts: string[] = [];
   let path: string[] = [];
   let pathSegment: string | undefined;
   const flush = () => {
@@ -130,16 +148,24 @@ function chartSvg(records: readonly LogRecord[], fallbackFloor: number): string 
     if (record.report && record.decision !== "refused") path.push(`${r1(xOf(i))},${r1(yOf(record.report.utility))}`);
   });
   flush();
+  return parts;
+}
 
-  // x ticks: the step of each call, thinned out when there are many.
-  const every = Math.max(1, Math.ceil(n / 30));
+/** x ticks: the step of each call, thinned out when there are many. */
+function xTickParts(timeline: readonly LogRecord[], xOf: XOf): string[] {
+  const parts: string[] = [];
+  const every = Math.max(1, Math.ceil(timeline.length / 30));
   timeline.forEach((record, i) => {
     if (i % every !== 0) return;
     parts.push(`<text class="tick" x="${r1(xOf(i))}" y="${RUG_Y + 22}" text-anchor="middle">${record.step}</text>`);
   });
   parts.push(`<text class="axis" x="${PAD.left + PLOT_W / 2}" y="${H - 12}" text-anchor="middle">tool calls in log order (tick: the step recorded)</text>`);
+  return parts;
+}
 
-  // Calls without a report (no U): a tick on the rug below the plot.
+/** Calls without a report (no U): a tick on the rug below the plot. */
+function rugParts(timeline: readonly LogRecord[], xOf: XOf): string[] {
+  const parts: string[] = [];
   timeline.forEach((record, i) => {
     if (record.report) return;
     const x = r1(xOf(i));
@@ -148,8 +174,13 @@ function chartSvg(records: readonly LogRecord[], fallbackFloor: number): string 
       `<line class="rug${refused ? " refused" : ""}" data-rug="${record.decision}" x1="${x}" x2="${x}" y1="${RUG_Y - 6}" y2="${RUG_Y + 6}"><title>${escapeHtml(`${record.tool ?? "?"} · ${record.decision}${record.rule ? ` (${record.rule})` : ""} · no report\n${scopeLabel(record)} · task ${record.task} · step ${record.step}/${record.maxSteps}${record.reason ? `\n${record.reason}` : ""}`)}</title></line>`,
     );
   });
+  return parts;
+}
 
-  // One mark per call that has a report.
+/** One mark per call that has a report. */
+function markParts(timeline: readonly LogRecord[], xOf: XOf): string[] {
+  const n = timeline.length;
+  const parts: string[] = [];
   const radius = n > 120 ? 3.5 : n > 60 ? 5 : 7;
   timeline.forEach((record, i) => {
     if (!record.report) return;
@@ -168,9 +199,7 @@ function chartSvg(records: readonly LogRecord[], fallbackFloor: number): string 
       parts.push(`<g ${attrs}>${title}<circle cx="${x}" cy="${y}" r="${radius}" fill="${color}" stroke="#fff" stroke-width="1.5"/></g>`);
     }
   });
-  if (n === 0) parts.push(`<text class="empty" x="${PAD.left + PLOT_W / 2}" y="${PAD.top + PLOT_H / 2}" text-anchor="middle">no tool calls recorded</text>`);
-
-  return `<svg class="chart" role="img" aria-label="U per step" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg">${parts.join("")}</svg>`;
+  return parts;
 }
 
 function legend(): string {
@@ -289,33 +318,40 @@ function summaryTable(scopes: readonly ScopeSummary[]): string {
 
 function recordsTable(records: readonly LogRecord[]): string {
   const head = ["#", "time", "scope", "task · step", "call / event", "decision", "action", "U", "G · SC · Unc · Red", "rationale / reason"];
-  const rows = records.map((record, i) => {
-    const r = record.report;
-    const notes = [
-      record.rule ? `<span class="rule">${escapeHtml(record.rule)}</span>` : "",
-      record.repeat ? `<span class="note">repeat of step ${record.repeat.ofStep}</span>` : "",
-    ].filter(Boolean);
-    const what = record.event === "PreToolUse" ? escapeHtml(record.tool ?? "?") : `<span class="event">${escapeHtml(record.event)}</span>`;
-    const action = r ? `<span class="swatch" style="background:${ACTION_COLORS[r.action] ?? "#333"}"></span>${escapeHtml(r.action)}` : "";
-    const signals = r ? [r.gain, r.stepCost, r.uncertainty, r.redundancy].map((v) => escapeHtml(v)).join(" · ") : "";
-    const text = [r?.rationale, record.reason].filter((t): t is string => t !== undefined && t !== "");
-    return {
-      cells: [
-        String(i + 1),
-        escapeHtml(/T(\d\d:\d\d:\d\d)/.exec(record.time)?.[1] ?? record.time),
-        escapeHtml(scopeCell(record)),
-        `${record.task} · ${record.step}/${record.maxSteps}`,
-        what,
-        [escapeHtml(record.decision), ...notes].join("<br>"),
-        action,
-        r ? r.utility.toFixed(2) : "",
-        signals,
-        text.map((t) => `<div>${escapeHtml(t)}</div>`).join(""),
-      ],
-      className: record.decision === "refused" ? "refused" : record.decision === "blocked" ? "blocked" : undefined,
-    };
-  });
-  return table("records", head, rows);
+  return table("records", head, records.map(recordRow));
+}
+
+function recordRow(record: LogRecord, i: number): { cells: string[]; className: string | undefined } {
+  const r = record.report;
+  const notes = [
+    record.rule ? `<span class="rule">${escapeHtml(record.rule)}</span>` : "",
+    record.repeat ? `<span class="note">repeat of step ${record.repeat.ofStep}</span>` : "",
+  ].filter(Boolean);
+  const what = record.event === "PreToolUse" ? escapeHtml(record.tool ?? "?") : `<span class="event">${escapeHtml(record.event)}</span>`;
+  const text = [r?.rationale, record.reason].filter((t): t is string => t !== undefined && t !== "");
+  return {
+    cells: [
+      String(i + 1),
+      escapeHtml(/T(\d\d:\d\d:\d\d)/.exec(record.time)?.[1] ?? record.time),
+      escapeHtml(scopeCell(record)),
+      `${record.task} · ${record.step}/${record.maxSteps}`,
+      what,
+      [escapeHtml(record.decision), ...notes].join("<br>"),
+      ...reportCells(r),
+      text.map((t) => `<div>${escapeHtml(t)}</div>`).join(""),
+    ],
+    className: record.decision === "refused" ? "refused" : record.decision === "blocked" ? "blocked" : undefined,
+  };
+}
+
+/** The action, U and signal cells of a record's report; empty without one. */
+function reportCells(r: LogRecord["report"]): [string, string, string] {
+  if (!r) return ["", "", ""];
+  return [
+    `<span class="swatch" style="background:${ACTION_COLORS[r.action] ?? "#333"}"></span>${escapeHtml(r.action)}`,
+    r.utility.toFixed(2),
+    [r.gain, r.stepCost, r.uncertainty, r.redundancy].map((v) => escapeHtml(v)).join(" · "),
+  ];
 }
 
 function table(className: string, head: readonly string[], rows: ReadonlyArray<{ cells: string[]; className?: string | undefined }>): string {

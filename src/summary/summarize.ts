@@ -134,78 +134,102 @@ export function summarize(records: readonly LogRecord[], prices: PriceTable = DE
   const outcomes = outcomesById(records);
   for (const record of records) {
     if (record.event === "error" || record.event === "Outcome") continue;
-    const key = scopeKey(record);
-    let acc = scopes.get(key);
-    if (!acc) {
-      acc = newScope(record);
-      scopes.set(key, acc);
-    }
-    const s = acc.summary;
-    s.records += 1;
-    s.scope = record.scope;
-    if (record.agentType !== undefined) s.agentType = record.agentType;
-    if (record.gatedBy !== undefined && !s.gatedBy.includes(record.gatedBy)) s.gatedBy.push(record.gatedBy);
-    acc.latencies.push(record.latencyMs);
-    const task = taskOf(acc, record);
-    if (record.event === "Stop" || record.event === "SubagentStop") {
-      if (record.decision === "blocked") s.stopsBlocked += 1;
-      continue;
-    }
-    if (record.event !== "PreToolUse") continue;
-    if (record.repeat) {
-      s.repeats += 1;
-      if (record.decision === "refused") s.repeatsRefused += 1;
-    }
-    if (record.decision === "refused") {
-      s.refusals += 1;
-      task.refusals += 1;
-      bump(s.refusalsByRule, record.rule ?? "unknown");
-      continue;
-    }
-    if (record.decision !== "passed" && record.decision !== "observed") continue;
-    const outcome = record.toolUseId !== undefined ? outcomes.get(record.toolUseId)?.outcome : undefined;
-    if (outcome?.result === "denied") {
-      s.outcomes.denied += 1; // Claude Code refused it after the gate: it never ran, no step
-      continue;
-    }
-    s.steps += 1;
-    bump(s.stepsByAction, record.report?.action ?? NO_REPORT);
-    if (!outcome) s.outcomes.missing += 1;
-    else {
-      s.outcomes[outcome.result] += 1;
-      s.outcomes.resultBytes += outcome.resultBytes;
-    }
-    const override = record.report?.override;
-    if (override && record.report) {
-      s.overrides.push({ task: record.task, step: record.step, action: override.action, gain: override.gain, utility: record.report.utility, rationale: record.report.rationale });
-    }
+    countRecord(scopeAccOf(scopes, record), record, outcomes);
   }
-  const summaries = [...scopes.values()].map((acc) => {
-    const s = acc.summary;
-    s.tasks = [...acc.tasks.values()].sort((a, b) => a.task - b.task);
-    s.budget = s.tasks.reduce<ScopeSummary["budget"]>(
-      (worst, t) => (!worst || t.steps / t.maxSteps > worst.steps / worst.maxSteps ? { task: t.task, steps: t.steps, maxSteps: t.maxSteps } : worst),
-      undefined,
-    );
-    s.latencyMs = acc.latencies.length > 0 ? { median: median(acc.latencies), max: Math.max(...acc.latencies) } : undefined;
-    return s;
-  });
+  const summaries = [...scopes.values()].map(finishScope);
   const times = records.map((r) => r.time).filter((t) => t !== "").sort();
-  const sum = (pick: (s: ScopeSummary) => number) => summaries.reduce((n, s) => n + pick(s), 0);
   return {
     session: records.find((r) => r.session)?.session,
     records: records.length,
     from: times[0],
     to: times[times.length - 1],
     scopes: summaries,
-    totals: {
-      steps: sum((s) => s.steps),
-      refusals: sum((s) => s.refusals),
-      overrides: sum((s) => s.overrides.length),
-      repeats: sum((s) => s.repeats),
-      stopsBlocked: sum((s) => s.stopsBlocked),
-    },
+    totals: totalsOf(summaries),
     spend: summarizeSpend(records, prices),
+  };
+}
+
+type Outcomes = ReturnType<typeof outcomesById>;
+type TaskAcc = ReturnType<typeof taskOf>;
+
+function scopeAccOf(scopes: Map<string, ScopeAcc>, record: LogRecord): ScopeAcc {
+  const key = scopeKey(record);
+  let acc = scopes.get(key);
+  if (!acc) {
+    acc = newScope(record);
+    scopes.set(key, acc);
+  }
+  return acc;
+}
+
+function countRecord(acc: ScopeAcc, record: LogRecord, outcomes: Outcomes): void {
+  const s = acc.summary;
+  s.records += 1;
+  s.scope = record.scope;
+  if (record.agentType !== undefined) s.agentType = record.agentType;
+  if (record.gatedBy !== undefined && !s.gatedBy.includes(record.gatedBy)) s.gatedBy.push(record.gatedBy);
+  acc.latencies.push(record.latencyMs);
+  const task = taskOf(acc, record);
+  if (record.event === "Stop" || record.event === "SubagentStop") {
+    if (record.decision === "blocked") s.stopsBlocked += 1;
+    return;
+  }
+  if (record.event === "PreToolUse") countCall(s, task, record, outcomes);
+}
+
+function countCall(s: ScopeSummary, task: TaskAcc, record: LogRecord, outcomes: Outcomes): void {
+  if (record.repeat) {
+    s.repeats += 1;
+    if (record.decision === "refused") s.repeatsRefused += 1;
+  }
+  if (record.decision === "refused") {
+    s.refusals += 1;
+    task.refusals += 1;
+    bump(s.refusalsByRule, record.rule ?? "unknown");
+    return;
+  }
+  if (record.decision !== "passed" && record.decision !== "observed") return;
+  const outcome = record.toolUseId !== undefined ? outcomes.get(record.toolUseId)?.outcome : undefined;
+  if (outcome?.result === "denied") {
+    s.outcomes.denied += 1; // Claude Code refused it after the gate: it never ran, no step
+    return;
+  }
+  countStep(s, record, outcome);
+}
+
+function countStep(s: ScopeSummary, record: LogRecord, outcome: LogRecord["outcome"] | undefined): void {
+  s.steps += 1;
+  bump(s.stepsByAction, record.report?.action ?? NO_REPORT);
+  if (!outcome) s.outcomes.missing += 1;
+  else {
+    s.outcomes[outcome.result] += 1;
+    s.outcomes.resultBytes += outcome.resultBytes;
+  }
+  const override = record.report?.override;
+  if (override && record.report) {
+    s.overrides.push({ task: record.task, step: record.step, action: override.action, gain: override.gain, utility: record.report.utility, rationale: record.report.rationale });
+  }
+}
+
+function finishScope(acc: ScopeAcc): ScopeSummary {
+  const s = acc.summary;
+  s.tasks = [...acc.tasks.values()].sort((a, b) => a.task - b.task);
+  s.budget = s.tasks.reduce<ScopeSummary["budget"]>(
+    (worst, t) => (!worst || t.steps / t.maxSteps > worst.steps / worst.maxSteps ? { task: t.task, steps: t.steps, maxSteps: t.maxSteps } : worst),
+    undefined,
+  );
+  s.latencyMs = acc.latencies.length > 0 ? { median: median(acc.latencies), max: Math.max(...acc.latencies) } : undefined;
+  return s;
+}
+
+function totalsOf(summaries: readonly ScopeSummary[]): SessionSummary["totals"] {
+  const sum = (pick: (s: ScopeSummary) => number) => summaries.reduce((n, s) => n + pick(s), 0);
+  return {
+    steps: sum((s) => s.steps),
+    refusals: sum((s) => s.refusals),
+    overrides: sum((s) => s.overrides.length),
+    repeats: sum((s) => s.repeats),
+    stopsBlocked: sum((s) => s.stopsBlocked),
   };
 }
 
@@ -232,27 +256,38 @@ export function renderSummaryText(summary: SessionSummary): string {
   const span = summary.from && summary.to ? `, ${summary.from} → ${summary.to}` : "";
   out.push(`session ${summary.session ?? "(unknown)"}: ${summary.records} record${summary.records === 1 ? "" : "s"}${span}`);
   if (summary.scopes.length === 0) out.push("  nothing recorded yet");
-  for (const s of summary.scopes) {
-    const gating = s.gatedBy.length > 0 ? `gated by ${s.gatedBy.join(", ")}` : "not gated";
-    out.push(`${scopeTitle(s)}: ${gating}`);
-    out.push(`  steps ${s.steps}${s.steps > 0 ? `: ${counts(s.stepsByAction)}` : ""}`);
-    out.push(`  refused ${s.refusals}${s.refusals > 0 ? `: ${counts(s.refusalsByRule)}` : ""}`);
-    out.push(`  overrides ${s.overrides.length}${s.overrides.map((o) => `; task ${o.task} step ${o.step}: ${o.action} Gain ${o.gain} (U ${o.utility})`).join("")}`);
-    out.push(`  repeats caught ${s.repeats}${s.repeats > 0 ? ` (${s.repeatsRefused} refused)` : ""}`);
-    if (s.steps > 0) out.push(`  outcomes: ran ${s.outcomes.ran}, failed ${s.outcomes.failed}, ${NO_OUTCOME} ${s.outcomes.missing}; results ${s.outcomes.resultBytes} bytes`);
-    if (s.stopsBlocked > 0) out.push(`  stops blocked ${s.stopsBlocked}`);
-    const tasks = s.tasks.map((t) => `task ${t.task} ${t.steps}/${t.maxSteps}${t.refusals > 0 ? ` (${t.refusals} refused)` : ""}`);
-    out.push(`  budget: ${tasks.join(", ") || "-"}`);
-    for (const o of s.overrides) out.push(`    override rationale: ${clip(o.rationale, 100)}`);
-    out.push(...spendLines(summary.spend, s.key));
-  }
+  for (const s of summary.scopes) out.push(...scopeTextLines(s, summary.spend));
+  out.push(...totalLines(summary));
+  return `${out.map(terminalSafe).join("\n")}\n`;
+}
+
+function scopeTextLines(s: ScopeSummary, spend: SessionSpend): string[] {
+  const gating = s.gatedBy.length > 0 ? `gated by ${s.gatedBy.join(", ")}` : "not gated";
+  const out = [
+    `${scopeTitle(s)}: ${gating}`,
+    `  steps ${s.steps}${s.steps > 0 ? `: ${counts(s.stepsByAction)}` : ""}`,
+    `  refused ${s.refusals}${s.refusals > 0 ? `: ${counts(s.refusalsByRule)}` : ""}`,
+    `  overrides ${s.overrides.length}${s.overrides.map((o) => `; task ${o.task} step ${o.step}: ${o.action} Gain ${o.gain} (U ${o.utility})`).join("")}`,
+    `  repeats caught ${s.repeats}${s.repeats > 0 ? ` (${s.repeatsRefused} refused)` : ""}`,
+  ];
+  if (s.steps > 0) out.push(`  outcomes: ran ${s.outcomes.ran}, failed ${s.outcomes.failed}, ${NO_OUTCOME} ${s.outcomes.missing}; results ${s.outcomes.resultBytes} bytes`);
+  if (s.stopsBlocked > 0) out.push(`  stops blocked ${s.stopsBlocked}`);
+  const tasks = s.tasks.map((t) => `task ${t.task} ${t.steps}/${t.maxSteps}${t.refusals > 0 ? ` (${t.refusals} refused)` : ""}`);
+  out.push(`  budget: ${tasks.join(", ") || "-"}`);
+  for (const o of s.overrides) out.push(`    override rationale: ${clip(o.rationale, 100)}`);
+  out.push(...spendLines(spend, s.key));
+  return out;
+}
+
+function totalLines(summary: SessionSummary): string[] {
+  const out: string[] = [];
   const t = summary.totals;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   if (summary.spend.steps.length > 0) {
     out.push(`spend: ${describeSpend(summary.spend.total)} at the prices of ${summary.spend.prices.date}${summary.spend.assumedModels.length > 0 ? ` (priced at the dearest rate: ${summary.spend.assumedModels.join(", ")})` : ""}`);
   }
   out.push(`total: ${plural(t.steps, "step")}, ${t.refusals} refused, ${plural(t.overrides, "override")}, ${plural(t.repeats, "repeat")} caught${t.stopsBlocked > 0 ? `, ${plural(t.stopsBlocked, "stop")} blocked` : ""}`);
-  return `${out.map(terminalSafe).join("\n")}\n`;
+  return out;
 }
 
 function spendLines(spend: SessionSpend, key: string): string[] {

@@ -43,35 +43,54 @@ export function findGoverningText(source: TranscriptSource, toolUseId: string, o
 }
 
 function governingText(bytes: ByteSource, toolUseId: string, options: QueryOptions): GoverningText {
-  const lines: AssistantLine[] = []; // the message's lines from the call backwards
-  let later: AssistantLine[] = []; // the run of one message's lines newer than the call
-  let seenElsewhere = false;
+  // lines: the message's lines from the call backwards; later: the run of one message's lines newer than the call.
+  const scan: GoverningScan = { lines: [], later: [], seenElsewhere: false };
+  const { lines } = scan;
   for (const event of readEventsBackward(bytes, options)) {
     const beyondLimit = bytes.size - event.offset > (options.maxBytes ?? DEFAULT_MAX_BYTES);
     if (!keepsLine(event, options)) {
-      seenElsewhere ||= lines.length === 0 && holdsCall(event, toolUseId);
+      scan.seenElsewhere ||= lines.length === 0 && holdsCall(event, toolUseId);
       continue;
     }
-    if (lines.length > 0) {
-      if (beyondLimit || endsMessage(event, lines[0]?.messageId)) break;
-      if (event.kind === "assistant") lines.push(event);
-      continue;
-    }
-    if (event.kind === "assistant" && holdsCall(event, toolUseId)) {
-      lines.push(event);
-      continue;
-    }
-    if (isPrompt(event)) break;
-    if (beyondLimit) return { found: false, reason: "limit" };
-    if (event.kind === "compact") later = [];
-    if (event.kind !== "assistant") continue;
-    if (later[0]?.messageId !== event.messageId) later = [];
-    later.push(event);
+    const next = lines.length > 0 ? extendMessage(lines, event, beyondLimit) : lookForCall(scan, event, toolUseId, beyondLimit);
+    if (next === "stop") break;
+    if (next === "limit") return { found: false, reason: "limit" };
   }
   const first = lines[0];
-  if (!first) return { found: false, reason: seenElsewhere ? "other_scope" : "absent" };
-  const sameMessageLater = later.filter((line) => line.messageId === first.messageId);
+  if (!first) return { found: false, reason: scan.seenElsewhere ? "other_scope" : "absent" };
+  const sameMessageLater = scan.later.filter((line) => line.messageId === first.messageId);
   return describeMessage(uniqueLines([...lines.reverse(), ...sameMessageLater.reverse()]), toolUseId);
+}
+
+/** governingText's state between events (one object per query: nothing is allocated per line). */
+interface GoverningScan {
+  lines: AssistantLine[];
+  later: AssistantLine[];
+  seenElsewhere: boolean;
+}
+
+type ScanStep = "next" | "stop" | "limit";
+
+/** The call's line is found: take the message's earlier lines, up to where it begins. */
+function extendMessage(lines: AssistantLine[], event: LocatedEvent, beyondLimit: boolean): ScanStep {
+  if (beyondLimit || endsMessage(event, lines[0]?.messageId)) return "stop";
+  if (event.kind === "assistant") lines.push(event);
+  return "next";
+}
+
+/** Before the call's line: keep the newest message's run of lines, which may hold the call's later text. */
+function lookForCall(scan: GoverningScan, event: LocatedEvent, toolUseId: string, beyondLimit: boolean): ScanStep {
+  if (event.kind === "assistant" && holdsCall(event, toolUseId)) {
+    scan.lines.push(event);
+    return "next";
+  }
+  if (isPrompt(event)) return "stop";
+  if (beyondLimit) return "limit";
+  if (event.kind === "compact") scan.later = [];
+  if (event.kind !== "assistant") return "next";
+  if (scan.later[0]?.messageId !== event.messageId) scan.later = [];
+  scan.later.push(event);
+  return "next";
 }
 
 type AssistantLine = LocatedEvent & AssistantEvent;

@@ -14,23 +14,8 @@ export function lineTime(event: TranscriptEvent): number | undefined {
 /** What a line tells the reducer by itself: results, compactions, usage. Prompts and calls are decided by the caller. */
 export function observedEvents(event: TranscriptEvent): ScopeEvent[] {
   switch (event.kind) {
-    case "tool_result": {
-      if (event.denied) return [{ kind: "denied", toolUseId: event.toolUseId }];
-      const endedAt = lineTime(event);
-      const jobId = launchedJobId(event.text);
-      const finished = resultShowsFinished(event.text);
-      return [
-        {
-          kind: "result",
-          toolUseId: event.toolUseId,
-          failed: event.isError,
-          bytes: event.bytes,
-          ...(endedAt !== undefined ? { endedAt } : {}),
-          ...(jobId !== undefined ? { jobId } : {}),
-          ...(finished ? { finished } : {}),
-        },
-      ];
-    }
+    case "tool_result":
+      return resultEvents(event);
     case "compact":
       return [{ kind: "compact" }];
     case "user_text": {
@@ -44,4 +29,22 @@ export function observedEvents(event: TranscriptEvent): ScopeEvent[] {
     default:
       return [];
   }
+}
+
+function resultEvents(event: Extract<TranscriptEvent, { kind: "tool_result" }>): ScopeEvent[] {
+  if (event.denied) return [{ kind: "denied", toolUseId: event.toolUseId }];
+  const endedAt = lineTime(event);
+  const jobId = launchedJobId(event.text);
+  const finished = resultShowsFinished(event.text);
+  return [
+    {
+      kind: "result",
+      toolUseId: event.toolUseId,
+      failed: event.isError,
+      bytes: event.bytes,
+      ...(endedAt !== undefined ? { endedAt } : {}),
+      ...(jobId !== undefined ? { jobId } : {}),
+      ...(finished ? { finished } : {}),
+    },
+  ];
 }

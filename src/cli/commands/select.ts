@@ -126,16 +126,31 @@ function runSelect({ values, positionals }: Parsed, io: CliIo): number {
   const termination = checkTermination({ selected: selection.best.action, considered: selection.ranked, step, config });
   const reportCheck = table.reportText ? checkReportText(table.reportText, { scope, step, config }) : undefined;
 
-  if (values.json) {
-    const candidates = selection.ranked.map((c) => ({ action: c.action, utility: roundUtility(c.utility), unrounded: c.utility, ...c.signals }));
-    printJson(io, { selected: selection.best.action, utility: roundUtility(selection.best.utility), scope, step, config, candidates, termination, ...(reportCheck ? { reportCheck } : {}) });
-  } else {
-    io.stdout(`a* = ${selection.best.action} (U = ${formatUtility(selection.best.utility)})\n`);
-    for (const c of selection.ranked) io.stdout(`  ${c.action.padEnd(9)} U = ${formatUtility(c.utility).padStart(5)}\n`);
-    io.stdout(`${termination.terminate ? "terminate" : "continue"}: ${termination.reason}\n`);
-    if (reportCheck) io.stdout(reportCheck.ok ? "report: consistent with the engine\n" : `report: ${reportCheck.message}\n`);
-  }
+  const result = { selection, scope, step, config, termination, reportCheck };
+  if (values.json) printSelectJson(io, result);
+  else printSelectText(io, result);
   return reportCheck && !reportCheck.ok ? 1 : 0;
+}
+
+interface SelectResult {
+  selection: ReturnType<typeof selectAction>;
+  scope: Scope;
+  step: number;
+  config: Config;
+  termination: ReturnType<typeof checkTermination>;
+  reportCheck: ReturnType<typeof checkReportText> | undefined;
+}
+
+function printSelectJson(io: CliIo, { selection, scope, step, config, termination, reportCheck }: SelectResult): void {
+  const candidates = selection.ranked.map((c) => ({ action: c.action, utility: roundUtility(c.utility), unrounded: c.utility, ...c.signals }));
+  printJson(io, { selected: selection.best.action, utility: roundUtility(selection.best.utility), scope, step, config, candidates, termination, ...(reportCheck ? { reportCheck } : {}) });
+}
+
+function printSelectText(io: CliIo, { selection, termination, reportCheck }: SelectResult): void {
+  io.stdout(`a* = ${selection.best.action} (U = ${formatUtility(selection.best.utility)})\n`);
+  for (const c of selection.ranked) io.stdout(`  ${c.action.padEnd(9)} U = ${formatUtility(c.utility).padStart(5)}\n`);
+  io.stdout(`${termination.terminate ? "terminate" : "continue"}: ${termination.reason}\n`);
+  if (reportCheck) io.stdout(reportCheck.ok ? "report: consistent with the engine\n" : `report: ${reportCheck.message}\n`);
 }
 
 /** A long report's own claims, checked as the gate would (ending actions aside: select may pick respond or stop). */

@@ -56,7 +56,14 @@ function withPendingSwitch(state: SessionState): SessionState {
   return pending ? { ...state, manualGate: pending.switch === "on" } : state;
 }
 
-function describeScope(name: string, session: SessionState, scope: ScopeState, ref: ScopeRef, records: LogRecord[], userConfig: UserConfig | undefined): string[] {
+/** What every scope's description reads besides the scope itself. */
+interface StatusContext {
+  session: SessionState;
+  records: LogRecord[];
+  userConfig: UserConfig | undefined;
+}
+
+function describeScope(name: string, scope: ScopeState, ref: ScopeRef, { session, records, userConfig }: StatusContext): string[] {
   const gate = effectiveGate(session, scope, ref);
   const config = gate?.config ?? defaultConfig();
   const gating = gate
@@ -93,9 +100,10 @@ export function renderStatus(sessionId: string, view: SessionView | undefined): 
   const { state, records } = view;
   const lines = [`utility status, session ${sessionId}`, `/utility on: ${state.manualGate ? "on" : "off"}`];
   for (const p of view.userConfig?.problems ?? []) lines.push(`INVALID budget setting: ${p.message}`);
-  lines.push(...describeScope("main scope", state, state.main, { kind: "main" }, records, view.userConfig));
+  const ctx: StatusContext = { session: state, records, userConfig: view.userConfig };
+  lines.push(...describeScope("main scope", state.main, { kind: "main" }, ctx));
   for (const [id, scope] of Object.entries(state.agents)) {
-    lines.push(...describeScope(`subagent ${id}${scope.agentType ? ` (${scope.agentType})` : ""}`, state, scope, { kind: "agent", agentId: id }, records, view.userConfig));
+    lines.push(...describeScope(`subagent ${id}${scope.agentType ? ` (${scope.agentType})` : ""}`, scope, { kind: "agent", agentId: id }, ctx));
   }
   return `${lines.join("\n")}\n`;
 }

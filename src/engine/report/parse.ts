@@ -158,40 +158,59 @@ interface SignalsParse {
 
 /** Reads `Gain=0.7 StepCost=0.12 …` in any order; `where` names the line in messages. */
 export function parseSignals(text: string, where: string, allowUtility: boolean): Result<SignalsParse> {
-  const problems: Problem[] = [];
-  const values: Partial<Record<SignalName | "utility", number>> = {};
-  for (const [name, raw] of signalPairs(text)) {
-    const key = signalKey(name!);
-    if (!key || (key === "utility" && !allowUtility)) {
-      problems.push(problem(`${where} ${stripDecor(name!)}`, showFound(name!), `only ${SIGNAL_NAMES.map((s) => SIGNAL_LABELS[s]).join(", ")}`, `${where} has an unknown field ${showFound(stripDecor(name!))}; it takes Gain, StepCost, Uncertainty and Redundancy.`));
-      continue;
-    }
-    const label = key === "utility" ? "U" : SIGNAL_LABELS[key];
-    const parsed = parseNumber(`${where} ${label}`, raw!);
-    if (!parsed.ok) {
-      problems.push(...parsed.problems);
-      continue;
-    }
-    const previous = values[key];
-    if (previous !== undefined && previous !== parsed.value) {
-      problems.push(problem(`${where} ${label}`, `${previous} and ${parsed.value}`, "one value", `${where} gives ${label} twice with different values (${previous} and ${parsed.value}); give it once.`));
-    }
-    values[key] = parsed.value;
+  const read: SignalsRead = { where, allowUtility, problems: [], values: {} };
+  for (const [name, raw] of signalPairs(text)) readSignalPair(read, name!, raw!);
+  const { problems, values } = read;
+  checkSignalsPresent(read);
+  checkSignalsInRange(read);
+  if (problems.length > 0) return fail(...problems);
+  const signals = { gain: values.gain!, stepCost: values.stepCost!, uncertainty: values.uncertainty!, redundancy: values.redundancy! };
+  return ok(values.utility === undefined ? { signals } : { signals, utility: values.utility });
+}
+
+/** One parseSignals call's inputs and what it has read so far (one object per call, none per pair). */
+interface SignalsRead {
+  where: string;
+  allowUtility: boolean;
+  problems: Problem[];
+  values: Partial<Record<SignalName | "utility", number>>;
+}
+
+function readSignalPair(read: SignalsRead, name: string, raw: string): void {
+  const { where, problems, values } = read;
+  const key = signalKey(name);
+  if (!key || (key === "utility" && !read.allowUtility)) {
+    problems.push(problem(`${where} ${stripDecor(name)}`, showFound(name), `only ${SIGNAL_NAMES.map((s) => SIGNAL_LABELS[s]).join(", ")}`, `${where} has an unknown field ${showFound(stripDecor(name))}; it takes Gain, StepCost, Uncertainty and Redundancy.`));
+    return;
   }
+  const label = key === "utility" ? "U" : SIGNAL_LABELS[key];
+  const parsed = parseNumber(`${where} ${label}`, raw);
+  if (!parsed.ok) {
+    problems.push(...parsed.problems);
+    return;
+  }
+  const previous = values[key];
+  if (previous !== undefined && previous !== parsed.value) {
+    problems.push(problem(`${where} ${label}`, `${previous} and ${parsed.value}`, "one value", `${where} gives ${label} twice with different values (${previous} and ${parsed.value}); give it once.`));
+  }
+  values[key] = parsed.value;
+}
+
+function checkSignalsPresent({ where, problems, values }: SignalsRead): void {
   for (const name of SIGNAL_NAMES) {
     if (values[name] === undefined && !problems.some((p) => p.field === `${where} ${SIGNAL_LABELS[name]}`)) {
       problems.push(problem(`${where} ${SIGNAL_LABELS[name]}`, "nothing", "a number in [0, 1]", `${where} is missing ${SIGNAL_LABELS[name]}; all four fields are required: Gain=… StepCost=… Uncertainty=… Redundancy=…`));
     }
   }
+}
+
+function checkSignalsInRange({ where, problems, values }: SignalsRead): void {
   for (const name of SIGNAL_NAMES) {
     const value = values[name];
     if (value !== undefined && (value < 0 || value > 1)) {
       problems.push(problem(`${where} ${SIGNAL_LABELS[name]}`, String(value), "a number in [0, 1]", `${SIGNAL_LABELS[name]} is ${value} in ${where}; every signal must lie in [0, 1].`));
     }
   }
-  if (problems.length > 0) return fail(...problems);
-  const signals = { gain: values.gain!, stepCost: values.stepCost!, uncertainty: values.uncertainty!, redundancy: values.redundancy! };
-  return ok(values.utility === undefined ? { signals } : { signals, utility: values.utility });
 }
 
 function unquote(text: string): string {
@@ -214,43 +233,53 @@ function setField(block: Block, label: Exclude<Label, "candidates">, value: stri
 
 /** Splits text into report blocks: an optional Candidates table, then Action and its fields. */
 function scanBlocks(text: string): Block[] {
-  const blocks: Block[] = [];
-  let current: Block | undefined;
-  let pendingCandidates: string[] | undefined;
+  const scan: BlockScan = { blocks: [], current: undefined, pendingCandidates: undefined };
+  for (const raw of text.split("\n")) scanLine(scan, normalizeLine(raw));
+  return scan.blocks;
+}
 
-  for (const raw of text.split("\n")) {
-    const line = normalizeLine(raw);
-    if (FENCE.test(line) || line === "") {
-      if (current) current.open = undefined;
-      continue;
-    }
-    const labelled = labelLine(line);
-    if (labelled) {
-      const { label, value } = labelled;
-      if (label === "candidates") {
-        pendingCandidates = [];
-        current = undefined;
-        continue;
-      }
-      if (label === "action") {
-        current = { fields: {}, problems: [], ...(pendingCandidates ? { candidates: pendingCandidates } : {}) };
-        pendingCandidates = undefined;
-        blocks.push(current);
-      }
-      if (!current) continue; // a stray "Utility:" in prose belongs to no report
-      setField(current, label, value);
-      current.open = label === "rationale" ? "rationale" : undefined;
-      continue;
-    }
-    if (pendingCandidates && candidateRow(line)) {
-      pendingCandidates.push(line);
-      continue;
-    }
-    if (current?.open === "rationale") {
-      current.fields.rationale = `${current.fields.rationale ?? ""} ${line}`;
-    }
+/** scanBlocks' state between lines. */
+interface BlockScan {
+  blocks: Block[];
+  current: Block | undefined;
+  pendingCandidates: string[] | undefined;
+}
+
+function scanLine(scan: BlockScan, line: string): void {
+  if (FENCE.test(line) || line === "") {
+    if (scan.current) scan.current.open = undefined;
+    return;
   }
-  return blocks;
+  const labelled = labelLine(line);
+  if (labelled) {
+    scanLabelled(scan, labelled.label, labelled.value);
+    return;
+  }
+  if (scan.pendingCandidates && candidateRow(line)) {
+    scan.pendingCandidates.push(line);
+    return;
+  }
+  const current = scan.current;
+  if (current?.open === "rationale") {
+    current.fields.rationale = `${current.fields.rationale ?? ""} ${line}`;
+  }
+}
+
+function scanLabelled(scan: BlockScan, label: Label, value: string): void {
+  if (label === "candidates") {
+    scan.pendingCandidates = [];
+    scan.current = undefined;
+    return;
+  }
+  if (label === "action") {
+    scan.current = { fields: {}, problems: [], ...(scan.pendingCandidates ? { candidates: scan.pendingCandidates } : {}) };
+    scan.pendingCandidates = undefined;
+    scan.blocks.push(scan.current);
+  }
+  const current = scan.current;
+  if (!current) return; // a stray "Utility:" in prose belongs to no report
+  setField(current, label, value);
+  current.open = label === "rationale" ? "rationale" : undefined;
 }
 
 function parseCandidates(rows: string[]): Result<Candidate[]> {
@@ -296,12 +325,7 @@ function buildReport(block: Block): Result<Report> {
   const parsedSignals = need(breakdown, "Breakdown", "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0")
     ? parseSignals(breakdown!, "Breakdown", false)
     : undefined;
-  const text = rationale === undefined ? "" : unquote(rationale.replace(/\s+/g, " "));
-  if (rationale !== undefined && text === "") {
-    problems.push(problem("Rationale", "an empty line", "one sentence", "The Rationale is empty; say in one sentence why this action."));
-  } else {
-    need(rationale, "Rationale", '"one sentence on why this action"');
-  }
+  const text = rationaleText(rationale, problems);
   const parsedCandidates = block.candidates ? parseCandidates(block.candidates) : undefined;
   for (const part of [parsedAction, parsedUtility, parsedSignals, parsedCandidates]) {
     if (part && !part.ok) problems.push(...part.problems);
@@ -315,6 +339,19 @@ function buildReport(block: Block): Result<Report> {
     ...(parsedCandidates ? { candidates: valueOf(parsedCandidates) } : {}),
   });
 }
+
+/** The Rationale as one line, unquoted; a missing or empty one adds its problem. */
+function rationaleText(rationale: string | undefined, problems: Problem[]): string {
+  const text = rationale === undefined ? "" : unquote(rationale.replace(/\s+/g, " "));
+  if (rationale !== undefined && text === "") {
+    problems.push(problem("Rationale", "an empty line", "one sentence", "The Rationale is empty; say in one sentence why this action."));
+  } else if (rationale === undefined || stripDecor(rationale) === "") {
+    problems.push(problem("Rationale", "nothing", RATIONALE_EXAMPLE, `The report has no Rationale line; add \`Rationale: ${RATIONALE_EXAMPLE}\`.`));
+  }
+  return text;
+}
+
+const RATIONALE_EXAMPLE = '"one sentence on why this action"';
 
 /** The value of a part already known to have parsed. */
 function valueOf<T>(result: Result<T> | undefined): T {

@@ -1,5 +1,5 @@
 import type { Scope } from "../vocabulary.js";
-import { decideToolCall, type GateBudget, type GateDecision } from "../gate.js";
+import { decideToolCall, type GateBudget, type GateDecision, type GateInput } from "../gate.js";
 import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../redundancy.js";
 import { defaultConfig } from "../signals.js";
 import type { CallEvent } from "./events.js";
@@ -37,7 +37,21 @@ export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource
   const digest = inputDigest(call.input);
   const effect = effectOf(call.tool, call.input);
   const repeat = findExactRepeat(scope.history, { tool: call.tool, digest, effect }, Object.values(scope.pending));
-  const decision = decideToolCall({
+  const decision = decideToolCall(gateInputOf({ scope, scopeName, gate, call, repeat }));
+  const event = callEventOf(call, decision, digest, effect);
+  return { decision, digest, event, ...(repeat ? { repeat: repeat.previous } : {}) };
+}
+
+interface GateInputParts {
+  scope: ScopeState;
+  scopeName: Scope;
+  gate: GateSource | undefined;
+  call: CallToDecide;
+  repeat: ReturnType<typeof findExactRepeat>;
+}
+
+function gateInputOf({ scope, scopeName, gate, call, repeat }: GateInputParts): GateInput {
+  return {
     scope: scopeName,
     gated: gate !== undefined,
     ...(gate?.problem ? { optInProblem: gate.problem } : {}),
@@ -49,9 +63,12 @@ export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource
     ...(repeat ? { repeat } : {}),
     ...(call.protectedTarget !== undefined ? { protectedTarget: call.protectedTarget } : {}),
     ...(call.budget ? { budget: call.budget } : {}),
-  });
+  };
+}
+
+function callEventOf(call: CallToDecide, decision: GateDecision, digest: string, effect: CallEvent["effect"]): CallEvent {
   const jobOf = jobOfCall(call.tool, call.input);
-  const event: CallEvent = {
+  return {
     kind: "call",
     decision: decision.decision,
     tool: call.tool,
@@ -62,5 +79,4 @@ export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource
     ...(call.startedAt !== undefined ? { startedAt: call.startedAt } : {}),
     ...(jobOf !== undefined ? { jobOf } : {}),
   };
-  return { decision, digest, event, ...(repeat ? { repeat: repeat.previous } : {}) };
 }

@@ -68,8 +68,7 @@ export function applyEvent(state: ScopeState, event: ScopeEvent): Reduced {
 function apply(scope: ScopeState, event: ScopeEvent, outcomes: Outcome[]): void {
   switch (event.kind) {
     case "prompt":
-      if (event.typed) startTask(scope);
-      return;
+      return prompted(scope, event);
     case "call":
       return decided(scope, event);
     case "result":
@@ -77,22 +76,37 @@ function apply(scope: ScopeState, event: ScopeEvent, outcomes: Outcome[]): void 
     case "denied":
       return denied(scope, event.toolUseId, outcomes);
     case "ran_unchecked":
-      return remember(scope, { tool: event.tool, digest: event.digest, effect: event.effect, at: scope.step, ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}), ...(event.failed ? { failed: true } : {}) });
+      return ranUnchecked(scope, event);
     case "compact":
       scope.history = [];
       return;
     case "background_ended":
-      return backgroundEnded(scope, { ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}), ...(event.jobId !== undefined ? { jobId: event.jobId } : {}) });
+      return backgroundEnded(scope, jobRefOf(event));
     case "usage":
       return usage(scope, event);
     case "subagent_started":
-      if (scope.rootTask === undefined) scope.rootTask = event.rootTask;
-      return;
+      return subagentStarted(scope, event);
     case "turn_end":
       return turnEnd(scope, event.subagent);
     case "spend_added":
       return addSpend(spendOf(scope), event.spend);
   }
+}
+
+function prompted(scope: ScopeState, event: Extract<ScopeEvent, { kind: "prompt" }>): void {
+  if (event.typed) startTask(scope);
+}
+
+function ranUnchecked(scope: ScopeState, event: Extract<ScopeEvent, { kind: "ran_unchecked" }>): void {
+  remember(scope, { tool: event.tool, digest: event.digest, effect: event.effect, at: scope.step, ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}), ...(event.failed ? { failed: true } : {}) });
+}
+
+function jobRefOf(event: Extract<ScopeEvent, { kind: "background_ended" }>): JobRef {
+  return { ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}), ...(event.jobId !== undefined ? { jobId: event.jobId } : {}) };
+}
+
+function subagentStarted(scope: ScopeState, event: Extract<ScopeEvent, { kind: "subagent_started" }>): void {
+  if (scope.rootTask === undefined) scope.rootTask = event.rootTask;
 }
 
 /** A typed prompt: a new task. Steps, refusals, skills and spend start over; calls that ran stay remembered (repeats are per compaction, not per task). */
@@ -141,21 +155,25 @@ function resulted(scope: ScopeState, event: Extract<ScopeEvent, { kind: "result"
   if (!Object.hasOwn(scope.pending, event.toolUseId)) return;
   const call = scope.pending[event.toolUseId]!;
   delete scope.pending[event.toolUseId];
-  const { startedAt: _started, tokens, jobOf, ...ran } = call;
+  const { startedAt: _started, tokens: _tokens, jobOf, ...ran } = call;
   const launched = ran.effect.kind === "exec" && ran.effect.background === true && event.jobId !== undefined ? { jobId: event.jobId } : {};
   remember(scope, event.failed ? { ...ran, ...launched, failed: true } : { ...ran, ...launched });
   // A stop of a background job, or a poll that shows it finished, records its end (SPEC §7).
   if (jobOf !== undefined && !event.failed && (isJobStop(call.tool) || event.finished === true)) backgroundEnded(scope, { jobId: jobOf });
+  outcomes.push(resultOutcome(call, event));
+}
+
+function resultOutcome(call: ScopeState["pending"][string], event: Extract<ScopeEvent, { kind: "result" }>): Outcome {
   const durationMs = event.durationMs ?? (call.startedAt !== undefined && event.endedAt !== undefined ? Math.max(0, event.endedAt - call.startedAt) : undefined);
-  outcomes.push({
+  return {
     toolUseId: event.toolUseId,
     tool: call.tool,
     step: call.at,
     outcome: event.failed ? "failed" : "ran",
     resultBytes: event.bytes,
     ...(durationMs !== undefined ? { durationMs } : {}),
-    ...(tokens ? { tokens } : {}),
-  });
+    ...(call.tokens ? { tokens: call.tokens } : {}),
+  };
 }
 
 function denied(scope: ScopeState, toolUseId: string, outcomes: Outcome[]): void {
