@@ -3,6 +3,7 @@ import { decideCall } from "../../../src/engine/scope-state/decide.js";
 import { applyEvents } from "../../../src/engine/scope-state/reducer.js";
 import { newScope, type GateSource, type ScopeState } from "../../../src/engine/scope-state/state.js";
 import { defaultConfig } from "../../../src/engine/signals.js";
+import { DEFAULT_PRICES } from "../../../src/engine/prices.js";
 import { effectOf, inputDigest } from "../../../src/engine/redundancy.js";
 
 const READ_A = { file_path: "/repo/a.ts" };
@@ -63,7 +64,7 @@ describe("decideCall", () => {
 
   it("applies a spent user budget, gated or not", () => {
     const spend = { tokens: { input: 500, output: 600, cacheCreation: 0, cacheRead: 0 }, byModel: {}, toolCalls: 1, agentsLaunched: 0 };
-    const budget = { spend, user: { tokenBudget: 1000 } };
+    const budget = { spend, user: { tokenBudget: 1000 }, prices: DEFAULT_PRICES, launched: 0 };
     expect(rule(decideCall(newScope(), "self", undefined, { tool: "Read", input: READ_A, budget }))).toBe("budget_spent");
     expect(rule(decideCall(newScope(), "self", undefined, { tool: "Read", input: READ_A }))).toBe("observed");
   });
