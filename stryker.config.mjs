@@ -17,8 +17,4 @@ export default {
   tempDirName: ".tmp/stryker",
   cleanTempDir: "always",
   timeoutMS: 10_000,
-  // Run every test of a mutant: with bail, a test file that fails to import (a static mutant that
-  // breaks a schema at load) stops the run before the test that imports it inside a test
-  // (test/support/module-load.ts), and the runner, which counts only collected tests, scores it survived.
-  disableBail: true,
 };
