@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { UnloadableFileAsFailedTest } from "./test/support/unloadable-file-reporter.js";
 
 // The unit tests of the pure modules (src/engine, src/transcript): what
 // mutation testing runs against each mutant (stryker.config.mjs). No
@@ -9,5 +10,7 @@ export default defineConfig({
     // The purity test reads the engine's source text, which Stryker rewrites with its own instrumentation.
     exclude: ["test/engine/purity.test.ts"],
     pool: "forks",
+    // A test file that fails to load counts as a failed test (see the reporter).
+    reporters: ["default", new UnloadableFileAsFailedTest()],
   },
 });

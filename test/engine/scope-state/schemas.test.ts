@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { ScopeEventSchema, type ScopeEvent } from "../../../src/engine/scope-state/events.js";
+import { GateSourceSchema, RanCallSchema, ScopeStateSchema, newScope } from "../../../src/engine/scope-state/state.js";
+import { defaultConfig } from "../../../src/engine/signals.js";
+
+const tokens = { input: 1, output: 2, cacheCreation: 3, cacheRead: 4 };
+const spend = { tokens, byModel: { "claude-x": tokens }, toolCalls: 5, agentsLaunched: 1 };
+const readEffect = { kind: "read" as const, paths: ["/repo/a.ts"] };
+
+// One event of each kind with every field it can carry: parsing must keep each field as it is.
+const EVERY_EVENT: ScopeEvent[] = [
+  { kind: "prompt", typed: true },
+  { kind: "call", decision: "passed", tool: "Read", digest: "d1", effect: readEffect, toolUseId: "t1", action: "retrieve", startedAt: 10, jobOf: "job1" },
+  { kind: "result", toolUseId: "t1", failed: false, bytes: 42, endedAt: 20, durationMs: 10, jobId: "job2", finished: true },
+  { kind: "denied", toolUseId: "t1" },
+  { kind: "ran_unchecked", tool: "Bash", digest: "d2", effect: { kind: "exec", background: true }, toolUseId: "t2", failed: true },
+  { kind: "compact" },
+  { kind: "background_ended", toolUseId: "t2", jobId: "job2" },
+  { kind: "usage", messageId: "m1", model: "claude-x", tokens, toolUseIds: ["t1", "t2"] },
+  { kind: "subagent_started", rootTask: 3 },
+  { kind: "turn_end", subagent: true },
+  { kind: "spend_added", spend },
+];
+
+describe("ScopeEventSchema", () => {
+  it.each(EVERY_EVENT.map((e) => [e.kind, e] as const))("keeps every field of a %s event", (_kind, event) => {
+    expect(ScopeEventSchema.parse(event)).toEqual(event);
+  });
+
+  it("refuses an unknown kind, a kind written empty, and a decision outside the four", () => {
+    expect(ScopeEventSchema.safeParse({ kind: "" }).success).toBe(false);
+    expect(ScopeEventSchema.safeParse({ kind: "wakeup" }).success).toBe(false);
+    for (const decision of ["passed", "observed", "refused", "neutral"]) {
+      expect(ScopeEventSchema.safeParse({ ...EVERY_EVENT[1], decision }).success).toBe(true);
+    }
+    expect(ScopeEventSchema.safeParse({ ...EVERY_EVENT[1], decision: "" }).success).toBe(false);
+    expect(ScopeEventSchema.safeParse({ ...EVERY_EVENT[1], action: "wander" }).success).toBe(false);
+  });
+
+  it("checks each field's type", () => {
+    expect(ScopeEventSchema.safeParse({ kind: "prompt", typed: "yes" }).success).toBe(false);
+    expect(ScopeEventSchema.safeParse({ ...EVERY_EVENT[2], bytes: "42" }).success).toBe(false);
+    expect(ScopeEventSchema.safeParse({ ...EVERY_EVENT[7], tokens: { input: 1 } }).success).toBe(false);
+    expect(ScopeEventSchema.safeParse({ kind: "subagent_started", rootTask: "3" }).success).toBe(false);
+    expect(ScopeEventSchema.safeParse({ kind: "turn_end" }).success).toBe(false);
+    expect(ScopeEventSchema.safeParse({ kind: "spend_added", spend: {} }).success).toBe(false);
+    expect(ScopeEventSchema.safeParse({ kind: "denied" }).success).toBe(false);
+    expect(ScopeEventSchema.safeParse({ ...EVERY_EVENT[6], jobId: 7 }).success).toBe(false);
+  });
+});
+
+describe("the scope state's schemas", () => {
+  it.each([
+    readEffect,
+    { kind: "write", paths: ["/repo/b.ts"] },
+    { kind: "exec", background: false },
+    { kind: "exec" },
+    { kind: "poll" },
+    { kind: "neutral" },
+  ])("keeps a call's effect %j", (effect) => {
+    const call = { tool: "T", digest: "d", effect, at: 1 };
+    expect(RanCallSchema.parse(call)).toEqual(call);
+  });
+
+  it("refuses an effect of an unknown kind or without its paths", () => {
+    const call = (effect: unknown) => RanCallSchema.safeParse({ tool: "T", digest: "d", effect, at: 1 }).success;
+    expect(call({ kind: "" })).toBe(false);
+    expect(call({ kind: "delete", paths: [] })).toBe(false);
+    expect(call({ kind: "read" })).toBe(false);
+    expect(call({ kind: "write" })).toBe(false);
+    expect(call({ kind: "write", paths: [1] })).toBe(false);
+    expect(call({ kind: "exec", background: "yes" })).toBe(false);
+  });
+
+  const fullCall = { tool: "Bash", digest: "d", effect: { kind: "exec", background: true }, at: 2, toolUseId: "t1", jobId: "j1", jobOf: "j0", failed: false, startedAt: 5, tokens };
+  const source = { file: "/skills/a/SKILL.md", gated: true, scope: "self", config: defaultConfig(), extraTools: { tool_call: ["MyTool"] }, problem: "bad", budgets: { maxAgents: 2 } };
+
+  it("keeps every field of a ran call and of a gate source", () => {
+    expect(RanCallSchema.parse(fullCall)).toEqual(fullCall);
+    expect(GateSourceSchema.parse(source)).toEqual(source);
+  });
+
+  it("refuses a gate source with a scope outside the opt-in scopes or extra tools that are not lists of names", () => {
+    expect(GateSourceSchema.safeParse({ ...source, scope: "subagent" }).success).toBe(false);
+    expect(GateSourceSchema.safeParse({ ...source, extraTools: { tool_call: "MyTool" } }).success).toBe(false);
+    expect(GateSourceSchema.safeParse({ ...source, extraTools: { tool_call: [1] } }).success).toBe(false);
+    expect(GateSourceSchema.safeParse({ ...source, gated: "true" }).success).toBe(false);
+  });
+
+  it("keeps every field of a full scope state", () => {
+    const state = {
+      task: 2,
+      step: 3,
+      refusals: 1,
+      offset: 100,
+      sources: [source],
+      pending: { t1: fullCall },
+      history: [fullCall],
+      lastAction: "verify",
+      awaitingActivation: true,
+      stopBlocked: false,
+      agentType: "Explore",
+      definition: source,
+      ended: true,
+      spend,
+      rootTask: 1,
+      messages: { m1: tokens },
+      messageModels: { m1: "claude-x" },
+      callMessages: { t1: "m1" },
+    };
+    expect(ScopeStateSchema.parse(state)).toEqual(state);
+    expect(ScopeStateSchema.safeParse({ ...state, lastAction: "wander" }).success).toBe(false);
+    expect(ScopeStateSchema.safeParse({ ...state, pending: { t1: { tool: "Bash" } } }).success).toBe(false);
+  });
+
+  it("starts a scope with nothing in it, at the task given (1 by default)", () => {
+    expect(newScope()).toEqual({ task: 1, step: 0, refusals: 0, offset: 0, sources: [], pending: {}, history: [] });
+    expect(newScope(4).task).toBe(4);
+    expect(ScopeStateSchema.parse(newScope())).toEqual(newScope());
+  });
+});
