@@ -22,7 +22,9 @@ const outdir = outIndex > 0 ? process.argv[outIndex + 1] : join(root, "plugin", 
 
 const hookDir = join(root, "src", "hooks", "entries");
 const hookEntries = existsSync(hookDir)
-  ? readdirSync(hookDir).filter((f) => f.endsWith(".ts")).map((f) => join(hookDir, f))
+  ? readdirSync(hookDir)
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => join(hookDir, f))
   : [];
 
 const shared = {

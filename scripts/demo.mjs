@@ -45,7 +45,8 @@ writeFileSync(
 // The gated example, as a skill author would install it: a project skill.
 cpSync(join(root, "examples", "skills", "gated-example"), join(project, ".claude", "skills", "gated-example"), { recursive: true });
 
-const report = (action, utility, breakdown, rationale) => `Action: ${action}\nUtility: ${utility}\nBreakdown: ${breakdown}\nRationale: "${rationale}"`;
+const report = (action, utility, breakdown, rationale) =>
+  `Action: ${action}\nUtility: ${utility}\nBreakdown: ${breakdown}\nRationale: "${rationale}"`;
 const runTest = () => toolUse("Bash", { command: "node test_parse.mjs", description: "Run the failing test" });
 const readFile = (name) => toolUse("Read", { file_path: join(project, name) });
 const FIRST_READ = "Gain=0.8 StepCost=0.116 Uncertainty=0.5 Redundancy=0.0";
@@ -58,11 +59,16 @@ const script = [
   [text(report("retrieve", "0.43", FIRST_READ, "Read it once more to be sure.")), readFile("test_parse.mjs")],
   [text(report("verify", "0.40", RUN, "Run the test to see the failing assertion.")), runTest()],
   [text(report("verify", "0.46", RUN, "Run the test to see the failing assertion.")), runTest()],
-  [text(report("retrieve", "0.49", "Gain=0.9 StepCost=0.258 Uncertainty=0.3 Redundancy=0.0", "parse.mjs is what the assertion exercises.")), readFile("parse.mjs")],
+  [
+    text(
+      report("retrieve", "0.49", "Gain=0.9 StepCost=0.258 Uncertainty=0.3 Redundancy=0.0", "parse.mjs is what the assertion exercises."),
+    ),
+    readFile("parse.mjs"),
+  ],
   [
     text(
       `${report("respond", "0.73", "Gain=0.9 StepCost=0.116 Uncertainty=0.1 Redundancy=0.0", "The cause is established: answer now.")}\n\n` +
-        "test_parse fails because parse() drops the first field: `.slice(1)` in parse.mjs line 1 turns \"1,2,3\" into [2, 3], and the " +
+        'test_parse fails because parse() drops the first field: `.slice(1)` in parse.mjs line 1 turns "1,2,3" into [2, 3], and the ' +
         "assertion in test_parse.mjs line 4 expects [1, 2, 3] (the run shows the AssertionError). Fix: remove `.slice(1)`.",
     ),
   ],
@@ -71,7 +77,14 @@ const script = [
 console.log(bold("utility demo") + dim(" — a scripted session in the real Claude Code (offline, no API key)"));
 console.log(dim(`project: ${project}   prompt: "Why does test_parse fail?"\n`));
 
-const run = await runClaude({ prompt: "Why does test_parse fail?", pluginDir: join(root, "plugin"), cwd: project, allowedTools: ["Bash", "Read"], script, whenExhausted: "error" });
+const run = await runClaude({
+  prompt: "Why does test_parse fail?",
+  pluginDir: join(root, "plugin"),
+  cwd: project,
+  allowedTools: ["Bash", "Read"],
+  script,
+  whenExhausted: "error",
+});
 const failed = run.exitCode !== 0 || !run.result || run.result.is_error || run.model.errors.length > 0;
 if (failed) {
   console.error(red(`The session did not finish cleanly (exit ${run.exitCode}${run.timedOut ? ", timed out" : ""}).`));
@@ -102,7 +115,10 @@ const one = (s, n) => {
 };
 /** The telling line of a tool's output: an error's message, else the first line. */
 const gist = (output) => {
-  const lines = output.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines.find((l) => /AssertionError|Error:/.test(l)) ?? lines[0] ?? "";
 };
 const describeCall = (b) => {
@@ -119,7 +135,10 @@ const refusals = [];
 let final = "";
 run.model.mainRequests().forEach((req, i) => {
   const blocks = req.reply ?? [];
-  const words = blocks.filter((b) => b.type === "text").map((b) => b.text).join("\n");
+  const words = blocks
+    .filter((b) => b.type === "text")
+    .map((b) => b.text)
+    .join("\n");
   const match = /Action:\s*(\w+)[\s\S]*?Utility:\s*(-?[\d.]+)/.exec(words);
   const decided = match ? `${match[1]} U=${match[2]}` : "no report";
   const calls = blocks.filter((b) => b.type === "tool_use");
@@ -172,7 +191,9 @@ for (const row of rows) console.log(row[2] === "refused" || row[2] === "blocked"
 
 const steps = log.filter((r) => r.event === "PreToolUse" && r.decision !== "refused").length;
 console.log(
-  dim(`\n${steps} steps, ${refusals.length} refusals; claude ran ${run.durationMs} ms. Gated by examples/skills/gated-example/SKILL.md (utility_gated: true).`),
+  dim(
+    `\n${steps} steps, ${refusals.length} refusals; claude ran ${run.durationMs} ms. Gated by examples/skills/gated-example/SKILL.md (utility_gated: true).`,
+  ),
 );
 
 // ---- Keep the step log, write its HTML report, say how to open it ----

@@ -9,7 +9,8 @@ const SIZE = 512;
 const pixels = Buffer.alloc(SIZE * SIZE * 4);
 
 function crc32(buf) {
-  let c, crc = 0xffffffff;
+  let c,
+    crc = 0xffffffff;
   for (const byte of buf) {
     c = (crc ^ byte) & 0xff;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -60,6 +61,11 @@ const header = Buffer.alloc(13);
 header.writeUInt32BE(SIZE, 0);
 header.writeUInt32BE(SIZE, 4);
 header.set([8, 6, 0, 0, 0], 8);
-const png = Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", deflateSync(raw, { level: 9 })), chunk("IEND", Buffer.alloc(0))]);
+const png = Buffer.concat([
+  Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+  chunk("IHDR", header),
+  chunk("IDAT", deflateSync(raw, { level: 9 })),
+  chunk("IEND", Buffer.alloc(0)),
+]);
 writeFileSync(new URL("../plugin/.claude-plugin/icon.png", import.meta.url), png);
 console.log(`wrote plugin/.claude-plugin/icon.png (${png.length} bytes)`);

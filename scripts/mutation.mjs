@@ -34,6 +34,8 @@ for (const area of AREAS) {
   const score = (100 * detected) / counted.length;
   const ok = score >= area.target;
   missed ||= !ok;
-  console.log(`  ${area.name.padEnd(18)} ${score.toFixed(2).padStart(6)}%  (${detected} of ${counted.length} mutants detected; target ${area.target}%)${ok ? "" : "  BELOW TARGET"}`);
+  console.log(
+    `  ${area.name.padEnd(18)} ${score.toFixed(2).padStart(6)}%  (${detected} of ${counted.length} mutants detected; target ${area.target}%)${ok ? "" : "  BELOW TARGET"}`,
+  );
 }
 process.exit(missed ? 1 : 0);

@@ -12,7 +12,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dev = join(root, "dev");
 const quiet = process.argv.includes("--quiet");
 const stamp = join(dev, "node_modules", ".utility-lock-hash");
-const lockHash = createHash("sha256").update(readFileSync(join(dev, "package-lock.json"))).digest("hex");
+const lockHash = createHash("sha256")
+  .update(readFileSync(join(dev, "package-lock.json")))
+  .digest("hex");
 
 function log(message) {
   if (!quiet) console.log(message);

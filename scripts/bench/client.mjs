@@ -41,7 +41,10 @@ function barePlugin() {
   const dir = join(work, "bare-plugin");
   mkdirSync(join(dir, ".claude-plugin"), { recursive: true });
   mkdirSync(join(dir, "hooks"), { recursive: true });
-  writeFileSync(join(dir, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "bare", version: "0.0.0", description: "bench: one bare hook" }));
+  writeFileSync(
+    join(dir, ".claude-plugin", "plugin.json"),
+    JSON.stringify({ name: "bare", version: "0.0.0", description: "bench: one bare hook" }),
+  );
   const hook = { type: "command", command: "node", args: ["-e", "0"], timeout: 10 };
   writeFileSync(join(dir, "hooks", "hooks.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", hooks: [hook] }] } }));
   return dir;
@@ -52,7 +55,10 @@ function gatedSkillPlugin() {
   const dir = join(work, "bench-skills");
   mkdirSync(join(dir, ".claude-plugin"), { recursive: true });
   mkdirSync(join(dir, "skills", "bench-gated"), { recursive: true });
-  writeFileSync(join(dir, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "benchskills", version: "0.0.0", description: "bench: a gated skill" }));
+  writeFileSync(
+    join(dir, ".claude-plugin", "plugin.json"),
+    JSON.stringify({ name: "benchskills", version: "0.0.0", description: "bench: a gated skill" }),
+  );
   writeFileSync(
     join(dir, "skills", "bench-gated", "SKILL.md"),
     `---\nname: bench-gated\ndescription: Benchmark fixture, gated.\nutility_gated: true\nutility_max_steps: ${calls + 8}\n---\n\nRead the files one by one, with a report before each call.\n`,
@@ -60,7 +66,8 @@ function gatedSkillPlugin() {
   return dir;
 }
 
-const REPORT = "Action: retrieve\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: \"Read the next file.\"";
+const REPORT =
+  'Action: retrieve\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: "Read the next file."';
 
 const skills = gatedSkillPlugin();
 const modes = [
@@ -83,14 +90,26 @@ async function session(mode, round) {
   const arrivals = [];
   const script = (req, turn) => {
     arrivals.push(process.hrtime.bigint());
-    if (turn === 0) return mode.gated ? [toolUse("Skill", { skill: "benchskills:bench-gated" }, `toolu_bench_skill_${round}`)] : [text(REPORT), toolUse("Read", { file_path: join(cwd, "f0.txt") }, `toolu_bench_r${round}_0`)];
+    if (turn === 0)
+      return mode.gated
+        ? [toolUse("Skill", { skill: "benchskills:bench-gated" }, `toolu_bench_skill_${round}`)]
+        : [text(REPORT), toolUse("Read", { file_path: join(cwd, "f0.txt") }, `toolu_bench_r${round}_0`)];
     if (turn <= calls) return [text(REPORT), toolUse("Read", { file_path: join(cwd, `f${turn}.txt`) }, `toolu_bench_r${round}_${turn}`)];
     return [text("Done.")];
   };
-  const run = await runClaude({ prompt: "Read the files.", pluginDir: mode.plugins, script, cwd, allowedTools: ["Read", "Skill"], whenExhausted: "error", timeoutMs: 180_000 });
+  const run = await runClaude({
+    prompt: "Read the files.",
+    pluginDir: mode.plugins,
+    script,
+    cwd,
+    allowedTools: ["Read", "Skill"],
+    whenExhausted: "error",
+    timeoutMs: 180_000,
+  });
   try {
     const result = assertRunOk(run);
-    if (result.permission_denials.length > 0) throw new Error(`${mode.name}: ${result.permission_denials.length} call(s) refused: ${JSON.stringify(result.permission_denials[0])}`);
+    if (result.permission_denials.length > 0)
+      throw new Error(`${mode.name}: ${result.permission_denials.length} call(s) refused: ${JSON.stringify(result.permission_denials[0])}`);
     if (arrivals.length !== calls + 2) throw new Error(`${mode.name}: ${arrivals.length} model requests, expected ${calls + 2}`);
     if (mode.plugins.includes(root) || mode.checkLog) checkLog(run, mode);
     // Gap k: from the request answered with Read k (turn k) to the next one.
@@ -105,11 +124,17 @@ async function session(mode, round) {
 /** The plugin's own log says it saw every measured call, and decided it as the mode claims (passed when gated). */
 function checkLog(run, mode) {
   const file = join(run.home, ".claude", "plugins", "data", "utility-inline", "sessions", `${run.sessionId}.jsonl`);
-  const records = readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  const records = readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
   const reads = records.filter((r) => r.event === "PreToolUse" && r.tool === "Read");
   const expected = mode.gated ? "passed" : "observed";
   const wrong = reads.filter((r) => r.decision !== expected);
-  if (reads.length < calls || wrong.length > 0) throw new Error(`${mode.name}: expected ${calls} Read calls ${expected} in the plugin's log, found ${reads.length} (${wrong.map((r) => r.decision).join(", ")})`);
+  if (reads.length < calls || wrong.length > 0)
+    throw new Error(
+      `${mode.name}: expected ${calls} Read calls ${expected} in the plugin's log, found ${reads.length} (${wrong.map((r) => r.decision).join(", ")})`,
+    );
 }
 
 function shuffle(items) {
@@ -130,7 +155,9 @@ const round1 = (x) => Math.round(x * 10) / 10;
 
 export async function clientBench() {
   const loadBefore = loadavg()[0];
-  log(`client bench: ${modes.length} modes × ${rounds} rounds, ${calls} Read calls per session, pinned claude; load ${loadBefore.toFixed(2)} on ${cpus().length} cores`);
+  log(
+    `client bench: ${modes.length} modes × ${rounds} rounds, ${calls} Read calls per session, pinned claude; load ${loadBefore.toFixed(2)} on ${cpus().length} cores`,
+  );
   const samples = new Map(modes.map((m) => [m.name, { gaps: [], sessions: [] }]));
   for (let r = 0; r < rounds; r++) {
     for (const mode of shuffle(modes)) {
@@ -146,19 +173,38 @@ export async function clientBench() {
     const s = samples.get(m.name);
     const perCall = median(s.gaps);
     const overhead = perCall - none;
-    return { mode: m.name, calls: s.gaps.length, medianCallMs: round1(perCall), overheadMs: round1(overhead), ratioToBare: m.name === "no plugin" ? null : Math.round((overhead / bare) * 100) / 100, medianSessionMs: Math.round(median(s.sessions)) };
+    return {
+      mode: m.name,
+      calls: s.gaps.length,
+      medianCallMs: round1(perCall),
+      overheadMs: round1(overhead),
+      ratioToBare: m.name === "no plugin" ? null : Math.round((overhead / bare) * 100) / 100,
+      medianSessionMs: Math.round(median(s.sessions)),
+    };
   });
   const budgets = [
     { budget: "utility ungated ≤ 1.2× the bare hook", value: rows.find((r) => r.mode === "utility ungated").ratioToBare, limit: 1.2 },
     { budget: "utility gated ≤ 1.5× the bare hook", value: rows.find((r) => r.mode === "utility gated").ratioToBare, limit: 1.5 },
   ].map((b) => ({ ...b, pass: b.value <= b.limit }));
-  return { date: new Date().toISOString(), rounds, callsPerSession: calls, loadAverage1m: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadavg()[0] * 100) / 100 }, rows, budgets };
+  return {
+    date: new Date().toISOString(),
+    rounds,
+    callsPerSession: calls,
+    loadAverage1m: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadavg()[0] * 100) / 100 },
+    rows,
+    budgets,
+  };
 }
 
 export function printClient(result) {
   console.log("\nclient (pinned Claude Code, scripted session of Read calls; overhead per call against no plugin):");
-  console.log(`${"mode".padEnd(28)}${"calls".padStart(6)}${"median call ms".padStart(16)}${"overhead ms".padStart(13)}${"× bare hook".padStart(13)}`);
-  for (const r of result.rows) console.log(`${r.mode.padEnd(28)}${String(r.calls).padStart(6)}${r.medianCallMs.toFixed(1).padStart(16)}${r.overheadMs.toFixed(1).padStart(13)}${(r.ratioToBare === null ? "" : r.ratioToBare.toFixed(2)).padStart(13)}`);
+  console.log(
+    `${"mode".padEnd(28)}${"calls".padStart(6)}${"median call ms".padStart(16)}${"overhead ms".padStart(13)}${"× bare hook".padStart(13)}`,
+  );
+  for (const r of result.rows)
+    console.log(
+      `${r.mode.padEnd(28)}${String(r.calls).padStart(6)}${r.medianCallMs.toFixed(1).padStart(16)}${r.overheadMs.toFixed(1).padStart(13)}${(r.ratioToBare === null ? "" : r.ratioToBare.toFixed(2)).padStart(13)}`,
+    );
   for (const b of result.budgets) console.log(`${b.pass ? "ok  " : "MISS"} ${b.budget}: ${b.value.toFixed(2)}×`);
 }
 

@@ -39,7 +39,14 @@ export function processCase({ name, args, input = "", env = process.env, prepare
     run() {
       const cpu = childCpuMs();
       const started = process.hrtime.bigint();
-      const result = spawnSync(process.execPath, args, { input, env, cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+      const result = spawnSync(process.execPath, args, {
+        input,
+        env,
+        cwd,
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 120_000,
+      });
       const time = timed(started, cpu);
       if (result.error) throw result.error;
       check?.(result);
@@ -57,18 +64,20 @@ export function parallelCase({ name, count, argsFor, inputFor, env = process.env
       const cpu = childCpuMs();
       const started = process.hrtime.bigint();
       const results = await Promise.all(
-        Array.from({ length: count }, (_, i) =>
-          new Promise((resolve, reject) => {
-            const child = spawn(process.execPath, argsFor(i), { env, stdio: ["pipe", "pipe", "pipe"] });
-            let stdout = "";
-            let stderr = "";
-            child.stdout.on("data", (d) => (stdout += d));
-            child.stderr.on("data", (d) => (stderr += d));
-            child.on("error", reject);
-            child.on("close", (status) => resolve({ status, stdout, stderr }));
-            child.stdin.on("error", () => {}); // a process that exits without reading its input (node -e 0)
-            child.stdin.end(inputFor(i));
-          }),
+        Array.from(
+          { length: count },
+          (_, i) =>
+            new Promise((resolve, reject) => {
+              const child = spawn(process.execPath, argsFor(i), { env, stdio: ["pipe", "pipe", "pipe"] });
+              let stdout = "";
+              let stderr = "";
+              child.stdout.on("data", (d) => (stdout += d));
+              child.stderr.on("data", (d) => (stderr += d));
+              child.on("error", reject);
+              child.on("close", (status) => resolve({ status, stdout, stderr }));
+              child.stdin.on("error", () => {}); // a process that exits without reading its input (node -e 0)
+              child.stdin.end(inputFor(i));
+            }),
         ),
       );
       const time = timed(started, cpu);

@@ -41,7 +41,15 @@ async function loadParser(root, work) {
     `export { parseLastReport } from ${JSON.stringify(join(root, "src/engine/report/parse.ts"))};\nexport { MAX_REPORT_TEXT_CHARS, PRE_TOOL_USE_DEADLINE_MS } from ${JSON.stringify(join(root, "src/engine/defaults.ts"))};\n`,
   );
   const out = join(work, "parser.mjs");
-  await build({ entryPoints: [entry], bundle: true, platform: "node", format: "esm", outfile: out, logLevel: "warning", absWorkingDir: root });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    outfile: out,
+    logLevel: "warning",
+    absWorkingDir: root,
+  });
   return import(pathToFileURL(out).href);
 }
 
@@ -66,16 +74,37 @@ function hookOnce(preHook, work, name, before) {
   const transcript = join(dir, "t.jsonl");
   const lines = [
     { type: "user", uuid: "u1", message: { role: "user", content: "fix it" } },
-    { type: "user", uuid: "u2", isMeta: true, message: { role: "user", content: [{ type: "text", text: `Base directory for this skill: ${skill}\n\nbody` }] } },
+    {
+      type: "user",
+      uuid: "u2",
+      isMeta: true,
+      message: { role: "user", content: [{ type: "text", text: `Base directory for this skill: ${skill}\n\nbody` }] },
+    },
     { type: "assistant", uuid: "a1", message: { id: "m1", role: "assistant", content: [{ type: "text", text: before }] } },
-    { type: "assistant", uuid: "a2", message: { id: "m1", role: "assistant", content: [{ type: "tool_use", id: "toolu_b1", name: "Bash", input: { command: "true" } }] } },
+    {
+      type: "assistant",
+      uuid: "a2",
+      message: { id: "m1", role: "assistant", content: [{ type: "tool_use", id: "toolu_b1", name: "Bash", input: { command: "true" } }] },
+    },
   ];
   writeFileSync(transcript, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
-  const input = { session_id: `bench-${name}`, transcript_path: transcript, cwd: dir, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "true" }, tool_use_id: "toolu_b1" };
+  const input = {
+    session_id: `bench-${name}`,
+    transcript_path: transcript,
+    cwd: dir,
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "true" },
+    tool_use_id: "toolu_b1",
+  };
   const started = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [preHook], { input: JSON.stringify(input), encoding: "utf8", env: { PATH: process.env.PATH, HOME: dir, UTILITY_DATA_DIR: join(dir, "data") } });
+  const r = spawnSync(process.execPath, [preHook], {
+    input: JSON.stringify(input),
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, HOME: dir, UTILITY_DATA_DIR: join(dir, "data") },
+  });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  const decision = r.stdout ? JSON.parse(r.stdout).hookSpecificOutput?.permissionDecision ?? "none" : "none";
+  const decision = r.stdout ? (JSON.parse(r.stdout).hookSpecificOutput?.permissionDecision ?? "none") : "none";
   return { ms: round(ms, 1), decision, stderr: r.stderr.trim().split("\n")[0] ?? "" };
 }
 
@@ -101,10 +130,18 @@ export async function parserScaling({ root, work, preHook, runs = 3 }) {
 export function printParserScaling(result) {
   const head = `  ${"class".padEnd(34)}${result.sizes.map((s) => `${s >= 1e6 ? `${s / 1e6} MB` : `${s / 1e3} KB`}`.padStart(11)).join("")}   100 KB→1 MB`;
   console.log(`\nreport parser on adversarial text (median ms; linear time grows about 10× from 100 KB to 1 MB):\n${head}`);
-  for (const r of result.rows) console.log(`  ${r.class.padEnd(34)}${r.ms.map((v) => `${v.toFixed(2)}`.padStart(11)).join("")}   ${`${r.growth100KbTo1Mb}×`.padStart(8)}`);
+  for (const r of result.rows)
+    console.log(
+      `  ${r.class.padEnd(34)}${r.ms.map((v) => `${v.toFixed(2)}`.padStart(11)).join("")}   ${`${r.growth100KbTo1Mb}×`.padStart(8)}`,
+    );
   const { hook } = result;
-  for (const [label, h] of [["just under the size limit", hook.underLimit], ["1 MB (over the limit)", hook.oneMb]]) {
-    console.log(`  PreToolUse process, gated, worst class (${hook.class}), ${label}, ${h.chars} chars: ${h.ms} ms, decision ${h.decision} (deadline ${hook.deadlineMs} ms)${h.stderr ? `; stderr: ${h.stderr}` : ""}`);
+  for (const [label, h] of [
+    ["just under the size limit", hook.underLimit],
+    ["1 MB (over the limit)", hook.oneMb],
+  ]) {
+    console.log(
+      `  PreToolUse process, gated, worst class (${hook.class}), ${label}, ${h.chars} chars: ${h.ms} ms, decision ${h.decision} (deadline ${hook.deadlineMs} ms)${h.stderr ? `; stderr: ${h.stderr}` : ""}`,
+    );
   }
 }
 
@@ -113,7 +150,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const work = mkdtempSync(join(tmpdir(), "utility-parser-bench-"));
   const i = process.argv.indexOf("--runs");
   try {
-    const result = await parserScaling({ root, work, preHook: join(root, "dist", "hooks", "pre-tool-use.js"), runs: i > 0 ? Number(process.argv[i + 1]) : 5 });
+    const result = await parserScaling({
+      root,
+      work,
+      preHook: join(root, "dist", "hooks", "pre-tool-use.js"),
+      runs: i > 0 ? Number(process.argv[i + 1]) : 5,
+    });
     printParserScaling(result);
   } finally {
     rmSync(work, { recursive: true, force: true });

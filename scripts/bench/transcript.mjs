@@ -19,7 +19,10 @@ function prng(seed) {
   };
 }
 
-const WORDS = "the test fails because the fixture path is resolved relative to the working folder and not the module so the loader reads an empty file and returns undefined which the parser then rejects".split(" ");
+const WORDS =
+  "the test fails because the fixture path is resolved relative to the working folder and not the module so the loader reads an empty file and returns undefined which the parser then rejects".split(
+    " ",
+  );
 
 export class TranscriptWriter {
   constructor({ sessionId = "bench", cwd = "/tmp/bench-project", seed = 7 } = {}) {
@@ -75,7 +78,10 @@ export class TranscriptWriter {
     return [
       this.base("user", {
         isMeta: true,
-        message: { role: "user", content: [{ type: "text", text: `Base directory for this skill: ${folder}\n\n# Skill body\n\n${this.words(120)}\n` }] },
+        message: {
+          role: "user",
+          content: [{ type: "text", text: `Base directory for this skill: ${folder}\n\n# Skill body\n\n${this.words(120)}\n` }],
+        },
       }),
     ];
   }
@@ -84,17 +90,52 @@ export class TranscriptWriter {
   assistant(texts, calls) {
     const messageId = this.id("msg_01");
     const requestId = this.id("req_011");
-    const usage = { input_tokens: 3, cache_creation_input_tokens: 208, cache_read_input_tokens: 25798, output_tokens: 27, service_tier: "standard" };
+    const usage = {
+      input_tokens: 3,
+      cache_creation_input_tokens: 208,
+      cache_read_input_tokens: 25798,
+      output_tokens: 27,
+      service_tier: "standard",
+    };
     const lines = [];
-    const blocks = [...texts.map((text) => ({ type: "text", text })), ...calls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.input, caller: { type: "direct" } }))];
+    const blocks = [
+      ...texts.map((text) => ({ type: "text", text })),
+      ...calls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.input, caller: { type: "direct" } })),
+    ];
     blocks.forEach((block, index) => {
-      lines.push(this.base("assistant", { message: { model: "claude-opus-4-6", id: messageId, type: "message", role: "assistant", content: [block], stop_reason: null, stop_sequence: null, usage }, requestId, apiBlockIndex: index }));
+      lines.push(
+        this.base("assistant", {
+          message: {
+            model: "claude-opus-4-6",
+            id: messageId,
+            type: "message",
+            role: "assistant",
+            content: [block],
+            stop_reason: null,
+            stop_sequence: null,
+            usage,
+          },
+          requestId,
+          apiBlockIndex: index,
+        }),
+      );
     });
     return lines;
   }
 
   hookProgress(toolUseId, tool) {
-    return [this.base("progress", { data: { type: "hook_progress", hookEvent: "PreToolUse", hookName: `PreToolUse:${tool}`, command: "node ${CLAUDE_PLUGIN_ROOT}/dist/hooks/pre-tool-use.js" }, toolUseID: toolUseId, parentToolUseID: toolUseId })];
+    return [
+      this.base("progress", {
+        data: {
+          type: "hook_progress",
+          hookEvent: "PreToolUse",
+          hookName: `PreToolUse:${tool}`,
+          command: "node ${CLAUDE_PLUGIN_ROOT}/dist/hooks/pre-tool-use.js",
+        },
+        toolUseID: toolUseId,
+        parentToolUseID: toolUseId,
+      }),
+    ];
   }
 
   toolResult(toolUseId, text) {
@@ -111,7 +152,12 @@ export class TranscriptWriter {
   pastStep(room = Infinity) {
     const toolUseId = this.id("toolu_01");
     const roll = this.random();
-    const call = roll < 0.4 ? { name: "Read", input: { file_path: `${this.cwd}/src/module-${this.counter}.ts` } } : roll < 0.7 ? { name: "Grep", input: { pattern: this.words(2), path: `${this.cwd}/src` } } : { name: "Bash", input: { command: `npm test -- --run case-${this.counter}`, description: this.words(4) } };
+    const call =
+      roll < 0.4
+        ? { name: "Read", input: { file_path: `${this.cwd}/src/module-${this.counter}.ts` } }
+        : roll < 0.7
+          ? { name: "Grep", input: { pattern: this.words(2), path: `${this.cwd}/src` } }
+          : { name: "Bash", input: { command: `npm test -- --run case-${this.counter}`, description: this.words(4) } };
     const size = Math.max(200, Math.min(room - 3_000, this.random() < 0.03 ? 120_000 : 500 + Math.floor(this.random() * 24_000)));
     const body = [];
     let length = 0;
@@ -140,7 +186,10 @@ const encode = (lines) => lines.map((line) => `${JSON.stringify(line)}\n`).join(
  */
 export function writeTranscript(file, bytes, { skillFolder, sessionId = "bench", seed = 7, prevReport = true } = {}) {
   const w = new TranscriptWriter({ sessionId, seed });
-  let text = encode([...w.prompt("Find out why the parser test fails and tell me the cause."), ...(skillFolder ? w.skillActivation(skillFolder) : [])]);
+  let text = encode([
+    ...w.prompt("Find out why the parser test fails and tell me the cause."),
+    ...(skillFolder ? w.skillActivation(skillFolder) : []),
+  ]);
   writeFileSync(file, text);
   let size = Buffer.byteLength(text);
   let batch = "";
@@ -154,7 +203,11 @@ export function writeTranscript(file, bytes, { skillFolder, sessionId = "bench",
     }
   }
   const prevId = "toolu_bench_prev";
-  batch += encode([...w.assistant(prevReport ? [REPORT] : [], [{ id: prevId, name: "Bash", input: { command: "git status --short", description: "state of the tree" } }])]);
+  batch += encode([
+    ...w.assistant(prevReport ? [REPORT] : [], [
+      { id: prevId, name: "Bash", input: { command: "git status --short", description: "state of the tree" } },
+    ]),
+  ]);
   appendFileSync(file, batch);
   return {
     prevId,
@@ -163,7 +216,14 @@ export function writeTranscript(file, bytes, { skillFolder, sessionId = "bench",
       const tail = encode([
         ...w.hookProgress(prevId, "Bash"),
         ...w.toolResult(prevId, " M src/parser.ts\n?? test/fixtures/new.json"),
-        ...w.assistant([REPORT], ids.map((id, i) => ({ id, name: "Bash", input: { command: `npm test -- --run parser-${i}`, description: "run the failing test" } }))),
+        ...w.assistant(
+          [REPORT],
+          ids.map((id, i) => ({
+            id,
+            name: "Bash",
+            input: { command: `npm test -- --run parser-${i}`, description: "run the failing test" },
+          })),
+        ),
       ]);
       appendFileSync(file, tail);
       return Buffer.byteLength(tail);

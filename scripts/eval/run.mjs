@@ -53,7 +53,10 @@ function envelope(type, sidechain) {
 const lines = {
   prompt: (text, sc) => ({ ...envelope("user", sc), message: { role: "user", content: text } }),
   meta: (text, sc) => ({ ...envelope("user", sc), isMeta: true, message: { role: "user", content: [{ type: "text", text }] } }),
-  assistant: (id, block, model, sc) => ({ ...envelope("assistant", sc), message: { id, model, type: "message", role: "assistant", content: [block] } }),
+  assistant: (id, block, model, sc) => ({
+    ...envelope("assistant", sc),
+    message: { id, model, type: "message", role: "assistant", content: [block] },
+  }),
   result: (toolUseId, content, isError, sc) => ({
     ...envelope("user", sc),
     message: { role: "user", content: [{ type: "tool_result", tool_use_id: toolUseId, content, ...(isError ? { is_error: true } : {}) }] },
@@ -79,7 +82,12 @@ function resolveReaderPath(f) {
 
 export function filesRead(readerText) {
   const m = /^FILES:\s*(.*)$/m.exec(readerText.split(/^MESSAGE:\s*$/m)[0] ?? "");
-  const files = m ? m[1].split(",").map((f) => f.trim().replace(/^`|`$/g, "")).filter(Boolean) : [];
+  const files = m
+    ? m[1]
+        .split(",")
+        .map((f) => f.trim().replace(/^`|`$/g, ""))
+        .filter(Boolean)
+    : [];
   const words = files.reduce((sum, f) => {
     const path = resolveReaderPath(f);
     return sum + (existsSync(path) ? readFileSync(path, "utf8").split(/\s+/).filter(Boolean).length : 0);
@@ -112,7 +120,9 @@ export function allSituations() {
 
 function skillFolder(gate) {
   if (!gate?.skill) return undefined;
-  return gate.skill.startsWith("eval:") ? join(ROOT, "test", "eval", "skills", gate.skill.slice(5)) : join(ROOT, "examples", "skills", gate.skill);
+  return gate.skill.startsWith("eval:")
+    ? join(ROOT, "test", "eval", "skills", gate.skill.slice(5))
+    : join(ROOT, "examples", "skills", gate.skill);
 }
 
 /** One sandbox per run: its own transcript, data folder, home and project (with the situation's agent definition). */
@@ -130,7 +140,10 @@ class Sandbox {
     writeFileSync(this.main, "");
     if (situation.gate?.agent) {
       mkdirSync(join(this.project, ".claude", "agents"), { recursive: true });
-      cpSync(join(ROOT, "test", "eval", "agents", `${situation.gate.agent}.md`), join(this.project, ".claude", "agents", `${situation.gate.agent}.md`));
+      cpSync(
+        join(ROOT, "test", "eval", "agents", `${situation.gate.agent}.md`),
+        join(this.project, ".claude", "agents", `${situation.gate.agent}.md`),
+      );
     }
     this.isSub = situation.scope === "subagent";
     this.file = this.isSub ? this.sub : this.main;
@@ -150,8 +163,19 @@ class Sandbox {
       ...(this.isSub ? { agent_id: AGENT_ID, agent_type: this.situation.gate?.agent ?? "general-purpose" } : {}),
       ...fields,
     };
-    const env = { PATH: process.env.PATH ?? "", HOME: this.home, UTILITY_DATA_DIR: this.data, CLAUDE_PROJECT_DIR: this.project, CLAUDE_PLUGIN_ROOT: PLUGIN };
-    const run = spawnSync(process.execPath, [join(HOOKS, `${entry}.js`)], { input: JSON.stringify(input), env, encoding: "utf8", timeout: 30_000 });
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: this.home,
+      UTILITY_DATA_DIR: this.data,
+      CLAUDE_PROJECT_DIR: this.project,
+      CLAUDE_PLUGIN_ROOT: PLUGIN,
+    };
+    const run = spawnSync(process.execPath, [join(HOOKS, `${entry}.js`)], {
+      input: JSON.stringify(input),
+      env,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     if (run.status !== 0) throw new Error(`${entry} exited ${run.status}: ${run.stderr}`);
     return run.stdout.trim() === "" ? {} : JSON.parse(run.stdout);
   }
@@ -165,7 +189,11 @@ class Sandbox {
     const id = `msg_eval_${++this.calls}`;
     this.write(lines.assistant(id, { type: "text", text }, this.situation.model, this.isSub));
     const event = this.isSub ? "SubagentStop" : "Stop";
-    const out = this.rawHook(this.isSub ? "subagent-stop" : "stop", { hook_event_name: event, stop_hook_active: false, last_assistant_message: text });
+    const out = this.rawHook(this.isSub ? "subagent-stop" : "stop", {
+      hook_event_name: event,
+      stop_hook_active: false,
+      last_assistant_message: text,
+    });
     return out.decision === "block" ? { id, refused: `${event} hook: ${out.reason}`, stopBlocked: true } : { id, stopped: true };
   }
 
@@ -183,13 +211,26 @@ class Sandbox {
       return { id, refused: reason };
     }
     this.write(lines.result(id, result ?? "ok", false, this.isSub));
-    this.hook("post-tool-use", { hook_event_name: "PostToolUse", tool_name: call.tool, tool_input: call.input, tool_use_id: id, tool_response: { stdout: String(result ?? "ok") } });
-    return { id, ...(out.additionalContext ? { context: `PreToolUse:${call.tool} hook additional context: ${out.additionalContext}` } : {}) };
+    this.hook("post-tool-use", {
+      hook_event_name: "PostToolUse",
+      tool_name: call.tool,
+      tool_input: call.input,
+      tool_use_id: id,
+      tool_response: { stdout: String(result ?? "ok") },
+    });
+    return {
+      id,
+      ...(out.additionalContext ? { context: `PreToolUse:${call.tool} hook additional context: ${out.additionalContext}` } : {}),
+    };
   }
 
   record(id) {
     const log = join(this.data, "sessions", `${SESSION}.jsonl`);
-    return readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l)).find((r) => r.toolUseId === id && r.event === "PreToolUse");
+    return readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .find((r) => r.toolUseId === id && r.event === "PreToolUse");
   }
 
   remove() {
@@ -204,7 +245,15 @@ function playPrelude(box) {
   box.hook("user-prompt-submit", { hook_event_name: "UserPromptSubmit", prompt: s.prompt });
   if (box.isSub) {
     // The parent's launch in the main file, then the subagent's own file starts with its prompt.
-    box.write(lines.assistant("msg_parent", { type: "tool_use", id: "toolu_parent", name: "Agent", input: { subagent_type: s.gate?.agent, prompt: s.prompt } }, s.model, false), box.main);
+    box.write(
+      lines.assistant(
+        "msg_parent",
+        { type: "tool_use", id: "toolu_parent", name: "Agent", input: { subagent_type: s.gate?.agent, prompt: s.prompt } },
+        s.model,
+        false,
+      ),
+      box.main,
+    );
   }
   box.write(lines.prompt(s.prompt, box.isSub), box.file);
   const folder = skillFolder(s.gate);
@@ -215,7 +264,13 @@ function playPrelude(box) {
     box.hook("pre-tool-use", { hook_event_name: "PreToolUse", tool_name: "Skill", tool_input: skill.input, tool_use_id: id });
     box.write(lines.result(id, `Launching skill: ${s.gate.skill}`, false, box.isSub));
     box.write(lines.meta(`Base directory for this skill: ${folder}\n\n${readFileSync(join(folder, "SKILL.md"), "utf8")}`, box.isSub));
-    box.hook("post-tool-use", { hook_event_name: "PostToolUse", tool_name: "Skill", tool_input: skill.input, tool_use_id: id, tool_response: {} });
+    box.hook("post-tool-use", {
+      hook_event_name: "PostToolUse",
+      tool_name: "Skill",
+      tool_input: skill.input,
+      tool_use_id: id,
+      tool_response: {},
+    });
     seen.push(`You: (Skill ${s.gate.skill}; its SKILL.md is loaded)`);
   }
   for (const step of s.prelude ?? []) {
@@ -254,10 +309,12 @@ export function lastReportText(text) {
 
 /** Did the attempt end the way the situation calls for? `call`: it passed; `end`: its report ended the loop (respond or stop, arithmetic right). */
 function verdict(situation, outcome, record) {
-  if (outcome.stopped) return { ok: situation.expect === "end" || situation.expect === "either", got: "ended (no call; Stop hook let it stop)" };
+  if (outcome.stopped)
+    return { ok: situation.expect === "end" || situation.expect === "either", got: "ended (no call; Stop hook let it stop)" };
   if (outcome.stopBlocked) return { ok: false, got: "stop blocked" };
   if (!outcome.refused) return { ok: situation.expect === "call" || situation.expect === "either", got: "passed" };
-  const ended = ["loop_ended", "budget_spent", "below_floor"].includes(record?.rule) && ["respond", "stop"].includes(record?.report?.action);
+  const ended =
+    ["loop_ended", "budget_spent", "below_floor"].includes(record?.rule) && ["respond", "stop"].includes(record?.report?.action);
   if (ended) return { ok: situation.expect === "end" || situation.expect === "either", got: `ended (${record.report.action})` };
   return { ok: false, got: `refused (${record?.rule})` };
 }
@@ -271,17 +328,37 @@ export async function runSituation(situation, readerTexts) {
   try {
     playPrelude(box);
     const attempts = [];
-    const texts = [...(situation.planted ? [{ text: situation.planted, planted: true }] : []), ...readerTexts.map((t) => ({ text: messageOf(t), call: callOf(t), noCall: declaresNoCall(t) }))];
+    const texts = [
+      ...(situation.planted ? [{ text: situation.planted, planted: true }] : []),
+      ...readerTexts.map((t) => ({ text: messageOf(t), call: callOf(t), noCall: declaresNoCall(t) })),
+    ];
     for (const { text, planted, call, noCall } of texts) {
       const outcome = noCall ? box.end(text) : box.step(text, call ?? situation.call, situation.result);
       const record = noCall ? undefined : box.record(outcome.id);
       const judged = planted ? { ok: false, got: `refused (${record?.rule})` } : verdict(situation, outcome, record);
-      attempts.push({ planted: planted === true, ...(call ? { call: call.tool } : {}), ...judged, rule: record?.rule, message: outcome.refused, tokens: await tokens(text), reportTokens: await tokens(lastReportText(text)), ...(outcome.context ? { context: outcome.context } : {}) });
+      attempts.push({
+        planted: planted === true,
+        ...(call ? { call: call.tool } : {}),
+        ...judged,
+        rule: record?.rule,
+        message: outcome.refused,
+        tokens: await tokens(text),
+        reportTokens: await tokens(lastReportText(text)),
+        ...(outcome.context ? { context: outcome.context } : {}),
+      });
       if (!outcome.refused) break;
     }
     const tries = attempts.filter((a) => !a.planted);
     const read = readerTexts[0] === undefined ? { files: [], words: 0 } : filesRead(readerTexts[0]);
-    return { id: situation.id, read, scope: situation.scope, expect: situation.expect, firstTry: tries[0]?.ok ?? false, secondTry: tries[0]?.ok ? undefined : (tries[1]?.ok ?? false), attempts };
+    return {
+      id: situation.id,
+      read,
+      scope: situation.scope,
+      expect: situation.expect,
+      firstTry: tries[0]?.ok ?? false,
+      secondTry: tries[0]?.ok ? undefined : (tries[1]?.ok ?? false),
+      attempts,
+    };
   } finally {
     box.remove();
   }
@@ -310,12 +387,22 @@ export async function readerPrompt(situation) {
   }
   const refusal = await plantedRefusal(situation);
   const active = skillFolder(situation.gate);
-  const activeFile = active ? join(active, "SKILL.md").slice(ROOT.length + 1) : situation.gate?.agent ? `test/eval/agents/${situation.gate.agent}.md` : undefined;
+  const activeFile = active
+    ? join(active, "SKILL.md").slice(ROOT.length + 1)
+    : situation.gate?.agent
+      ? `test/eval/agents/${situation.gate.agent}.md`
+      : undefined;
   const parts = [
     `You are the model in a Claude Code session (${situation.model}) with the \`utility\` plugin installed.`,
-    situation.scope === "subagent" ? "You are a subagent: another agent launched you with the prompt below." : "You are the main conversation.",
+    situation.scope === "subagent"
+      ? "You are a subagent: another agent launched you with the prompt below."
+      : "You are the main conversation.",
     "",
-    `Read only these files of the repository (paths from its root): ${activeFile ? `\`${activeFile}\` (the ${situation.gate?.agent ? "agent definition you run under" : "skill the session activated"}), ` : ""}then \`${GUIDANCE_FILES[0]}\`, and a module it points to only if your situation calls for it (${GUIDANCE_FILES.slice(1).map((f) => `\`${f}\``).join(", ")}). Read nothing else of the repository.`,
+    `Read only these files of the repository (paths from its root): ${activeFile ? `\`${activeFile}\` (the ${situation.gate?.agent ? "agent definition you run under" : "skill the session activated"}), ` : ""}then \`${GUIDANCE_FILES[0]}\`, and a module it points to only if your situation calls for it (${GUIDANCE_FILES.slice(
+      1,
+    )
+      .map((f) => `\`${f}\``)
+      .join(", ")}). Read nothing else of the repository.`,
     "",
     "The conversation so far:",
     "",
@@ -335,7 +422,9 @@ export async function readerPrompt(situation) {
       `Write the message you would write next. If you retry, the same call (${situation.call.tool} ${JSON.stringify(situation.call.input)}) follows your text, unless you name another.`,
     );
   } else {
-    parts.push(`${situation.next} Your next call would be ${situation.call.tool} ${JSON.stringify(situation.call.input)}. Write the text of the assistant message you would write before it; the call follows your text. If you would make another call instead, name it. If you decide to make no call, write your message instead.`);
+    parts.push(
+      `${situation.next} Your next call would be ${situation.call.tool} ${JSON.stringify(situation.call.input)}. Write the text of the assistant message you would write before it; the call follows your text. If you would make another call instead, name it. If you decide to make no call, write your message instead.`,
+    );
   }
   parts.push(
     "",
@@ -393,7 +482,10 @@ async function main(argv) {
     return;
   }
   const [file, ...texts] = argv;
-  const result = await runSituation(loadSituation(file), texts.map((t) => readFileSync(t, "utf8")));
+  const result = await runSituation(
+    loadSituation(file),
+    texts.map((t) => readFileSync(t, "utf8")),
+  );
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 }
 

@@ -19,7 +19,8 @@ export const FINISHED_STATUSES = ["completed", "failed", "killed", "stopped", "c
 /** The tool name of the history entry that stands for a job's end: it changed things up to there. */
 export const JOB_END_TOOL = "(background job ended)";
 
-const isFinished = (status: string | undefined) => status !== undefined && (FINISHED_STATUSES as readonly string[]).includes(status.trim().toLowerCase());
+const isFinished = (status: string | undefined) =>
+  status !== undefined && (FINISHED_STATUSES as readonly string[]).includes(status.trim().toLowerCase());
 
 /** The first `<tag>…</tag>` of `text`: Claude Code writes its own fields before any text the model chose (a description, output). */
 function firstTag(text: string, tag: string): string | undefined {
@@ -48,8 +49,10 @@ export function notificationEnd(text: string): JobRef | undefined {
   return jobRef(firstTag(body, "tool-use-id"), firstTag(body, "task-id"));
 }
 
-const fieldsOf = (value: unknown): Record<string, unknown> => (value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {});
-const stringAt = (fields: Record<string, unknown>, keys: readonly string[]) => keys.map((k) => fields[k]).find((v): v is string => typeof v === "string" && v !== "");
+const fieldsOf = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {};
+const stringAt = (fields: Record<string, unknown>, keys: readonly string[]) =>
+  keys.map((k) => fields[k]).find((v): v is string => typeof v === "string" && v !== "");
 
 const JOB_ID_KEYS = ["bash_id", "shell_id", "task_id", "id"] as const;
 
@@ -112,7 +115,13 @@ export function endJob(history: readonly RanCall[], end: JobRef, at: number): Ra
   if (index < 0) return [...history];
   const launched = history[index]!;
   const ended: RanCall = { ...launched, effect: { kind: "exec" } };
-  const marker: RanCall = { tool: JOB_END_TOOL, digest: "", effect: { kind: "exec" }, at, ...(launched.toolUseId ? { toolUseId: launched.toolUseId } : {}) };
+  const marker: RanCall = {
+    tool: JOB_END_TOOL,
+    digest: "",
+    effect: { kind: "exec" },
+    at,
+    ...(launched.toolUseId ? { toolUseId: launched.toolUseId } : {}),
+  };
   return [...history.slice(0, index), ended, ...history.slice(index + 1), marker];
 }
 

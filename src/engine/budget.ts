@@ -167,7 +167,14 @@ export function measuredStepCost(input: MeasuredStepCostInput): MeasuredStepCost
   const model = modelTier(input.model ?? dominantModel(input.spend.byModel));
   const tokens = totalTokens(input.spend.tokens);
   const agents = input.scope === "dispatch" ? input.spend.agentsLaunched : undefined;
-  const cost = computeStepCost({ step: input.step, maxSteps: input.maxSteps, tokens, ...(input.budgets.tokenBudget ? { tokenCeiling: input.budgets.tokenBudget } : {}), model, ...(agents !== undefined ? { agents } : {}) });
+  const cost = computeStepCost({
+    step: input.step,
+    maxSteps: input.maxSteps,
+    tokens,
+    ...(input.budgets.tokenBudget ? { tokenCeiling: input.budgets.tokenBudget } : {}),
+    model,
+    ...(agents !== undefined ? { agents } : {}),
+  });
   const w = input.budgets.tokenBudget ? STEP_COST_WEIGHTS.withCeiling : STEP_COST_WEIGHTS.noCeiling;
   const terms = [`${w.progress}·(${input.step}/${input.maxSteps})`];
   if (input.budgets.tokenBudget) terms.push(`${w.tokens}·(${tokens}/${input.budgets.tokenBudget})`);

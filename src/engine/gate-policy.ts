@@ -6,7 +6,18 @@ import type { CallAction, Conversation, Lambdas, OptInScope } from "./vocabulary
 
 /** A file's opt-in as read from its frontmatter, as far as the policy needs it (src/optin/read.ts's OptInFile is one). */
 export type OptInRead =
-  | { ok: true; optIn: { gated: boolean; scope: OptInScope; lambdas: Lambdas; floor: number; maxSteps: number; tools: Partial<Record<CallAction, string[]>>; budgets: Budgets } }
+  | {
+      ok: true;
+      optIn: {
+        gated: boolean;
+        scope: OptInScope;
+        lambdas: Lambdas;
+        floor: number;
+        maxSteps: number;
+        tools: Partial<Record<CallAction, string[]>>;
+        budgets: Budgets;
+      };
+    }
   | { ok: false; problems: ReadonlyArray<{ message: string }>; data?: Record<string, unknown>; seemsGated?: boolean };
 
 /** What `/utility on` gates with: the defaults. */

@@ -110,7 +110,8 @@ export function budgetsInForce(input: Pick<GateInput, "gated" | "budget">): Budg
 function checkBudgets(input: GateInput): GateDecision | undefined {
   const budget = input.budget;
   if (!budget) return undefined;
-  if (budget.userProblem) return refused("budget_invalid", `Your utility budget settings are invalid, so no budget can be enforced: ${budget.userProblem}`);
+  if (budget.userProblem)
+    return refused("budget_invalid", `Your utility budget settings are invalid, so no budget can be enforced: ${budget.userProblem}`);
   const budgets = budgetsInForce(input);
   const over = checkSpendBudget(budget.spend, budgets, budget.prices) ?? checkAgentLimit(input.tool, budget.launched, budgets);
   return over ? refused(over.rule, over.reason) : undefined;
@@ -142,13 +143,25 @@ export function decideToolCall(input: GateInput): GateDecision {
   const checked = checkReport(parsed.report, { scope: input.scope, step: input.step, config: input.config });
   // The parsed report goes with a refusal that checks it, so the log shows what the model claimed.
   if (!checked.ok) return refused(checked.refusal.rule, checked.refusal.message, undefined, parsed.report);
-  return checkStepCost(input, checked.evaluation) ?? checkPermission(input, checked.evaluation) ?? checkRepeat(input, checked.evaluation) ?? { decision: "passed", evaluation: checked.evaluation };
+  return (
+    checkStepCost(input, checked.evaluation) ??
+    checkPermission(input, checked.evaluation) ??
+    checkRepeat(input, checked.evaluation) ?? { decision: "passed", evaluation: checked.evaluation }
+  );
 }
 
 /** Refusals a gated call gets before its report is read: a protected target, an invalid opt-in, a report too large to read. */
 function checkBeforeReport(input: GateInput): GateDecision | undefined {
-  if (input.protectedTarget) return refused("protected_target", `This ${input.tool} call is refused: ${input.protectedTarget}. The gate's own records are not the model's to edit.`);
-  if (input.optInProblem) return refused("optin_invalid", `The skill that gates this scope has an invalid opt-in, so no tool call can be checked: ${input.optInProblem}`);
+  if (input.protectedTarget)
+    return refused(
+      "protected_target",
+      `This ${input.tool} call is refused: ${input.protectedTarget}. The gate's own records are not the model's to edit.`,
+    );
+  if (input.optInProblem)
+    return refused(
+      "optin_invalid",
+      `The skill that gates this scope has an invalid opt-in, so no tool call can be checked: ${input.optInProblem}`,
+    );
   if (input.reportText !== undefined && input.reportText.length > MAX_REPORT_TEXT_CHARS) {
     return refused(
       "report_too_large",
@@ -164,10 +177,23 @@ type ReadReport = { ok: true; report: Report } | { ok: false; refusal: GateDecis
 function readReport(input: GateInput): ReadReport {
   const parsed = input.reportText === undefined ? undefined : parseLastReport(input.reportText);
   if (!parsed) {
-    return { ok: false, refusal: refused("no_report", `No action report before this ${input.tool} call. Under the utility gate, write the report in the same message, before the call:\n${REPORT_TEMPLATE}`) };
+    return {
+      ok: false,
+      refusal: refused(
+        "no_report",
+        `No action report before this ${input.tool} call. Under the utility gate, write the report in the same message, before the call:\n${REPORT_TEMPLATE}`,
+      ),
+    };
   }
   if (parsed.ok) return { ok: true, report: parsed.value };
   const unknown = parsed.problems.find((p) => p.field === "Action" || p.kind === "unknown_action");
-  if (unknown) return { ok: false, refusal: refused("unknown_action", `${unknown.message} In ${input.scope} scope the actions are ${actionsOf(input.scope).join(", ")}.`) };
+  if (unknown)
+    return {
+      ok: false,
+      refusal: refused(
+        "unknown_action",
+        `${unknown.message} In ${input.scope} scope the actions are ${actionsOf(input.scope).join(", ")}.`,
+      ),
+    };
   return { ok: false, refusal: refused("malformed", `The action report is malformed: ${parsed.problems.map((p) => p.message).join(" ")}`) };
 }

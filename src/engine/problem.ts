@@ -47,7 +47,10 @@ function describeInput(input: unknown): string {
 /** Turns zod issues into problems; zod 4 reports the offending input when asked (`reportInput`). */
 export function problemsFromIssues(issues: readonly ZodLikeIssue[], root = "input"): Problem[] {
   return issues.map((issue) => {
-    const field = issue.path.length > 0 ? issue.path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i > 0 ? "." : ""}${String(p)}`)).join("") : root;
+    const field =
+      issue.path.length > 0
+        ? issue.path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i > 0 ? "." : ""}${String(p)}`)).join("")
+        : root;
     const found = describeInput(issue.input);
     return { field, found, expected: issue.message, message: `${field}: ${issue.message} (found ${found}).` };
   });

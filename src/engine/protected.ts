@@ -30,7 +30,9 @@ export function protectedReason(path: string, places: GuardedPlaces): string | u
   const data = normalizePath(places.dataDir);
   const transcripts = normalizePath(places.transcriptDir);
   if (target === null) return undefined;
-  if (data !== null && within(target, data)) return `${path} is inside the plugin's data folder (${places.dataDir}), where the gate keeps its state and step log`;
-  if (transcripts !== null && within(target, transcripts) && target.endsWith(".jsonl")) return `${path} is a transcript file, which the gate reads as the record of what was said`;
+  if (data !== null && within(target, data))
+    return `${path} is inside the plugin's data folder (${places.dataDir}), where the gate keeps its state and step log`;
+  if (transcripts !== null && within(target, transcripts) && target.endsWith(".jsonl"))
+    return `${path} is a transcript file, which the gate reads as the record of what was said`;
   return undefined;
 }

@@ -101,7 +101,8 @@ function write(value: unknown, open: Set<object>, todo: Pending[]): string {
     const keys = Object.keys(record)
       .sort()
       .filter((k) => record[k] !== undefined);
-    for (let i = keys.length - 1; i >= 0; i--) todo.push({ value: record[keys[i]!] }, { text: `${i > 0 ? "," : ""}${JSON.stringify(keys[i])}:` });
+    for (let i = keys.length - 1; i >= 0; i--)
+      todo.push({ value: record[keys[i]!] }, { text: `${i > 0 ? "," : ""}${JSON.stringify(keys[i])}:` });
   }
   return isArray ? "[" : "{";
 }

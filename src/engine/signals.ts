@@ -24,12 +24,19 @@ export const SignalsSchema = z.object({
 });
 export type Signals = z.infer<typeof SignalsSchema>;
 
-
 export const ConfigSchema = z.object({
   lambdas: z._default(LambdasSchema, () => [...DEFAULT_CONFIG.lambdas] as [number, number, number]),
-  floor: z._default(z.number().check(z.refine((v) => v >= UTILITY_MIN && v <= UTILITY_MAX, { error: `the floor must lie in [${UTILITY_MIN}, ${UTILITY_MAX}]` })), DEFAULT_CONFIG.floor),
+  floor: z._default(
+    z
+      .number()
+      .check(z.refine((v) => v >= UTILITY_MIN && v <= UTILITY_MAX, { error: `the floor must lie in [${UTILITY_MIN}, ${UTILITY_MAX}]` })),
+    DEFAULT_CONFIG.floor,
+  ),
   maxSteps: z._default(z.int().check(z.minimum(1, { error: "max_steps must be a whole number ≥ 1" })), DEFAULT_CONFIG.maxSteps),
-  highGainThreshold: z._default(z.number().check(z.refine((v) => v >= 0 && v <= 1, { error: "the high-gain threshold must lie in [0, 1]" })), DEFAULT_CONFIG.highGainThreshold),
+  highGainThreshold: z._default(
+    z.number().check(z.refine((v) => v >= 0 && v <= 1, { error: "the high-gain threshold must lie in [0, 1]" })),
+    DEFAULT_CONFIG.highGainThreshold,
+  ),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -36,8 +36,7 @@ export function computeStepCost(input: StepCostInput): StepCost {
   const w = hasCeiling ? STEP_COST_WEIGHTS.withCeiling : STEP_COST_WEIGHTS.noCeiling;
   const progress = input.step / input.maxSteps;
   const tokenShare = hasCeiling ? (input.tokens ?? 0) / input.tokenCeiling! : 0;
-  const raw =
-    w.progress * progress + w.tokens * tokenShare + w.model * MODEL_RATIOS[input.model] + dispatchOverhead(input.agents);
+  const raw = w.progress * progress + w.tokens * tokenShare + w.model * MODEL_RATIOS[input.model] + dispatchOverhead(input.agents);
   const value = Math.min(1, Math.max(0, raw));
   return { value, raw, clamped: value !== raw };
 }

@@ -65,7 +65,9 @@ export function isPollingTool(tool: string): boolean {
 }
 
 function namedByAnotherRow(tool: string): boolean {
-  return has(READ_ONLY_TOOLS, tool) || has(JOB_OUTPUT_TOOLS, tool) || has(DELEGATE_TOOLS, tool) || has(NEUTRAL_TOOLS, tool) || tool === "Bash";
+  return (
+    has(READ_ONLY_TOOLS, tool) || has(JOB_OUTPUT_TOOLS, tool) || has(DELEGATE_TOOLS, tool) || has(NEUTRAL_TOOLS, tool) || tool === "Bash"
+  );
 }
 
 /** The default permission table, before a skill's or the user's extra names. */

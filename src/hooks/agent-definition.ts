@@ -71,7 +71,10 @@ function markdownFiles(dir: string): string[] {
 export function frontmatterName(text: string): string | undefined {
   const front = /^\uFEFF?---[^\n]*\r?\n([\s\S]*?)\r?\n---/.exec(text);
   const line = front?.[1]?.split(/\r?\n/).find((l) => /^name\s*:/.test(l));
-  return line?.replace(/^name\s*:\s*/, "").replace(/^["']|["']\s*$/g, "").trim();
+  return line
+    ?.replace(/^name\s*:\s*/, "")
+    .replace(/^["']|["']\s*$/g, "")
+    .trim();
 }
 
 /** Plugin folders under Claude Code's plugin cache that could be `plugin` (any marketplace, any version). */
@@ -105,10 +108,7 @@ export function candidateFolders(search: AgentSearch): Array<{ dir: string; pref
     const roots = [...own, ...given, ...cachedPluginDirs(home, plugin!)];
     return roots.map((root) => ({ dir: join(root, "agents"), prefix: bare }));
   }
-  return [
-    ...(search.projectDir ? [{ dir: join(search.projectDir, ".claude", "agents") }] : []),
-    { dir: join(home, ".claude", "agents") },
-  ];
+  return [...(search.projectDir ? [{ dir: join(search.projectDir, ".claude", "agents") }] : []), { dir: join(home, ".claude", "agents") }];
 }
 
 /** The definition file of an agent type, or undefined (built-in types such as general-purpose have none). */

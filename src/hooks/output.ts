@@ -34,7 +34,12 @@ export interface RecordScope {
 }
 
 /** The fields every record of a scope carries, with the hook's latency since `started`. */
-export function baseRecord(ctx: HookContext, event: LogRecord["event"], { input, ref, scope, gate }: RecordScope, started: number): Omit<LogRecord, "decision"> {
+export function baseRecord(
+  ctx: HookContext,
+  event: LogRecord["event"],
+  { input, ref, scope, gate }: RecordScope,
+  started: number,
+): Omit<LogRecord, "decision"> {
   const config = gate?.config ?? defaultConfig();
   return {
     v: 1,

@@ -13,7 +13,7 @@ export { HISTORY_LIMIT };
 
 function resultBytes(response: unknown): number {
   if (response === undefined) return 0;
-  return Buffer.byteLength(typeof response === "string" ? response : JSON.stringify(response) ?? "", "utf8");
+  return Buffer.byteLength(typeof response === "string" ? response : (JSON.stringify(response) ?? ""), "utf8");
 }
 
 /**
@@ -39,10 +39,25 @@ export async function postToolUse(input: PostToolUseInput, ctx: HookContext): Pr
     const job = { ...(jobId !== undefined ? { jobId } : {}), ...(resultShowsFinished(input.tool_response) ? { finished: true } : {}) };
     const outcomes = known
       ? reduceScope(scope, [{ kind: "result", toolUseId: id, failed, bytes: resultBytes(input.tool_response), ...duration, ...job }])
-      : (reduceScope(scope, [{ kind: "ran_unchecked", tool: input.tool_name, digest: inputDigest(input.tool_input), effect: effectOf(input.tool_name, input.tool_input), ...(id !== undefined ? { toolUseId: id } : {}), failed }]), []);
+      : (reduceScope(scope, [
+          {
+            kind: "ran_unchecked",
+            tool: input.tool_name,
+            digest: inputDigest(input.tool_input),
+            effect: effectOf(input.tool_name, input.tool_input),
+            ...(id !== undefined ? { toolUseId: id } : {}),
+            failed,
+          },
+        ]),
+        []);
     return { state: session, result: { outcomes, scope: { ...scope }, gate: effectiveGate(session, scope, ref) } };
   });
-  logOutcomes(ctx, failed ? "PostToolUseFailure" : "PostToolUse", { input, ref, scope: learned.scope, gate: learned.gate }, learned.outcomes);
+  logOutcomes(
+    ctx,
+    failed ? "PostToolUseFailure" : "PostToolUse",
+    { input, ref, scope: learned.scope, gate: learned.gate },
+    learned.outcomes,
+  );
   return {};
 }
 

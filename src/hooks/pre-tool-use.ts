@@ -100,7 +100,13 @@ interface Decided {
 }
 
 /** The budget input, or undefined when none applies (no user budget, none in the gating file): then nothing more is computed. */
-function budgetFor(session: SessionState, scope: ScopeState, gate: GateSource | undefined, env: HookContext["env"], model: string | undefined): GateBudget | undefined {
+function budgetFor(
+  session: SessionState,
+  scope: ScopeState,
+  gate: GateSource | undefined,
+  env: HookContext["env"],
+  model: string | undefined,
+): GateBudget | undefined {
   if (!gate?.budgets && !userBudgetsSet(env)) return undefined;
   const spend = rootSpendOf(session, scope);
   return gateBudgetFrom({ spend, env, gate, launched: spend.agentsLaunched, ...(model !== undefined ? { model } : {}) });
@@ -116,7 +122,11 @@ interface CallInState {
   guarded: string | undefined;
 }
 
-function decideInState(session: SessionState, ref: ScopeRef, { input, governing, startedAt, outcomes, env, guarded }: CallInState): Decided {
+function decideInState(
+  session: SessionState,
+  ref: ScopeRef,
+  { input, governing, startedAt, outcomes, env, guarded }: CallInState,
+): Decided {
   const reportText = governing.text;
   const scope = scopeState(session, ref);
   const gate = effectiveGate(session, scope, ref);
@@ -133,7 +143,8 @@ function decideInState(session: SessionState, ref: ScopeRef, { input, governing,
     ...(budget ? { budget } : {}),
   });
   reduceScope(scope, [decided.event]);
-  const context = decided.decision.decision === "passed" ? contextLine(scope, gate, governing.model, budget, rootSpendOf(session, scope)) : undefined;
+  const context =
+    decided.decision.decision === "passed" ? contextLine(scope, gate, governing.model, budget, rootSpendOf(session, scope)) : undefined;
   const spend = recordSpendOf(scope, input.tool_use_id, governing.model);
   return {
     decision: decided.decision,
@@ -163,13 +174,25 @@ function recordSpendOf(scope: ScopeState, toolUseId: string | undefined, model: 
 }
 
 /** Only when the tier is known: the line's point is the StepCost, which needs it. Spend shows against the budgets in force. */
-function contextLine(scope: ScopeState, gate: GateSource | undefined, model: string | undefined, budget: GateBudget | undefined, spend: Spend): string | undefined {
+function contextLine(
+  scope: ScopeState,
+  gate: GateSource | undefined,
+  model: string | undefined,
+  budget: GateBudget | undefined,
+  spend: Spend,
+): string | undefined {
   const tier = tierOf(model);
   const maxSteps = gate?.config.maxSteps;
   if (!tier || maxSteps === undefined) return undefined;
   if (!budget) return formatContextLine({ step: scope.step, maxSteps, tier });
   const budgets = budgetsInForce({ gated: gate !== undefined, budget });
-  return formatContextLine({ step: scope.step, maxSteps, tier, spend: spentAgainst(spend, budgets, budget), budgets: budgetLimits(budgets) });
+  return formatContextLine({
+    step: scope.step,
+    maxSteps,
+    tier,
+    spend: spentAgainst(spend, budgets, budget),
+    budgets: budgetLimits(budgets),
+  });
 }
 
 /** What the context line shows as spent: tokens always, cost and agents only where a budget limits them. */
@@ -192,7 +215,13 @@ function budgetLimits(budgets: Budgets) {
 function toOutput(decided: Decided): HookResult["output"] {
   const { decision } = decided;
   if (decision.decision === "refused") {
-    return { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: `utility gate: ${decision.reason}` } };
+    return {
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: `utility gate: ${decision.reason}`,
+      },
+    };
   }
   if (decided.context) {
     return { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: decided.context } };
@@ -270,7 +299,17 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
       // Gated only now (a skill seen in this scan): the text is there, since the scan found lines written before the call.
       // Already waited (and found nothing): never wait a second time, holding the lock.
       const governing = needed ? waited : effectiveGate(session, scope, ref) ? governingText(ref, input.tool_use_id, ctx) : {};
-      return { state: session, result: decideInState(session, ref, { input, governing, startedAt: ctx.clock().getTime(), outcomes: applied.outcomes, env: ctx.env, guarded }) };
+      return {
+        state: session,
+        result: decideInState(session, ref, {
+          input,
+          governing,
+          startedAt: ctx.clock().getTime(),
+          outcomes: applied.outcomes,
+          env: ctx.env,
+          guarded,
+        }),
+      };
     });
   } catch (error) {
     if (error instanceof StateUnreadableError) return failClosed(error, input, ctx, ref, started);
@@ -383,7 +422,13 @@ function describeTrouble(error: unknown, ctx: HookContext): string {
  * line on stderr, no decision. State trouble is logged under its own rule,
  * so `utility report` counts it; any other failure goes to the error log.
  */
-async function failClosed(error: unknown, input: PreToolUseInput, ctx: HookContext, ref?: ScopeRef, started = ctx.now()): Promise<HookResult> {
+async function failClosed(
+  error: unknown,
+  input: PreToolUseInput,
+  ctx: HookContext,
+  ref?: ScopeRef,
+  started = ctx.now(),
+): Promise<HookResult> {
   const trouble = describeTrouble(error, ctx);
   const evidence = await gateEvidence(input, ctx, ref).catch(() => undefined);
   if (!evidence) return { stderr: `utility: ${trouble}; this scope is not gated, so the call goes on.` };
@@ -393,10 +438,20 @@ async function failClosed(error: unknown, input: PreToolUseInput, ctx: HookConte
     : `${trouble}, so this call cannot be checked and is refused; try the call again, or end the task.`;
   if (!stateTrouble) recordError(ctx.dataDir, "PreToolUse", `${trouble}; refused (gated scope)`);
   else if (evidence.ref) logStateTrouble(input, evidence as Required<GateEvidence>, ctx, started, reason);
-  return { output: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: `utility gate: ${reason}` } } };
+  return {
+    output: {
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: `utility gate: ${reason}` },
+    },
+  };
 }
 
-function logStateTrouble(input: PreToolUseInput, evidence: Required<GateEvidence>, ctx: HookContext, started: number, reason: string): void {
+function logStateTrouble(
+  input: PreToolUseInput,
+  evidence: Required<GateEvidence>,
+  ctx: HookContext,
+  started: number,
+  reason: string,
+): void {
   try {
     ctx.appendLog(input.session_id, {
       ...baseRecord(ctx, "PreToolUse", { input, ref: evidence.ref, scope: evidence.scope, gate: evidence.gate }, started),

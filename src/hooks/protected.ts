@@ -33,7 +33,10 @@ function realTarget(path: string): string {
 export function protectedTargetOf(input: PreToolUseInput, ref: ScopeRef, dataDir: string): string | undefined {
   const targets = writeTargets(input.tool_name, input.tool_input);
   if (targets.length === 0) return undefined;
-  const places = { dataDir: realTarget(resolve(dataDir)), transcriptDir: realTarget(dirname(resolve(input.transcript_path || ref.transcript))) };
+  const places = {
+    dataDir: realTarget(resolve(dataDir)),
+    transcriptDir: realTarget(dirname(resolve(input.transcript_path || ref.transcript))),
+  };
   const lexical = { dataDir: resolve(dataDir), transcriptDir: dirname(resolve(input.transcript_path || ref.transcript)) };
   for (const target of targets) {
     const absolute = isAbsolute(target) ? resolve(target) : resolve(input.cwd ?? process.cwd(), target);

@@ -6,7 +6,12 @@ import { processContext, processStartedMs, type HookContext } from "./context.js
 import type { HookResult } from "./output.js";
 
 interface Schema<T> {
-  safeParse(data: unknown, params?: { reportInput?: boolean }): { success: true; data: T } | { success: false; error: { issues: readonly { path: ReadonlyArray<PropertyKey>; message: string; input?: unknown }[] } };
+  safeParse(
+    data: unknown,
+    params?: { reportInput?: boolean },
+  ):
+    | { success: true; data: T }
+    | { success: false; error: { issues: readonly { path: ReadonlyArray<PropertyKey>; message: string; input?: unknown }[] } };
 }
 
 export interface HookIo {

@@ -55,4 +55,3 @@ export function scopeNameOf(ref: ScopeRef, gate: GateSource | undefined): Scope 
   if (ref.kind === "agent") return "subagent";
   return gate?.scope === "dispatch" ? "dispatch" : "self";
 }
-

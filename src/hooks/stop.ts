@@ -9,10 +9,12 @@ import { freshSession, switchRecords } from "./user-prompt-submit.js";
 import type { StopInput } from "./input.js";
 import { baseRecord, logOutcomes, type HookResult } from "./output.js";
 import { reduceScope, scopeOf, scopeState, type ScopeRef } from "./scope.js";
+import { userBudgetsSet } from "./budgets.js";
 
 function messageText(message: unknown): string {
   if (typeof message === "string") return message;
-  if (message && typeof message === "object" && "content" in message) return flattenResultContent((message as { content: unknown }).content);
+  if (message && typeof message === "object" && "content" in message)
+    return flattenResultContent((message as { content: unknown }).content);
   return "";
 }
 
@@ -46,9 +48,12 @@ async function readFinalMessage(input: StopInput, ref: ScopeRef, ctx: HookContex
 async function lookAtScope(input: StopInput, ref: ScopeRef, ctx: HookContext): Promise<{ mayBeGated: boolean; uncounted: number }> {
   const session = ctx.store.read(input.session_id) ?? newSession(input.session_id);
   const scope = scopeState(session, ref);
+  // Calls pending before this look, or budgets to keep: the final message's line (and its usage, SPEC §12) comes after the hook starts.
+  const pendingBefore = neverRan(scope);
   if (!scope.awaitingActivation) await applyScan(scope, scanTranscript(scope, ref, vouchedIn(session)), ctx.loadSkill, session);
   const mayBeGated = scope.awaitingActivation === true || effectiveGate(session, scope, ref) !== undefined;
-  return { mayBeGated, uncounted: mayBeGated ? 0 : neverRan(scope) };
+  const budgeted = userBudgetsSet(ctx.env);
+  return { mayBeGated, uncounted: mayBeGated ? 0 : pendingBefore + (budgeted ? 1 : 0) };
 }
 
 /**

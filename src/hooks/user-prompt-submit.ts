@@ -97,7 +97,13 @@ export interface SwitchSource {
 }
 
 /** One record per switch a typed prompt made, written by the hook that saw its line. */
-export function switchRecords(ctx: HookContext, event: LogRecord["event"], { input, ref, session }: SwitchSource, outcomes: readonly PromptOutcome[], started: number): void {
+export function switchRecords(
+  ctx: HookContext,
+  event: LogRecord["event"],
+  { input, ref, session }: SwitchSource,
+  outcomes: readonly PromptOutcome[],
+  started: number,
+): void {
   for (const outcome of outcomes) {
     if (!outcome.switched) continue;
     ctx.appendLog(input.session_id, {

@@ -80,7 +80,12 @@ export function transcriptHoldsFinal(ref: ScopeRef, finalText: string): boolean 
 export const FINAL_WAIT: WaitOptions = { timeoutMs: 1500, intervalMs: 5 };
 
 export function waitForFinalMessage(ref: ScopeRef, finalText: string, options: WaitOptions = FINAL_WAIT): boolean {
-  return pollTranscript(ref.transcript, () => transcriptHoldsFinal(ref, finalText), (held) => held, options);
+  return pollTranscript(
+    ref.transcript,
+    () => transcriptHoldsFinal(ref, finalText),
+    (held) => held,
+    options,
+  );
 }
 
 /**

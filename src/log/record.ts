@@ -9,7 +9,17 @@ import { TokenCountsSchema } from "../engine/spend.js";
  */
 
 /** Hook events, and `Outcome`: a step's outcome, written by whichever hook learned it first (SPEC §8). */
-export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact", "Outcome", "error"] as const;
+export const HOOK_EVENTS = [
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "UserPromptSubmit",
+  "Stop",
+  "SubagentStop",
+  "PreCompact",
+  "Outcome",
+  "error",
+] as const;
 export const DECISIONS = ["refused", "passed", "observed", "blocked", "error"] as const;
 
 export const LoggedReportSchema = z.object({

@@ -43,8 +43,7 @@ const ENGINES = {
 };
 
 export type Frontmatter =
-  | { ok: true; hasFrontmatter: boolean; data: Record<string, unknown>; content: string }
-  | { ok: false; problems: OptInProblem[] };
+  { ok: true; hasFrontmatter: boolean; data: Record<string, unknown>; content: string } | { ok: false; problems: OptInProblem[] };
 
 /** The first line after the opening `---`, as gray-matter reads it (BOM stripped, CRLF allowed). */
 function openingLine(text: string): { opens: boolean; language: string } {
@@ -70,26 +69,48 @@ export function parseFrontmatter(text: string, file: string): Frontmatter {
   if (!allowedLanguage(opening.language)) {
     return {
       ok: false,
-      problems: [optInProblem(file, "frontmatter", `a ${JSON.stringify(opening.language)} block (---${opening.language})`, "YAML front matter opened by a plain --- line; other languages are never run or read")],
+      problems: [
+        optInProblem(
+          file,
+          "frontmatter",
+          `a ${JSON.stringify(opening.language)} block (---${opening.language})`,
+          "YAML front matter opened by a plain --- line; other languages are never run or read",
+        ),
+      ],
     };
   }
   const body = text.replace(/^\uFEFF/, "");
   const afterOpening = body.slice(body.search(/\r?\n/) + 1);
   if (body.search(/\r?\n/) === -1 || !/(^|\r?\n)---[ \t]*(\r?\n|$)/.test(afterOpening)) {
-    return { ok: false, problems: [optInProblem(file, "frontmatter", "an opening --- line with no closing ---", "the frontmatter closed by a line holding only ---")] };
+    return {
+      ok: false,
+      problems: [
+        optInProblem(file, "frontmatter", "an opening --- line with no closing ---", "the frontmatter closed by a line holding only ---"),
+      ],
+    };
   }
   let parsed: matter.GrayMatterFile<string>;
   try {
     parsed = matter(body, { language: "yaml", engines: ENGINES });
   } catch (error) {
     if (error instanceof RefusedLanguage) {
-      return { ok: false, problems: [optInProblem(file, "frontmatter", "a block in a language other than YAML", "YAML front matter opened by a plain --- line")] };
+      return {
+        ok: false,
+        problems: [
+          optInProblem(file, "frontmatter", "a block in a language other than YAML", "YAML front matter opened by a plain --- line"),
+        ],
+      };
     }
     const message = error instanceof Error ? firstLine(error.message) : String(error);
     return { ok: false, problems: [optInProblem(file, "frontmatter", `invalid YAML (${message})`, "valid YAML between the --- lines")] };
   }
   if (!allowedLanguage(parsed.language ?? "")) {
-    return { ok: false, problems: [optInProblem(file, "frontmatter", `a ${JSON.stringify(parsed.language)} block`, "YAML front matter opened by a plain --- line")] };
+    return {
+      ok: false,
+      problems: [
+        optInProblem(file, "frontmatter", `a ${JSON.stringify(parsed.language)} block`, "YAML front matter opened by a plain --- line"),
+      ],
+    };
   }
   const data: unknown = parsed.data;
   if (!isPlainObject(data)) {
@@ -108,7 +129,8 @@ function readText(path: string, file: string): { ok: true; text: string } | { ok
     return { ok: true, text: readFileSync(path, "utf8") };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const found = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a folder" : `a file that cannot be read (${code ?? String(error)})`;
+    const found =
+      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a folder" : `a file that cannot be read (${code ?? String(error)})`;
     return { ok: false, problems: [optInProblem(file, "frontmatter", found, "a readable SKILL.md or agent .md file")] };
   }
 }

@@ -10,7 +10,16 @@ import { isDeepStrictEqual } from "node:util";
 import * as z from "zod/mini";
 import { DEFAULT_CONFIG, UTILITY_MAX, UTILITY_MIN } from "../engine/defaults.js";
 import { CALL_ACTIONS, isEndingAction, LambdasSchema, OPT_IN_SCOPES, OptInScopeSchema } from "../engine/vocabulary.js";
-import { BUDGET_EXPECTED, BUDGET_FIELD, BUDGET_KEYS, CostBudgetSchema, MaxAgentsSchema, StepCostModeSchema, TokenBudgetSchema, type Budgets } from "../engine/budget.js";
+import {
+  BUDGET_EXPECTED,
+  BUDGET_FIELD,
+  BUDGET_KEYS,
+  CostBudgetSchema,
+  MaxAgentsSchema,
+  StepCostModeSchema,
+  TokenBudgetSchema,
+  type Budgets,
+} from "../engine/budget.js";
 
 export const OPT_IN_KEYS = [
   "utility_gated",
@@ -85,7 +94,16 @@ export type OptInResult = { ok: true; optIn: OptIn } | { ok: false; problems: Op
 
 export function defaultOptIn(): OptIn {
   const d = OptInSchema.parse({});
-  return { gated: d.utility_gated, floor: d.utility_floor, maxSteps: d.utility_max_steps, lambdas: d.utility_lambdas, scope: d.utility_scope, tools: d.utility_tools, budgets: {}, keys: [] };
+  return {
+    gated: d.utility_gated,
+    floor: d.utility_floor,
+    maxSteps: d.utility_max_steps,
+    lambdas: d.utility_lambdas,
+    scope: d.utility_scope,
+    tools: d.utility_tools,
+    budgets: {},
+    keys: [],
+  };
 }
 
 export function optInProblem(file: string, key: string, found: string, expected: string): OptInProblem {
@@ -146,7 +164,13 @@ function bad<T>(key: string, found: string, expected: string): Check<T> {
   return { ok: false, problems: [{ key, found, expected }] };
 }
 
-function checkSimple<T>(schema: z.ZodMiniType<T>, key: string, base: OptInKey, value: unknown, extra?: (value: unknown) => string | undefined): Check<T> {
+function checkSimple<T>(
+  schema: z.ZodMiniType<T>,
+  key: string,
+  base: OptInKey,
+  value: unknown,
+  extra?: (value: unknown) => string | undefined,
+): Check<T> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
   return bad(key, describeValue(value), extra?.(value) ?? EXPECTED[base]);
@@ -159,7 +183,11 @@ function checkTools(key: string, value: unknown): Check<OptIn["tools"]> {
   for (const [action, names] of Object.entries(value)) {
     const at = `${key}.${action}`;
     if (isEndingAction(action)) {
-      problems.push({ key: at, found: describeValue(names), expected: `no entry: ${action} ends the loop and takes no tool call; extend ${CALL_ACTIONS.join(", ")} only` });
+      problems.push({
+        key: at,
+        found: describeValue(names),
+        expected: `no entry: ${action} ends the loop and takes no tool call; extend ${CALL_ACTIONS.join(", ")} only`,
+      });
       continue;
     }
     if (!(CALL_ACTIONS as readonly string[]).includes(action)) {
@@ -173,7 +201,12 @@ function checkTools(key: string, value: unknown): Check<OptIn["tools"]> {
     const good: string[] = [];
     names.forEach((name, i) => {
       if (typeof name === "string" && TOOL_NAME.test(name)) good.push(name);
-      else problems.push({ key: `${at}[${i}]`, found: describeValue(name), expected: "a tool name as Claude Code spells it, such as Read or mcp__server__tool" });
+      else
+        problems.push({
+          key: `${at}[${i}]`,
+          found: describeValue(name),
+          expected: "a tool name as Claude Code spells it, such as Read or mcp__server__tool",
+        });
     });
     tools[action as keyof OptIn["tools"]] = good;
   }
@@ -184,7 +217,9 @@ function checkKey(base: OptInKey, key: string, value: unknown): Check<unknown> {
   switch (base) {
     case "utility_gated":
       return checkSimple(GatedSchema, key, base, value, (v) =>
-        typeof v === "string" && /^(true|false|yes|no|on|off)$/i.test(v.trim()) ? `${EXPECTED.utility_gated}; write ${/^(true|yes|on)$/i.test(v.trim()) ? "true" : "false"}` : undefined,
+        typeof v === "string" && /^(true|false|yes|no|on|off)$/i.test(v.trim())
+          ? `${EXPECTED.utility_gated}; write ${/^(true|yes|on)$/i.test(v.trim()) ? "true" : "false"}`
+          : undefined,
       );
     case "utility_floor":
       return checkSimple(FloorSchema, key, base, value);
@@ -286,7 +321,12 @@ function readKey({ file, top, meta, problems }: KeysRead, base: OptInKey): "abse
   if (pushFailedChecks(file, checks, problems)) return { ok: false };
   if (atTop && atMeta && !isDeepStrictEqual(top[base], meta[base])) {
     problems.push(
-      optInProblem(file, base, `${describeValue(top[base])} at the top level and ${describeValue(meta[base])} under metadata`, "one value: set the key in one place, or the same value in both"),
+      optInProblem(
+        file,
+        base,
+        `${describeValue(top[base])} at the top level and ${describeValue(meta[base])} under metadata`,
+        "one value: set the key in one place, or the same value in both",
+      ),
     );
     return { ok: false };
   }
@@ -307,8 +347,12 @@ function pushFailedChecks(file: string, checks: ReadonlyArray<Check<unknown>>, p
 
 function pushLookAlikes({ file, top, meta, problems }: KeysRead): void {
   const lookAlikes = [
-    ...Object.keys(top).filter(isLookAlike).map((k) => ({ key: k, shown: k })),
-    ...Object.keys(meta).filter(isLookAlike).map((k) => ({ key: k, shown: `metadata.${k}` })),
+    ...Object.keys(top)
+      .filter(isLookAlike)
+      .map((k) => ({ key: k, shown: k })),
+    ...Object.keys(meta)
+      .filter(isLookAlike)
+      .map((k) => ({ key: k, shown: `metadata.${k}` })),
   ];
   for (const { key, shown } of lookAlikes) {
     const near = nearestKey(key);

@@ -10,7 +10,17 @@
  * Pure: it takes the environment as a record, never reads process.env.
  */
 import * as z from "zod/mini";
-import { BUDGET_EXPECTED, BUDGET_FIELD, BudgetsSchema, CostBudgetSchema, MaxAgentsSchema, StepCostModeSchema, TokenBudgetSchema, type BudgetKey, type Budgets } from "../engine/budget.js";
+import {
+  BUDGET_EXPECTED,
+  BUDGET_FIELD,
+  BudgetsSchema,
+  CostBudgetSchema,
+  MaxAgentsSchema,
+  StepCostModeSchema,
+  TokenBudgetSchema,
+  type BudgetKey,
+  type Budgets,
+} from "../engine/budget.js";
 import { PriceOverrideSchema, type PriceOverride } from "../engine/prices.js";
 import { describeValue } from "./schema.js";
 
@@ -24,7 +34,8 @@ export const USER_BUDGET_OPTIONS: Record<BudgetKey, string> = {
 /** The option that overrides the price table, as one line of JSON. */
 export const PRICES_OPTION = "prices";
 
-export const PRICES_EXPECTED = 'one line of JSON mapping opus, sonnet or haiku to any of input, output, cacheWrite, cacheRead in US dollars per million tokens, such as {"opus":{"input":5,"output":25}}';
+export const PRICES_EXPECTED =
+  'one line of JSON mapping opus, sonnet or haiku to any of input, output, cacheWrite, cacheRead in US dollars per million tokens, such as {"opus":{"input":5,"output":25}}';
 
 /** The environment variable Claude Code sets for an option (non-alphanumerics become `_`, then upper case). */
 export function optionEnvName(option: string): string {

@@ -104,7 +104,11 @@ class ScopeRun {
   private spentBefore: Spend | undefined;
 
   startTask(): void {
-    if (this.state.spend) this.spentBefore = applyEvents(newScope(), [...(this.spentBefore ? [{ kind: "spend_added" as const, spend: this.spentBefore }] : []), { kind: "spend_added", spend: this.state.spend }]).state.spend;
+    if (this.state.spend)
+      this.spentBefore = applyEvents(newScope(), [
+        ...(this.spentBefore ? [{ kind: "spend_added" as const, spend: this.spentBefore }] : []),
+        { kind: "spend_added", spend: this.state.spend },
+      ]).state.spend;
     this.feed({ kind: "prompt", typed: true });
   }
 
@@ -112,7 +116,10 @@ class ScopeRun {
   totalSpend(): Spend | undefined {
     if (!this.spentBefore) return this.state.spend;
     if (!this.state.spend) return this.spentBefore;
-    return applyEvents(newScope(), [{ kind: "spend_added", spend: this.spentBefore }, { kind: "spend_added", spend: this.state.spend }]).state.spend;
+    return applyEvents(newScope(), [
+      { kind: "spend_added", spend: this.spentBefore },
+      { kind: "spend_added", spend: this.state.spend },
+    ]).state.spend;
   }
 
   /** The last event of this scope was a compact_boundary line (its summary line is the same compaction). */
@@ -207,7 +214,15 @@ class Replay {
     if (event.isError) this.errorCount.set(found.run, (this.errorCount.get(found.run) ?? 0) + 1);
     // Refused by the replayed gate: a recording made under the gate never ran it (its result is the refusal); one made without it did.
     if (!call.refused) return found.run.feed(...observedEvents(event));
-    if (!REFUSED_BY_A_HOOK.test(event.text)) found.run.feed({ kind: "ran_unchecked", tool: call.tool, digest: call.digest, effect: call.effect, toolUseId: event.toolUseId, failed: event.isError });
+    if (!REFUSED_BY_A_HOOK.test(event.text))
+      found.run.feed({
+        kind: "ran_unchecked",
+        tool: call.tool,
+        digest: call.digest,
+        effect: call.effect,
+        toolUseId: event.toolUseId,
+        failed: event.isError,
+      });
   }
 
   private userText(run: ScopeRun, event: UserTextEvent): void {
@@ -268,12 +283,24 @@ class Replay {
     const { id, tool, input, line, reportText } = taken;
     const stepsBefore = run.state.step;
     // The same decision the hooks make, against the same state (src/engine/scope-state/decide.ts).
-    const decided = decideCall(run.state, run.scope === "main" ? "self" : "subagent", this.gate, { tool, input, toolUseId: id, ...(run.gate ? { reportText } : {}) });
+    const decided = decideCall(run.state, run.scope === "main" ? "self" : "subagent", this.gate, {
+      tool,
+      input,
+      toolUseId: id,
+      ...(run.gate ? { reportText } : {}),
+    });
     run.feed(decided.event);
     const { decision } = decided;
     const uncounted = decision.decision === "neutral" || decision.decision === "refused";
     const ref: CallRef = { toolUseId: id, line, index: run.calls.length + 1, task: run.state.task, step: uncounted ? 0 : run.state.step };
-    const call: CallState = { ref, tool, input, digest: decided.digest, effect: effectOf(tool, input), ...(decision.decision === "refused" ? { refused: true } : {}) };
+    const call: CallState = {
+      ref,
+      tool,
+      input,
+      digest: decided.digest,
+      effect: effectOf(tool, input),
+      ...(decision.decision === "refused" ? { refused: true } : {}),
+    };
     run.calls.push(call);
     run.byId.set(id, call);
     run.tools[tool] = (run.tools[tool] ?? 0) + 1;
@@ -326,7 +353,13 @@ function countGate(gate: GateReplay, decision: Decided["decision"], refusal: { c
   else if (decision.decision === "refused") {
     gate.refused += 1;
     gate.byRule[decision.rule] = (gate.byRule[decision.rule] ?? 0) + 1;
-    gate.refusals.push({ call: refusal.call, tool: refusal.tool, rule: decision.rule, reason: decision.reason, stepsBefore: refusal.stepsBefore });
+    gate.refusals.push({
+      call: refusal.call,
+      tool: refusal.tool,
+      rule: decision.rule,
+      reason: decision.reason,
+      stepsBefore: refusal.stepsBefore,
+    });
   } else gate.passed += 1;
 }
 
@@ -352,7 +385,15 @@ function scopeReport(run: ScopeRun, errors: number): ScopeReplay {
   const spend = run.totalSpend();
   const repeats: RepeatFinding[] = run.repeats.map(({ first, repeat }) => {
     const resultBytes = repeat.resultBytes ?? 0;
-    return { tool: repeat.tool, input: repeat.input, digest: repeat.digest, first: first.ref, repeat: repeat.ref, resultBytes, tokens: estimateTokens(resultBytes) };
+    return {
+      tool: repeat.tool,
+      input: repeat.input,
+      digest: repeat.digest,
+      first: first.ref,
+      repeat: repeat.ref,
+      resultBytes,
+      tokens: estimateTokens(resultBytes),
+    };
   });
   const report: ScopeReplay = {
     id: run.id,

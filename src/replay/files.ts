@@ -97,7 +97,13 @@ export function replayFiles(paths: readonly string[], options: { gated?: boolean
   }
   markCopies(files);
   const { scope: _all, ...spend } = totalSpend(files.flatMap((file) => file.scopes).filter((scope) => scope.duplicateOf === undefined));
-  return { version: 1, gated: options.gated === true, tokenEstimate: TOKEN_ESTIMATE, files, totals: { ...totalsOf(files), spend, pricesDate: DEFAULT_PRICES.date } };
+  return {
+    version: 1,
+    gated: options.gated === true,
+    tokenEstimate: TOKEN_ESTIMATE,
+    files,
+    totals: { ...totalsOf(files), spend, pricesDate: DEFAULT_PRICES.date },
+  };
 }
 
 function readFile(path: string): ReturnType<typeof readAll> {
@@ -118,11 +124,22 @@ function spendLabel(scope: ScopeReplay): string {
 function totalSpend(scopes: readonly ScopeReplay[]): ReplaySpend {
   const spent = scopes.flatMap((scope) => (scope.spend ? [{ kind: "spend_added" as const, spend: scope.spend }] : []));
   const total = applyEvents(newScope(), spent).state.spend ?? zeroSpend();
-  return replaySpend("all", total, scopes.reduce((sum, scope) => sum + (scope.messages ?? 0), 0));
+  return replaySpend(
+    "all",
+    total,
+    scopes.reduce((sum, scope) => sum + (scope.messages ?? 0), 0),
+  );
 }
 
 function replaySpend(scope: string, spend: Spend, messages: number): ReplaySpend {
-  return { scope, messages, tokens: spend.tokens, byModel: spend.byModel, total: totalTokens(spend.tokens), costUsd: estimateCostUsd(spend.byModel, DEFAULT_PRICES) };
+  return {
+    scope,
+    messages,
+    tokens: spend.tokens,
+    byModel: spend.byModel,
+    total: totalTokens(spend.tokens),
+    costUsd: estimateCostUsd(spend.byModel, DEFAULT_PRICES),
+  };
 }
 
 /** A session file's agent_progress copies of a subagent whose own file is replayed too: counted once, from the file. */

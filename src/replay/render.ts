@@ -52,7 +52,8 @@ function fileLines(file: FileReplay, gated: boolean): string[] {
     if (gated && scope.gate) out.push(...refusalLines(scope, scope.gate));
   }
   for (const spend of file.spend) out.push(`  spend ${spendScopeLabel(spend.scope, file)}: ${describeReplaySpend(spend)}`);
-  if (file.scopes.some((scope) => scope.duplicateOf)) out.push("  [copy]: agent_progress copies of a subagent whose own file is replayed too; counted once, from that file");
+  if (file.scopes.some((scope) => scope.duplicateOf))
+    out.push("  [copy]: agent_progress copies of a subagent whose own file is replayed too; counted once, from that file");
   return out;
 }
 
@@ -67,11 +68,14 @@ function repeatLines(scope: ScopeReplay): string[] {
 function refusalLines(scope: ScopeReplay, gate: NonNullable<ScopeReplay["gate"]>): string[] {
   const out: string[] = [];
   const shown = gate.refusals.filter((f) => f.rule !== "no_report").slice(0, MAX_REFUSALS_SHOWN);
-  for (const f of shown) out.push(`  would refuse in ${scopeLabel(scope)}: line ${f.call.line} ${f.tool} [${f.rule}] ${clip(f.reason, 110)}`);
+  for (const f of shown)
+    out.push(`  would refuse in ${scopeLabel(scope)}: line ${f.call.line} ${f.tool} [${f.rule}] ${clip(f.reason, 110)}`);
   const noReport = gate.byRule.no_report ?? 0;
   if (noReport > 0) {
     const first = gate.refusals.find((f) => f.rule === "no_report");
-    out.push(`  would refuse in ${scopeLabel(scope)}: ${noReport} call${noReport === 1 ? "" : "s"} with no action report before them (first at line ${first?.call.line})`);
+    out.push(
+      `  would refuse in ${scopeLabel(scope)}: ${noReport} call${noReport === 1 ? "" : "s"} with no action report before them (first at line ${first?.call.line})`,
+    );
   }
   const hidden = gate.refusals.filter((f) => f.rule !== "no_report").length - shown.length;
   if (hidden > 0) out.push(`  … ${hidden} more refusals in ${scopeLabel(scope)} (see --json)`);
@@ -104,7 +108,8 @@ export function renderReplayText(report: ReplayReport): string {
     `total: ${t.files} file${t.files === 1 ? "" : "s"}, ${t.scopes} scope${t.scopes === 1 ? "" : "s"}, ${t.calls} tool calls, ${t.repeats} exact repeat${t.repeats === 1 ? "" : "s"} ≈ ${t.repeatTokens} tokens`,
   );
   out.push(`spend: ${describeReplaySpend(t.spend)} at the prices of ${t.pricesDate}; each message counted once`);
-  if (report.gated) out.push(`gated (default config): would refuse ${t.refused ?? 0}, let ${t.passed ?? 0} through (neutral tools are never checked)`);
+  if (report.gated)
+    out.push(`gated (default config): would refuse ${t.refused ?? 0}, let ${t.passed ?? 0} through (neutral tools are never checked)`);
   out.push(`estimate: ${report.tokenEstimate}`);
   return `${out.join("\n")}\n`;
 }

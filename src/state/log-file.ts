@@ -18,7 +18,7 @@ export function appendJsonLine(file: string, record: unknown): void {
   const fd = openSync(file, APPEND, 0o644);
   try {
     if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: "ENOTREG" });
-    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
   } finally {
     closeSync(fd);
   }

@@ -52,5 +52,6 @@ export class PlantedLinkError extends Error {
  */
 export function ensureRealFolder(folder: string): void {
   mkdirSync(folder, { recursive: true });
-  if (lstatSync(folder).isSymbolicLink()) throw new PlantedLinkError(`${folder} is a symbolic link; the plugin writes only inside its data folder, never through a link`);
+  if (lstatSync(folder).isSymbolicLink())
+    throw new PlantedLinkError(`${folder} is a symbolic link; the plugin writes only inside its data folder, never through a link`);
 }

@@ -3,7 +3,14 @@ import { ScopeStateSchema, newScope } from "../engine/scope-state/state.js";
 import { BudgetsSchema } from "../engine/budget.js";
 
 /** Everything the hooks remember between calls, per session (SPEC §8: the log is telemetry, this is state). */
-export { GateSourceSchema, RanCallSchema, ScopeStateSchema, newScope, type GateSource, type ScopeState } from "../engine/scope-state/state.js";
+export {
+  GateSourceSchema,
+  RanCallSchema,
+  ScopeStateSchema,
+  newScope,
+  type GateSource,
+  type ScopeState,
+} from "../engine/scope-state/state.js";
 
 /**
  * A prompt a UserPromptSubmit saw and no transcript line has matched yet

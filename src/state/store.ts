@@ -1,4 +1,16 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+  statSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { SessionStateSchema, type SessionState } from "./schema.js";
 import { ensureRealFolder, sessionStatePath } from "./paths.js";
@@ -89,7 +101,8 @@ function acquire(lock: string, options: LockOptions, seams: StoreSeams): string 
       takeOver(lock, options.staleMs);
       continue;
     }
-    if (Date.now() > deadline) throw new StateUnreadableError(`the state lock ${lock} is held by a live process for more than ${options.timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new StateUnreadableError(`the state lock ${lock} is held by a live process for more than ${options.timeoutMs} ms`);
     sleep(Math.min(20, 1 + attempt) + Math.random() * 2);
   }
 }
@@ -143,7 +156,9 @@ function storeIo<T>(file: string, io: () => T): T {
   } catch (error) {
     if (error instanceof StateUnreadableError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new StateUnreadableError(`cannot keep the state file ${file}: ${code ?? (error instanceof Error ? error.message : String(error))}`);
+    throw new StateUnreadableError(
+      `cannot keep the state file ${file}: ${code ?? (error instanceof Error ? error.message : String(error))}`,
+    );
   }
 }
 
@@ -209,7 +224,10 @@ export class FileStateStore implements StateStore {
       return data;
     }
     const parsed = SessionStateSchema.safeParse(data);
-    if (!parsed.success) throw new StateUnreadableError(`the state file ${file} has the wrong shape at ${parsed.error.issues[0]?.path.join(".") || "its root"}`);
+    if (!parsed.success)
+      throw new StateUnreadableError(
+        `the state file ${file} has the wrong shape at ${parsed.error.issues[0]?.path.join(".") || "its root"}`,
+      );
     this.validated = { file, text, json: JSON.stringify(parsed.data) };
     return parsed.data;
   }

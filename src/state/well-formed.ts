@@ -20,7 +20,19 @@ export const STATE_KEYS = {
   vouchedPrompt: { required: ["own"], optional: ["switch"] },
   scope: {
     required: ["task", "step", "refusals", "offset", "sources", "pending", "history"],
-    optional: ["lastAction", "awaitingActivation", "stopBlocked", "agentType", "definition", "ended", "spend", "rootTask", "messages", "messageModels", "callMessages"],
+    optional: [
+      "lastAction",
+      "awaitingActivation",
+      "stopBlocked",
+      "agentType",
+      "definition",
+      "ended",
+      "spend",
+      "rootTask",
+      "messages",
+      "messageModels",
+      "callMessages",
+    ],
   },
   gateSource: { required: ["file", "gated", "scope", "config", "extraTools"], optional: ["problem", "budgets"] },
   budgets: { required: [], optional: ["tokenBudget", "costBudgetUsd", "maxAgents", "stepCost"] },
@@ -38,9 +50,18 @@ type Shape = { readonly required: readonly string[]; readonly optional: readonly
 const isString: Check = (v) => typeof v === "string";
 const isBoolean: Check = (v) => typeof v === "boolean";
 const isNumber: Check = (v) => typeof v === "number" && Number.isFinite(v);
-const inRange = (min: number, max: number): Check => (v) => isNumber(v) && (v as number) >= min && (v as number) <= max;
-const arrayOf = (item: Check): Check => (v) => Array.isArray(v) && v.every(item);
-const oneOf = (values: readonly string[]): Check => (v) => typeof v === "string" && values.includes(v);
+const inRange =
+  (min: number, max: number): Check =>
+  (v) =>
+    isNumber(v) && (v as number) >= min && (v as number) <= max;
+const arrayOf =
+  (item: Check): Check =>
+  (v) =>
+    Array.isArray(v) && v.every(item);
+const oneOf =
+  (values: readonly string[]): Check =>
+  (v) =>
+    typeof v === "string" && values.includes(v);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
@@ -49,7 +70,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (proto === Object.prototype || proto === null) && !Object.prototype.hasOwnProperty.call(value, "__proto__");
 }
 
-const recordOf = (item: Check): Check => (v) => isPlainObject(v) && Object.values(v).every(item);
+const recordOf =
+  (item: Check): Check =>
+  (v) =>
+    isPlainObject(v) && Object.values(v).every(item);
 
 /** An object with exactly the shape's keys (optional ones may be missing), each passing its check. */
 function objectOf(shape: Shape, checks: Record<string, Check>): Check {

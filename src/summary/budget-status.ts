@@ -12,9 +12,18 @@ export function describeAgainstBudgets(spend: Spend, budgets: Budgets, prices: P
   const usd = estimateCostUsd(spend.byModel, prices);
   const parts: string[] = [];
   const spent = (over: boolean) => (over ? ", SPENT: further tool calls are refused" : "");
-  if (budgets.tokenBudget !== undefined) parts.push(`tokens ${n(tokens)} of ${n(budgets.tokenBudget)} (${percent(tokens, budgets.tokenBudget)}${spent(tokens >= budgets.tokenBudget)})`);
-  if (budgets.costBudgetUsd !== undefined) parts.push(`cost about ${formatUsd(usd)} of ${formatUsd(budgets.costBudgetUsd)} (${percent(usd, budgets.costBudgetUsd)}${spent(usd >= budgets.costBudgetUsd)})`);
-  if (budgets.maxAgents !== undefined) parts.push(`agents ${spend.agentsLaunched} of ${budgets.maxAgents}${spend.agentsLaunched >= budgets.maxAgents ? " (no more may launch)" : ""}`);
+  if (budgets.tokenBudget !== undefined)
+    parts.push(
+      `tokens ${n(tokens)} of ${n(budgets.tokenBudget)} (${percent(tokens, budgets.tokenBudget)}${spent(tokens >= budgets.tokenBudget)})`,
+    );
+  if (budgets.costBudgetUsd !== undefined)
+    parts.push(
+      `cost about ${formatUsd(usd)} of ${formatUsd(budgets.costBudgetUsd)} (${percent(usd, budgets.costBudgetUsd)}${spent(usd >= budgets.costBudgetUsd)})`,
+    );
+  if (budgets.maxAgents !== undefined)
+    parts.push(
+      `agents ${spend.agentsLaunched} of ${budgets.maxAgents}${spend.agentsLaunched >= budgets.maxAgents ? " (no more may launch)" : ""}`,
+    );
   if (budgets.stepCost === "computed") parts.push("StepCost computed from measured spend");
   const head = `${n(tokens)} tokens, about ${formatUsd(usd)}, ${spend.toolCalls} tool call${spend.toolCalls === 1 ? "" : "s"}, ${spend.agentsLaunched} subagent${spend.agentsLaunched === 1 ? "" : "s"} launched`;
   return hasBudget(budgets) ? `${head}; ${parts.join("; ")}` : `${head}; no budget set`;

@@ -42,7 +42,8 @@ const PLOT_W = W - PAD.left - PAD.right;
 const PLOT_H = H - PAD.top - PAD.bottom;
 const RUG_Y = PAD.top + PLOT_H + 14;
 
-const yOf = (u: number) => PAD.top + ((UTILITY_MAX - Math.min(UTILITY_MAX, Math.max(UTILITY_MIN, u))) / (UTILITY_MAX - UTILITY_MIN)) * PLOT_H;
+const yOf = (u: number) =>
+  PAD.top + ((UTILITY_MAX - Math.min(UTILITY_MAX, Math.max(UTILITY_MIN, u))) / (UTILITY_MAX - UTILITY_MIN)) * PLOT_H;
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
 function describeMark(record: LogRecord): string {
@@ -58,7 +59,9 @@ function describeMark(record: LogRecord): string {
 }
 
 function scopeLabel(record: Pick<LogRecord, "agentId" | "agentType" | "scope">): string {
-  return record.agentId !== undefined ? `subagent ${record.agentId}${record.agentType ? ` (${record.agentType})` : ""}` : `main (${record.scope})`;
+  return record.agentId !== undefined
+    ? `subagent ${record.agentId}${record.agentType ? ` (${record.agentType})` : ""}`
+    : `main (${record.scope})`;
 }
 
 /**
@@ -82,7 +85,9 @@ function floorLines(timeline: readonly LogRecord[], fallbackFloor: number): stri
     const y = r1(yOf(floor));
     const label = `floor ${fmt(floor)}`;
     const line = `<line class="floor" data-floor="${floor}" x1="${x1}" x2="${x2}" y1="${y}" y2="${y}"/>`;
-    return label.length * 6.2 + 8 <= x2 - x1 ? [line, `<text class="floor-label" x="${r1(x2 - 4)}" y="${r1(y - 5)}" text-anchor="end">${label}</text>`] : [line];
+    return label.length * 6.2 + 8 <= x2 - x1
+      ? [line, `<text class="floor-label" x="${r1(x2 - 4)}" y="${r1(y - 5)}" text-anchor="end">${label}</text>`]
+      : [line];
   });
 }
 
@@ -90,8 +95,19 @@ function chartSvg(records: readonly LogRecord[], fallbackFloor: number): string 
   const timeline = records.filter((r) => r.event === "PreToolUse");
   const n = timeline.length;
   const xOf = (i: number) => PAD.left + ((i + 0.5) / Math.max(n, 1)) * PLOT_W;
-  const parts: string[] = [...axisParts(), ...floorLines(timeline, fallbackFloor), ...segmentParts(timeline), ...traceParts(timeline, xOf), ...xTickParts(timeline, xOf), ...rugParts(timeline, xOf), ...markParts(timeline, xOf)];
-  if (n === 0) parts.push(`<text class="empty" x="${PAD.left + PLOT_W / 2}" y="${PAD.top + PLOT_H / 2}" text-anchor="middle">no tool calls recorded</text>`);
+  const parts: string[] = [
+    ...axisParts(),
+    ...floorLines(timeline, fallbackFloor),
+    ...segmentParts(timeline),
+    ...traceParts(timeline, xOf),
+    ...xTickParts(timeline, xOf),
+    ...rugParts(timeline, xOf),
+    ...markParts(timeline, xOf),
+  ];
+  if (n === 0)
+    parts.push(
+      `<text class="empty" x="${PAD.left + PLOT_W / 2}" y="${PAD.top + PLOT_H / 2}" text-anchor="middle">no tool calls recorded</text>`,
+    );
 
   return `<svg class="chart" role="img" aria-label="U per step" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg">${parts.join("")}</svg>`;
 }
@@ -126,7 +142,9 @@ function segmentParts(timeline: readonly LogRecord[]): string[] {
     const width = ((end - start) / Math.max(n, 1)) * PLOT_W;
     if (start > 0) parts.push(`<line class="segment" x1="${x}" x2="${x}" y1="${PAD.top}" y2="${PAD.top + PLOT_H}"/>`);
     const who = record.agentId !== undefined ? `subagent ${record.agentId}` : "main";
-    const label = [`${who} · task ${record.task}`, who, record.agentId !== undefined ? record.agentId : "main"].find((l) => l.length * 6.2 + 8 <= width);
+    const label = [`${who} · task ${record.task}`, who, record.agentId !== undefined ? record.agentId : "main"].find(
+      (l) => l.length * 6.2 + 8 <= width,
+    );
     if (label) parts.push(`<text class="segment-label" x="${x + 4}" y="${PAD.top - 8}">${escapeHtml(label)}</text>`);
   }
   return parts;
@@ -159,7 +177,9 @@ function xTickParts(timeline: readonly LogRecord[], xOf: XOf): string[] {
     if (i % every !== 0) return;
     parts.push(`<text class="tick" x="${r1(xOf(i))}" y="${RUG_Y + 22}" text-anchor="middle">${record.step}</text>`);
   });
-  parts.push(`<text class="axis" x="${PAD.left + PLOT_W / 2}" y="${H - 12}" text-anchor="middle">tool calls in log order (tick: the step recorded)</text>`);
+  parts.push(
+    `<text class="axis" x="${PAD.left + PLOT_W / 2}" y="${H - 12}" text-anchor="middle">tool calls in log order (tick: the step recorded)</text>`,
+  );
   return parts;
 }
 
@@ -204,7 +224,8 @@ function markParts(timeline: readonly LogRecord[], xOf: XOf): string[] {
 
 function legend(): string {
   const items = ACTIONS.map(
-    (action) => `<li><svg width="16" height="16" aria-hidden="true"><circle cx="8" cy="8" r="6" fill="${ACTION_COLORS[action]}"/></svg>${action}</li>`,
+    (action) =>
+      `<li><svg width="16" height="16" aria-hidden="true"><circle cx="8" cy="8" r="6" fill="${ACTION_COLORS[action]}"/></svg>${action}</li>`,
   );
   items.push(
     `<li><svg width="18" height="18" aria-hidden="true"><circle cx="9" cy="9" r="7" fill="#fff" stroke="#555" stroke-width="2"/><path d="M5,5L13,13M5,13L13,5" stroke="${REFUSED_COLOR}" stroke-width="2.5" stroke-linecap="round"/></svg>refused (ring: the action)</li>`,
@@ -249,32 +270,60 @@ function spendChartSvg(records: readonly LogRecord[], spend: SessionSpend): stri
   ] as const) {
     parts.push(`<text class="tick" x="${PAD.left - 8}" y="${r1(yOf(value)) + 4}" text-anchor="end">${label}</text>`);
   }
-  parts.push(`<text class="axis" transform="translate(16 ${SPEND_PAD.top + SPEND_PLOT_H / 2}) rotate(-90)" text-anchor="middle">tokens</text>`);
+  parts.push(
+    `<text class="axis" transform="translate(16 ${SPEND_PAD.top + SPEND_PLOT_H / 2}) rotate(-90)" text-anchor="middle">tokens</text>`,
+  );
   const path = points.map((p, i) => `${r1(xOf(i))},${r1(yOf(p.tokens))}`);
   if (n > 0) {
     parts.push(`<polyline class="spend" data-final-tokens="${points[n - 1]!.tokens}" points="${path.join(" ")}"/>`);
-    points.forEach((p, i) => parts.push(`<circle class="spend-point" data-seq="${i + 1}" data-tokens="${p.tokens}" cx="${r1(xOf(i))}" cy="${r1(yOf(p.tokens))}" r="2.5"><title>${escapeHtml(`after call ${i + 1}: ${tokensText(p.tokens)} tokens, about ${formatUsd(p.usd)}`)}</title></circle>`));
+    points.forEach((p, i) =>
+      parts.push(
+        `<circle class="spend-point" data-seq="${i + 1}" data-tokens="${p.tokens}" cx="${r1(xOf(i))}" cy="${r1(yOf(p.tokens))}" r="2.5"><title>${escapeHtml(`after call ${i + 1}: ${tokensText(p.tokens)} tokens, about ${formatUsd(p.usd)}`)}</title></circle>`,
+      ),
+    );
   }
-  parts.push(`<text class="axis" x="${PAD.left + PLOT_W / 2}" y="${SPEND_H - 6}" text-anchor="middle">cumulative spend of the session, every scope together: ${escapeHtml(tokensText(spend.total.total))} tokens, about ${escapeHtml(formatUsd(spend.total.costUsd))}</text>`);
+  parts.push(
+    `<text class="axis" x="${PAD.left + PLOT_W / 2}" y="${SPEND_H - 6}" text-anchor="middle">cumulative spend of the session, every scope together: ${escapeHtml(tokensText(spend.total.total))} tokens, about ${escapeHtml(formatUsd(spend.total.costUsd))}</text>`,
+  );
   return `<svg class="spend-chart" role="img" aria-label="cumulative spend" viewBox="0 0 ${W} ${SPEND_H}" width="${W}" height="${SPEND_H}" xmlns="http://www.w3.org/2000/svg">${parts.join("")}</svg>`;
 }
 
-function tokenCells(t: { tokens: { input: number; output: number; cacheCreation: number; cacheRead: number }; total: number; costUsd: number }): string[] {
-  return [t.tokens.input, t.tokens.output, t.tokens.cacheCreation, t.tokens.cacheRead, t.total].map(tokensText).concat(formatUsd(t.costUsd));
+function tokenCells(t: {
+  tokens: { input: number; output: number; cacheCreation: number; cacheRead: number };
+  total: number;
+  costUsd: number;
+}): string[] {
+  return [t.tokens.input, t.tokens.output, t.tokens.cacheCreation, t.tokens.cacheRead, t.total]
+    .map(tokensText)
+    .concat(formatUsd(t.costUsd));
 }
 
 function spendTables(spend: SessionSpend, titles: ReadonlyMap<string, string>): string {
   const head = ["scope", "task", "input", "output", "cache writes", "cache reads", "tokens", "cost (est.)"];
   const rows = spend.scopes.flatMap((s) => [
     ...s.tasks.map((t) => ({ cells: [escapeHtml(titles.get(s.key) ?? s.key), String(t.task), ...tokenCells(t)] })),
-    ...(s.tasks.length > 1 ? [{ cells: [escapeHtml(titles.get(s.key) ?? s.key), "all", ...tokenCells(s.total)], className: "subtotal" }] : []),
+    ...(s.tasks.length > 1
+      ? [{ cells: [escapeHtml(titles.get(s.key) ?? s.key), "all", ...tokenCells(s.total)], className: "subtotal" }]
+      : []),
   ]);
   rows.push({ cells: ["session", "all", ...tokenCells(spend.total)], className: "subtotal" });
   const stepHead = ["#", "scope", "task · step", "call", "tokens", "cost (est.)", "session tokens so far", "session cost so far"];
   const stepRows = spend.steps.map((s, i) => ({
-    cells: [String(i + 1), escapeHtml(titles.get(s.scope) ?? s.scope), `${s.task} · ${s.step}`, escapeHtml(s.tool ?? ""), tokensText(s.total), formatUsd(s.costUsd), tokensText(s.sessionTotal), formatUsd(s.sessionCostUsd)],
+    cells: [
+      String(i + 1),
+      escapeHtml(titles.get(s.scope) ?? s.scope),
+      `${s.task} · ${s.step}`,
+      escapeHtml(s.tool ?? ""),
+      tokensText(s.total),
+      formatUsd(s.costUsd),
+      tokensText(s.sessionTotal),
+      formatUsd(s.sessionCostUsd),
+    ],
   }));
-  const assumed = spend.assumedModels.length > 0 ? ` Models that name no family are priced at the dearest published rate: ${spend.assumedModels.map((m) => `<code>${escapeHtml(m)}</code>`).join(", ")}.` : "";
+  const assumed =
+    spend.assumedModels.length > 0
+      ? ` Models that name no family are priced at the dearest published rate: ${spend.assumedModels.map((m) => `<code>${escapeHtml(m)}</code>`).join(", ")}.`
+      : "";
   return `<p class="meta">Estimated from the prices of ${escapeHtml(spend.prices.date)} (${escapeHtml(spend.prices.source.replace(/^https?:\/\//, ""))}).${assumed}</p>
 <div class="scroll">${table("spend", head, rows)}</div>
 <h2>Spend per step</h2>
@@ -288,17 +337,35 @@ function countsCell(map: Record<string, number>): string {
   if (entries.length === 0) return "–";
   return entries
     .map(([name, n]) => {
-      const swatch = ACTION_COLORS[name] ? `<span class="swatch" style="background:${ACTION_COLORS[name]}"></span>` : name === NO_REPORT ? `<span class="swatch none"></span>` : "";
+      const swatch = ACTION_COLORS[name]
+        ? `<span class="swatch" style="background:${ACTION_COLORS[name]}"></span>`
+        : name === NO_REPORT
+          ? `<span class="swatch none"></span>`
+          : "";
       return `<span class="count">${swatch}${escapeHtml(name)} ${n}</span>`;
     })
     .join(" ");
 }
 
 function summaryTable(scopes: readonly ScopeSummary[]): string {
-  const head = ["scope", "gating", "steps", "steps by action", "refused", "refusals by rule", "overrides", "repeats caught", "budget used", "tasks"];
+  const head = [
+    "scope",
+    "gating",
+    "steps",
+    "steps by action",
+    "refused",
+    "refusals by rule",
+    "overrides",
+    "repeats caught",
+    "budget used",
+    "tasks",
+  ];
   const rows = scopes.map((s) => {
     const budget = s.budget ? `${s.budget.steps} / ${s.budget.maxSteps}${s.tasks.length > 1 ? ` (task ${s.budget.task})` : ""}` : "–";
-    const overrides = s.overrides.length === 0 ? "0" : s.overrides.map((o) => `task ${o.task} step ${o.step}: ${escapeHtml(o.action)} Gain ${o.gain}`).join("<br>");
+    const overrides =
+      s.overrides.length === 0
+        ? "0"
+        : s.overrides.map((o) => `task ${o.task} step ${o.step}: ${escapeHtml(o.action)} Gain ${o.gain}`).join("<br>");
     const tasks = s.tasks.map((t) => `${t.task}: ${t.steps}/${t.maxSteps}${t.refusals ? `, ${t.refusals} refused` : ""}`).join("<br>");
     return [
       escapeHtml(scopeTitle(s)),
@@ -313,7 +380,11 @@ function summaryTable(scopes: readonly ScopeSummary[]): string {
       tasks || "–",
     ];
   });
-  return table("summary", head, rows.map((cells) => ({ cells })));
+  return table(
+    "summary",
+    head,
+    rows.map((cells) => ({ cells })),
+  );
 }
 
 function recordsTable(records: readonly LogRecord[]): string {
@@ -354,9 +425,15 @@ function reportCells(r: LogRecord["report"]): [string, string, string] {
   ];
 }
 
-function table(className: string, head: readonly string[], rows: ReadonlyArray<{ cells: string[]; className?: string | undefined }>): string {
+function table(
+  className: string,
+  head: readonly string[],
+  rows: ReadonlyArray<{ cells: string[]; className?: string | undefined }>,
+): string {
   const thead = `<thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead>`;
-  const body = rows.map((row) => `<tr${row.className ? ` class="${row.className}"` : ""}>${row.cells.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("");
+  const body = rows
+    .map((row) => `<tr${row.className ? ` class="${row.className}"` : ""}>${row.cells.map((c) => `<td>${c}</td>`).join("")}</tr>`)
+    .join("");
   return `<table class="${className}">${thead}<tbody>${body}</tbody></table>`;
 }
 

@@ -82,7 +82,12 @@ export function latestSessionLog(env: Record<string, string | undefined>): strin
 export function resolveSessionLog(session: string | undefined, env: Record<string, string | undefined>, cwd: string): string {
   if (session === undefined) {
     const latest = latestSessionLog(env);
-    if (!latest) throw new LogInputError(`no session logs in ${dataDirs(env).map((d) => join(d, "sessions")).join(" or ")}; give a SESSION id or a .jsonl path.`);
+    if (!latest)
+      throw new LogInputError(
+        `no session logs in ${dataDirs(env)
+          .map((d) => join(d, "sessions"))
+          .join(" or ")}; give a SESSION id or a .jsonl path.`,
+      );
     return latest;
   }
   const asPath = resolve(cwd, session);

@@ -2,7 +2,22 @@
 import type { LogRecord } from "../log/record.js";
 import { terminalSafe as safe } from "./text.js";
 
-export const LOG_COLUMNS = ["#", "time", "scope", "task", "step", "event", "tool", "decision", "rule", "action", "U", "repeat", "outcome", "ms"] as const;
+export const LOG_COLUMNS = [
+  "#",
+  "time",
+  "scope",
+  "task",
+  "step",
+  "event",
+  "tool",
+  "decision",
+  "rule",
+  "action",
+  "U",
+  "repeat",
+  "outcome",
+  "ms",
+] as const;
 
 /** A call that took a step and whose outcome no hook has learned (yet, or ever: SPEC §8). */
 export const NO_OUTCOME = "never arrived";
@@ -11,7 +26,6 @@ function time(iso: string): string {
   const match = /T(\d\d:\d\d:\d\d)/.exec(iso);
   return match ? match[1]! : iso;
 }
-
 
 export function scopeCell(record: Pick<LogRecord, "agentId" | "scope">): string {
   return record.agentId !== undefined ? `agent ${record.agentId}` : record.scope;
@@ -66,7 +80,12 @@ export function renderLogTable(all: readonly LogRecord[]): string {
   const numeric = new Set([0, 3, 10, 13]);
   const out: string[] = [];
   rows.forEach((row, i) => {
-    out.push(row.map((cell, col) => (numeric.has(col) ? cell.padStart(widths[col]!) : cell.padEnd(widths[col]!))).join("  ").trimEnd());
+    out.push(
+      row
+        .map((cell, col) => (numeric.has(col) ? cell.padStart(widths[col]!) : cell.padEnd(widths[col]!)))
+        .join("  ")
+        .trimEnd(),
+    );
     const record = i > 0 ? records[i - 1] : undefined;
     if (record?.reason && (record.decision === "refused" || record.decision === "blocked")) {
       const reason = safe(record.reason);

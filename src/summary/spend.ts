@@ -71,7 +71,12 @@ class Acc {
     addTokens((this.byModel[key] ??= zeroTokens()), t);
   }
   totals(prices: PriceTable): SpendTotals {
-    return { tokens: { ...this.tokens }, byModel: structuredClone(this.byModel), total: totalTokens(this.tokens), costUsd: estimateCostUsd(this.byModel, prices) };
+    return {
+      tokens: { ...this.tokens },
+      byModel: structuredClone(this.byModel),
+      total: totalTokens(this.tokens),
+      costUsd: estimateCostUsd(this.byModel, prices),
+    };
   }
 }
 

@@ -137,7 +137,10 @@ export function summarize(records: readonly LogRecord[], prices: PriceTable = DE
     countRecord(scopeAccOf(scopes, record), record, outcomes);
   }
   const summaries = [...scopes.values()].map(finishScope);
-  const times = records.map((r) => r.time).filter((t) => t !== "").sort();
+  const times = records
+    .map((r) => r.time)
+    .filter((t) => t !== "")
+    .sort();
   return {
     session: records.find((r) => r.session)?.session,
     records: records.length,
@@ -207,7 +210,14 @@ function countStep(s: ScopeSummary, record: LogRecord, outcome: LogRecord["outco
   }
   const override = record.report?.override;
   if (override && record.report) {
-    s.overrides.push({ task: record.task, step: record.step, action: override.action, gain: override.gain, utility: record.report.utility, rationale: record.report.rationale });
+    s.overrides.push({
+      task: record.task,
+      step: record.step,
+      action: override.action,
+      gain: override.gain,
+      utility: record.report.utility,
+      rationale: record.report.rationale,
+    });
   }
 }
 
@@ -215,7 +225,8 @@ function finishScope(acc: ScopeAcc): ScopeSummary {
   const s = acc.summary;
   s.tasks = [...acc.tasks.values()].sort((a, b) => a.task - b.task);
   s.budget = s.tasks.reduce<ScopeSummary["budget"]>(
-    (worst, t) => (!worst || t.steps / t.maxSteps > worst.steps / worst.maxSteps ? { task: t.task, steps: t.steps, maxSteps: t.maxSteps } : worst),
+    (worst, t) =>
+      !worst || t.steps / t.maxSteps > worst.steps / worst.maxSteps ? { task: t.task, steps: t.steps, maxSteps: t.maxSteps } : worst,
     undefined,
   );
   s.latencyMs = acc.latencies.length > 0 ? { median: median(acc.latencies), max: Math.max(...acc.latencies) } : undefined;
@@ -270,7 +281,10 @@ function scopeTextLines(s: ScopeSummary, spend: SessionSpend): string[] {
     `  overrides ${s.overrides.length}${s.overrides.map((o) => `; task ${o.task} step ${o.step}: ${o.action} Gain ${o.gain} (U ${o.utility})`).join("")}`,
     `  repeats caught ${s.repeats}${s.repeats > 0 ? ` (${s.repeatsRefused} refused)` : ""}`,
   ];
-  if (s.steps > 0) out.push(`  outcomes: ran ${s.outcomes.ran}, failed ${s.outcomes.failed}, ${NO_OUTCOME} ${s.outcomes.missing}; results ${s.outcomes.resultBytes} bytes`);
+  if (s.steps > 0)
+    out.push(
+      `  outcomes: ran ${s.outcomes.ran}, failed ${s.outcomes.failed}, ${NO_OUTCOME} ${s.outcomes.missing}; results ${s.outcomes.resultBytes} bytes`,
+    );
   if (s.stopsBlocked > 0) out.push(`  stops blocked ${s.stopsBlocked}`);
   const tasks = s.tasks.map((t) => `task ${t.task} ${t.steps}/${t.maxSteps}${t.refusals > 0 ? ` (${t.refusals} refused)` : ""}`);
   out.push(`  budget: ${tasks.join(", ") || "-"}`);
@@ -284,9 +298,13 @@ function totalLines(summary: SessionSummary): string[] {
   const t = summary.totals;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   if (summary.spend.steps.length > 0) {
-    out.push(`spend: ${describeSpend(summary.spend.total)} at the prices of ${summary.spend.prices.date}${summary.spend.assumedModels.length > 0 ? ` (priced at the dearest rate: ${summary.spend.assumedModels.join(", ")})` : ""}`);
+    out.push(
+      `spend: ${describeSpend(summary.spend.total)} at the prices of ${summary.spend.prices.date}${summary.spend.assumedModels.length > 0 ? ` (priced at the dearest rate: ${summary.spend.assumedModels.join(", ")})` : ""}`,
+    );
   }
-  out.push(`total: ${plural(t.steps, "step")}, ${t.refusals} refused, ${plural(t.overrides, "override")}, ${plural(t.repeats, "repeat")} caught${t.stopsBlocked > 0 ? `, ${plural(t.stopsBlocked, "stop")} blocked` : ""}`);
+  out.push(
+    `total: ${plural(t.steps, "step")}, ${t.refusals} refused, ${plural(t.overrides, "override")}, ${plural(t.repeats, "repeat")} caught${t.stopsBlocked > 0 ? `, ${plural(t.stopsBlocked, "stop")} blocked` : ""}`,
+  );
   return out;
 }
 

@@ -10,11 +10,7 @@ const NEWLINE = 0x0a;
 export type NumberedLine = LineBytes & { lineNo: number };
 
 /** Lines from `offset` to the end as it was when opened, including an unterminated last line. */
-export function* readLinesForward(
-  source: TranscriptSource,
-  offset = 0,
-  options: LineReadOptions = {},
-): Generator<NumberedLine> {
+export function* readLinesForward(source: TranscriptSource, offset = 0, options: LineReadOptions = {}): Generator<NumberedLine> {
   const opened = typeof source === "string" ? openFileSource(source) : null;
   try {
     yield* linesForward(opened ?? (source as ByteSource), offset, options);
@@ -28,7 +24,7 @@ function* linesForward(source: ByteSource, offset: number, options: LineReadOpti
   const pending = new PendingLine(options.maxLineBytes ?? MAX_LINE_BYTES);
   let lineStart = offset;
   let lineNo = 1;
-  for (let position = offset; position < source.size; ) {
+  for (let position = offset; position < source.size;) {
     const chunk = readChunk(source, position, Math.min(chunkSize, source.size - position));
     let from = 0;
     for (let newline = chunk.indexOf(NEWLINE, from); newline !== -1; newline = chunk.indexOf(NEWLINE, from)) {

@@ -239,7 +239,12 @@ function usageOf(data: unknown): z.infer<typeof LineUsageSchema> | undefined {
   const parsed = RawUsage.safeParse(data);
   if (!parsed.success) return undefined;
   const u = parsed.data;
-  return { input: whole(u.input_tokens), output: whole(u.output_tokens), cacheCreation: whole(u.cache_creation_input_tokens), cacheRead: whole(u.cache_read_input_tokens) };
+  return {
+    input: whole(u.input_tokens),
+    output: whole(u.output_tokens),
+    cacheCreation: whole(u.cache_creation_input_tokens),
+    cacheRead: whole(u.cache_read_input_tokens),
+  };
 }
 
 function assistantBlock(block: unknown): AssistantBlock[] {
@@ -284,10 +289,12 @@ function toolResult(block: z.infer<typeof RawToolResultBlock>, info: LineInfo, d
 export function flattenResultContent(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content.flatMap((block) => {
-    const text = RawTextBlock.safeParse(block);
-    return text.success ? [text.data.text] : [];
-  }).join("\n");
+  return content
+    .flatMap((block) => {
+      const text = RawTextBlock.safeParse(block);
+      return text.success ? [text.data.text] : [];
+    })
+    .join("\n");
 }
 
 function userText(text: string, raw: RawLine, info: LineInfo): UserTextEvent {

@@ -27,7 +27,7 @@ function* linesBackward(source: ByteSource, options: LineReadOptions): Generator
   const pending = new PendingLine(options.maxLineBytes ?? MAX_LINE_BYTES);
   // Only the text after the file's last "\n" can be unterminated.
   let terminated = false;
-  for (let end = source.size; end > 0; ) {
+  for (let end = source.size; end > 0;) {
     const start = Math.max(0, end - chunkSize);
     const chunk = readChunk(source, start, end - start);
     let cut = chunk.length; // chunk[0, cut) is not handed out yet

@@ -25,7 +25,15 @@ export function observedEvents(event: TranscriptEvent): ScopeEvent[] {
     }
     case "assistant":
       if (!event.usage) return [];
-      return [{ kind: "usage", messageId: event.messageId, model: event.model ?? "unknown", tokens: event.usage, toolUseIds: event.blocks.flatMap((b) => (b.type === "tool_use" ? [b.id] : [])) }];
+      return [
+        {
+          kind: "usage",
+          messageId: event.messageId,
+          model: event.model ?? "unknown",
+          tokens: event.usage,
+          toolUseIds: event.blocks.flatMap((b) => (b.type === "tool_use" ? [b.id] : [])),
+        },
+      ];
     default:
       return [];
   }

@@ -40,10 +40,18 @@ describe("dist/", () => {
     try {
       cpSync(join(PLUGIN_ROOT, "dist"), join(plugin, "dist"), { recursive: true });
       expect(foldersWithNodeModules(plugin)).toEqual([]); // nothing the bundle could resolve a package from
-      const r = spawnSync(process.execPath, [join(plugin, "dist", "cli.js"), "score", "--gain", "0.7", "--step-cost", "0.12", "--uncertainty", "0.6", "--redundancy", "0"], { cwd: plugin, encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
+      const r = spawnSync(
+        process.execPath,
+        [join(plugin, "dist", "cli.js"), "score", "--gain", "0.7", "--step-cost", "0.12", "--uncertainty", "0.6", "--redundancy", "0"],
+        { cwd: plugin, encoding: "utf8", env: { PATH: process.env.PATH ?? "" } },
+      );
       expect(r.stderr).toBe("");
       expect(r.stdout).toContain("Utility: 0.28");
-      const bad = spawnSync(process.execPath, [join(plugin, "dist", "cli.js"), "score", "--gain", "nope"], { cwd: plugin, encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
+      const bad = spawnSync(process.execPath, [join(plugin, "dist", "cli.js"), "score", "--gain", "nope"], {
+        cwd: plugin,
+        encoding: "utf8",
+        env: { PATH: process.env.PATH ?? "" },
+      });
       expect(bad.status).toBe(2);
       expect(bad.stderr.trim().split("\n")).toHaveLength(1);
       expect(bad.stderr).not.toMatch(/\n\s+at /);

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -21,8 +21,14 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 /** The user types `text`: UserPromptSubmit, then the line Claude Code writes for it; `seen`: a later hook (Stop) has read that line. */
 async function prompt(text: string, seen = true) {
   const transcript = join(dir, "t.jsonl");
-  await userPromptSubmit({ session_id: session, transcript_path: transcript, hook_event_name: "UserPromptSubmit", prompt_id: `p-${text}`, prompt: text }, processContext(env));
-  appendFileSync(transcript, `${JSON.stringify({ type: "user", promptId: `p-${text}`, promptSource: "sdk", message: { role: "user", content: text } })}\n`);
+  await userPromptSubmit(
+    { session_id: session, transcript_path: transcript, hook_event_name: "UserPromptSubmit", prompt_id: `p-${text}`, prompt: text },
+    processContext(env),
+  );
+  appendFileSync(
+    transcript,
+    `${JSON.stringify({ type: "user", promptId: `p-${text}`, promptSource: "sdk", message: { role: "user", content: text } })}\n`,
+  );
   if (seen) await stopHook({ session_id: session, transcript_path: transcript, hook_event_name: "Stop" }, processContext(env), "Stop");
 }
 
@@ -36,7 +42,16 @@ describe("utility command (what /utility shows)", () => {
   it("shows status after a prompt and a step", async () => {
     await prompt("fix the test");
     const transcript = join(dir, "t.jsonl");
-    await preToolUse({ session_id: session, transcript_path: transcript, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: "/x" } }, processContext(env));
+    await preToolUse(
+      {
+        session_id: session,
+        transcript_path: transcript,
+        hook_event_name: "PreToolUse",
+        tool_name: "Read",
+        tool_input: { file_path: "/x" },
+      },
+      processContext(env),
+    );
     const r = await cli(["command", "", "--session", session], { env });
     expect(r.stdout).toContain("main scope: task 1, step 1 of 10, 0 refused; not gated");
   });
@@ -67,7 +82,10 @@ describe("utility command (what /utility shows)", () => {
 
   it("finds the session under Claude Code's data folders when no variable names one", async () => {
     const installed = { HOME: dir, UTILITY_DATA_DIR: join(dir, ".claude", "plugins", "data", "utility-inline") };
-    await userPromptSubmit({ session_id: session, transcript_path: join(dir, "t.jsonl"), hook_event_name: "UserPromptSubmit", prompt: "hi" }, processContext(installed));
+    await userPromptSubmit(
+      { session_id: session, transcript_path: join(dir, "t.jsonl"), hook_event_name: "UserPromptSubmit", prompt: "hi" },
+      processContext(installed),
+    );
     const r = await cli(["status", "--session", session], { env: { HOME: dir } });
     expect(r.stdout).toContain(`utility status, session ${session}`);
   });
@@ -85,7 +103,16 @@ describe("utility command report", () => {
     expect(empty.stdout).toContain("no step of session");
     await prompt("fix the test");
     const transcript = join(dir, "t.jsonl");
-    await preToolUse({ session_id: session, transcript_path: transcript, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: "/x" } }, processContext(env));
+    await preToolUse(
+      {
+        session_id: session,
+        transcript_path: transcript,
+        hook_event_name: "PreToolUse",
+        tool_name: "Read",
+        tool_input: { file_path: "/x" },
+      },
+      processContext(env),
+    );
     const r = await cli(["command", "report", "--session", session], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/steps?/i);

@@ -22,11 +22,22 @@ describe("utility log", () => {
     const json = JSON.parse(run.stdout);
     expect(json.records).toHaveLength(25);
     expect(json.skippedLines).toBe(2);
-    expect(json.records[3]).toMatchObject({ event: "PreToolUse", tool: "Read", decision: "refused", rule: "exact_repeat", repeat: { ofStep: 1 } });
+    expect(json.records[3]).toMatchObject({
+      event: "PreToolUse",
+      tool: "Read",
+      decision: "refused",
+      rule: "exact_repeat",
+      repeat: { ofStep: 1 },
+    });
   });
 
   it("bad arguments: one line, exit 2", async () => {
-    for (const argv of [["log", "a", "b"], ["log", "--html", "x"], ["log", "nope.jsonl"], ["log", "bad id!"]]) {
+    for (const argv of [
+      ["log", "a", "b"],
+      ["log", "--html", "x"],
+      ["log", "nope.jsonl"],
+      ["log", "bad id!"],
+    ]) {
       const run = await cli(argv, { env: { UTILITY_DATA_DIR: "/nonexistent-utility-data" } });
       expect(run.code, argv.join(" ")).toBe(2);
       expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);

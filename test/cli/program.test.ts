@@ -16,7 +16,8 @@ import { PLUGIN_ROOT, ROOT, TRANSCRIPTS } from "../support/paths.js";
 const NAMES = ["score", "select", "check", "status", "log", "report", "replay"];
 const CANONICAL = ["--gain", "0.7", "--step-cost", "0.12", "--uncertainty", "0.6", "--redundancy", "0"];
 const LOG = join(ROOT, "test", "fixtures", "logs", "gated-session.jsonl");
-const TABLE = "Candidates:\n- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0\n- tool_call: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\n";
+const TABLE =
+  "Candidates:\n- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0\n- tool_call: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\n";
 
 const scratch = mkdtempSync(join(tmpdir(), "utility-cli-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -35,7 +36,12 @@ describe("help", () => {
     expect(COMMANDS.map((c) => c.name)).toEqual(NAMES);
   });
 
-  it.each(NAMES.flatMap((name) => [[name, "--help"], [name, "-h"]]))("utility %s %s prints its usage and options, exit 0", async (name, flag) => {
+  it.each(
+    NAMES.flatMap((name) => [
+      [name, "--help"],
+      [name, "-h"],
+    ]),
+  )("utility %s %s prints its usage and options, exit 0", async (name, flag) => {
     const r = await cli([name!, flag!]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^Usage: utility ${name} `));
@@ -63,7 +69,10 @@ describe("mistakes: one line, a suggestion where one fits, exit 2", () => {
   it.each([
     [["scor", ...CANONICAL], /^utility: unknown command 'scor' \(Did you mean score\?\)\. Usage: utility <command> \[options\]/],
     [["repaly", "x.jsonl"], /\(Did you mean replay\?\)/],
-    [["select", "-", "--flor", "1"], /^utility select: unknown option '--flor' \(Did you mean --floor\?\)\. Usage: utility select FILE\|- /],
+    [
+      ["select", "-", "--flor", "1"],
+      /^utility select: unknown option '--flor' \(Did you mean --floor\?\)\. Usage: utility select FILE\|- /,
+    ],
     [["report", "--htm", "x.html"], /\(Did you mean --html\?\)/],
     [["score", "--gain"], /^utility score: option '--gain <n>' argument missing\. Usage: utility score /],
     [["log", "a", "b"], /^utility log: too many arguments for 'log'/],
@@ -114,7 +123,10 @@ describe("utility select on a plain candidate table", () => {
 
   it("reads the table from a file too, fenced or with bold labels", async () => {
     const file = join(scratch, "table.md");
-    writeFileSync(file, "Options for this step:\n\n```\n**Candidates:**\n- tool_call: Gain=0.9 StepCost=0.1 Uncertainty=0.1 Redundancy=0\n- stop: Gain=0 StepCost=0 Uncertainty=0 Redundancy=0\n```\n");
+    writeFileSync(
+      file,
+      "Options for this step:\n\n```\n**Candidates:**\n- tool_call: Gain=0.9 StepCost=0.1 Uncertainty=0.1 Redundancy=0\n- stop: Gain=0 StepCost=0 Uncertainty=0 Redundancy=0\n```\n",
+    );
     const r = await cli(["select", file, "--json"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ selected: "tool_call", candidates: [{ action: "tool_call" }, { action: "stop" }] });
@@ -173,7 +185,9 @@ describe("the hidden command behind /utility", () => {
 describe("layering", () => {
   it("nothing under src/cli imports from src/hooks", () => {
     const dir = join(ROOT, "src", "cli");
-    const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && statSync(join(dir, f)).isFile());
+    const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter(
+      (f) => f.endsWith(".ts") && statSync(join(dir, f)).isFile(),
+    );
     expect(files.length).toBeGreaterThan(5);
     for (const file of files) expect(readFileSync(join(dir, file), "utf8"), file).not.toMatch(/from "(\.\.\/)+hooks\//);
   });

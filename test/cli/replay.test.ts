@@ -52,7 +52,11 @@ describe("utility replay", () => {
   it("--json is the whole report", async () => {
     const run = await cli(["replay", "--json", "--gated", "repeat.jsonl"], { cwd: dir.path });
     const parsed = JSON.parse(run.stdout) as ReplayReport;
-    expect(parsed).toMatchObject({ version: 1, gated: true, totals: { files: 1, scopes: 1, calls: 3, repeats: 1, repeatTokens: 100, refused: 2, passed: 1 } });
+    expect(parsed).toMatchObject({
+      version: 1,
+      gated: true,
+      totals: { files: 1, scopes: 1, calls: 3, repeats: 1, repeatTokens: 100, refused: 2, passed: 1 },
+    });
     expect(parsed.files[0]!.path).toBe(join(dir.path, "repeat.jsonl"));
   });
 
@@ -67,7 +71,10 @@ describe("utility replay", () => {
   });
 
   it("never fails on a torn or odd file: what it cannot parse it skips", async () => {
-    const odd = dir.file("odd.jsonl", `not json\n${assistant("m1", [call("t1", "Read", READ)])}\n{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"Read","inp`);
+    const odd = dir.file(
+      "odd.jsonl",
+      `not json\n${assistant("m1", [call("t1", "Read", READ)])}\n{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"Read","inp`,
+    );
     const run = await cli(["replay", "--json", odd]);
     expect(run.code).toBe(0);
     expect((JSON.parse(run.stdout) as ReplayReport).totals.calls).toBe(1);

@@ -35,7 +35,13 @@ describe("utility report", () => {
   it("--json gives the summary with the file it read", async () => {
     const run = await cli(["report", SESSION, "--json"], { env });
     const json = JSON.parse(run.stdout);
-    expect(json).toMatchObject({ file: join(data, "sessions", `${SESSION}.jsonl`), skippedLines: 2, session: SESSION, records: 25, totals: { steps: 15, refusals: 4 } });
+    expect(json).toMatchObject({
+      file: join(data, "sessions", `${SESSION}.jsonl`),
+      skippedLines: 2,
+      session: SESSION,
+      records: 25,
+      totals: { steps: 15, refusals: 4 },
+    });
     expect(json.scopes.map((s: { key: string }) => s.key)).toEqual(["main", "agent:a7f3c2e1"]);
   });
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { cli } from "../support/cli-io.js";
 
-const row = (action: string, gain: number, stepCost = 0, uncertainty = 0, redundancy = 0) => ({ action, gain, stepCost, uncertainty, redundancy });
+const row = (action: string, gain: number, stepCost = 0, uncertainty = 0, redundancy = 0) => ({
+  action,
+  gain,
+  stepCost,
+  uncertainty,
+  redundancy,
+});
 
 const LONG = [
   "Candidates:",
@@ -41,7 +47,14 @@ describe("utility select", () => {
     const good = await cli(["select", "-"], { stdin: LONG });
     expect(good.code).toBe(0);
     expect(good.stdout).toContain("report: consistent with the engine");
-    const bad = await cli(["select", "-"], { stdin: LONG.replace("Action: retrieve", "Action: tool_call").replace("Utility: 0.30", "Utility: 0.28").replace("Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0\nRationale", "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale") });
+    const bad = await cli(["select", "-"], {
+      stdin: LONG.replace("Action: retrieve", "Action: tool_call")
+        .replace("Utility: 0.30", "Utility: 0.28")
+        .replace(
+          "Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0\nRationale",
+          "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale",
+        ),
+    });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain("not the argmax");
   });

@@ -101,7 +101,14 @@ describe("e2e harness", () => {
       pluginDir: plugin.root,
       allowedTools: ["Bash", "Agent"],
       script: [
-        [toolUse("Agent", { subagent_type: "probe:helper", description: "Echo in a helper", prompt: "TASK-42: echo sub", run_in_background: false })],
+        [
+          toolUse("Agent", {
+            subagent_type: "probe:helper",
+            description: "Echo in a helper",
+            prompt: "TASK-42: echo sub",
+            run_in_background: false,
+          }),
+        ],
         [text("Main done.")],
       ],
       subagentScript: routeByPrompt([["TASK-42", [[toolUse("Bash", { command: "echo from-sub" })], [text("SUB DONE")]]]]),

@@ -30,7 +30,8 @@ describe("surfaces in Claude Code", () => {
     assertRunOk(run);
     const sent = requestText(run.model.mainRequests()[0]!);
     expect(sent).toContain(`utility status, session ${run.sessionId}`);
-    expect(sent).toMatch(/main scope: task 1, step 0 of 10, 0 refused; not gated/);
+    // The first prompt is the command itself: its shell line runs before any hook has applied the prompt, so no task has started yet (SPEC §2).
+    expect(sent).toMatch(/main scope: task 0, step 0 of 10, 0 refused; not gated/);
     run.cleanup();
   });
 
@@ -52,7 +53,12 @@ describe("surfaces in Claude Code", () => {
       extraArgs: ["--resume", first.sessionId!],
       allowedTools: ["Bash"],
       script: [
-        [text("Action: verify\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: check the tree"), toolUse("Bash", { command: "echo ok" })],
+        [
+          text(
+            "Action: verify\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: check the tree",
+          ),
+          toolUse("Bash", { command: "echo ok" }),
+        ],
         [text("Done.")],
       ],
     });

@@ -16,7 +16,9 @@ import { makeProbePlugin, type HookCall } from "./support/probe-plugin.js";
 import { text, toolUse } from "./support/scripted-model.js";
 
 /** The plugin's own budget options, declared on the probe the way .claude-plugin/plugin.json declares them. */
-const manifest = JSON.parse(readFileSync(join(PLUGIN_ROOT, ".claude-plugin", "plugin.json"), "utf8")) as { userConfig: Record<string, unknown> };
+const manifest = JSON.parse(readFileSync(join(PLUGIN_ROOT, ".claude-plugin", "plugin.json"), "utf8")) as {
+  userConfig: Record<string, unknown>;
+};
 
 async function hookEnvWith(options: Record<string, unknown>): Promise<{ calls: HookCall[] }> {
   const plugin = makeProbePlugin({ events: ["PreToolUse"] });
@@ -26,8 +28,17 @@ async function hookEnvWith(options: Record<string, unknown>): Promise<{ calls: H
     writeFileSync(manifestPath, JSON.stringify({ ...JSON.parse(readFileSync(manifestPath, "utf8")), userConfig: manifest.userConfig }));
     const settingsPath = join(home, ".claude", "settings.json");
     // A plugin loaded with --plugin-dir has the id <name>@inline.
-    writeFileSync(settingsPath, JSON.stringify({ ...JSON.parse(readFileSync(settingsPath, "utf8")), pluginConfigs: { "probe@inline": { options } } }));
-    const run = await runClaude({ prompt: "go", pluginDir: plugin.root, home, allowedTools: ["Bash"], script: [[toolUse("Bash", { command: "echo hi" })], [text("done")]] });
+    writeFileSync(
+      settingsPath,
+      JSON.stringify({ ...JSON.parse(readFileSync(settingsPath, "utf8")), pluginConfigs: { "probe@inline": { options } } }),
+    );
+    const run = await runClaude({
+      prompt: "go",
+      pluginDir: plugin.root,
+      home,
+      allowedTools: ["Bash"],
+      script: [[toolUse("Bash", { command: "echo hi" })], [text("done")]],
+    });
     assertRunOk(run);
     run.cleanup();
     return { calls: plugin.calls() };
@@ -43,7 +54,11 @@ describe("plugin userConfig reaches the hooks as CLAUDE_PLUGIN_OPTION_*", () => 
     const { calls } = await hookEnvWith({ token_budget: 50000, max_agents: 0, cost_budget_usd: 0.5 });
     expect(calls).toHaveLength(1);
     const env = optionEnv(calls[0]!);
-    expect(env).toEqual({ CLAUDE_PLUGIN_OPTION_TOKEN_BUDGET: "50000", CLAUDE_PLUGIN_OPTION_MAX_AGENTS: "0", CLAUDE_PLUGIN_OPTION_COST_BUDGET_USD: "0.5" });
+    expect(env).toEqual({
+      CLAUDE_PLUGIN_OPTION_TOKEN_BUDGET: "50000",
+      CLAUDE_PLUGIN_OPTION_MAX_AGENTS: "0",
+      CLAUDE_PLUGIN_OPTION_COST_BUDGET_USD: "0.5",
+    });
     expect(parseUserConfig(env)).toEqual({ budgets: { tokenBudget: 50000, maxAgents: 0, costBudgetUsd: 0.5 }, problems: [] });
   }, 90_000);
 

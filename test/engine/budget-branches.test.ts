@@ -41,9 +41,12 @@ describe("hasBudget", () => {
     expect(hasBudget({ stepCost: "reported" })).toBe(false);
   });
 
-  it.each([{ tokenBudget: 1 }, { costBudgetUsd: 0.5 }, { maxAgents: 0 }, { stepCost: "computed" as const }])("is true with %j alone", (b) => {
-    expect(hasBudget(b)).toBe(true);
-  });
+  it.each([{ tokenBudget: 1 }, { costBudgetUsd: 0.5 }, { maxAgents: 0 }, { stepCost: "computed" as const }])(
+    "is true with %j alone",
+    (b) => {
+      expect(hasBudget(b)).toBe(true);
+    },
+  );
 });
 
 describe("tightestBudgets", () => {
@@ -59,8 +62,12 @@ describe("tightestBudgets", () => {
 
 describe("agents_exhausted wording", () => {
   it("says subagent for a limit of 1 and subagents otherwise", () => {
-    expect(checkAgentLimit("Agent", 1, { maxAgents: 1 })?.reason).toContain("may launch 1 subagent (utility_max_agents) and has launched 1: this Agent call");
-    expect(checkAgentLimit("Task", 2, { maxAgents: 2 })?.reason).toContain("may launch 2 subagents (utility_max_agents) and has launched 2: this Task call");
+    expect(checkAgentLimit("Agent", 1, { maxAgents: 1 })?.reason).toContain(
+      "may launch 1 subagent (utility_max_agents) and has launched 1: this Agent call",
+    );
+    expect(checkAgentLimit("Task", 2, { maxAgents: 2 })?.reason).toContain(
+      "may launch 2 subagents (utility_max_agents) and has launched 2: this Task call",
+    );
     expect(checkAgentLimit("Agent", 0, { maxAgents: 1 })).toBeUndefined();
   });
 });

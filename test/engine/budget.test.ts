@@ -44,7 +44,11 @@ describe("BudgetsSchema: the SPEC §12 types", () => {
 
 describe("tightestBudgets: budgets only tighten", () => {
   it("the smallest of each budget wins, whichever source sets it", () => {
-    expect(tightestBudgets({ tokenBudget: 500, maxAgents: 3 }, { tokenBudget: 100, costBudgetUsd: 2 }, { maxAgents: 1 })).toEqual({ tokenBudget: 100, maxAgents: 1, costBudgetUsd: 2 });
+    expect(tightestBudgets({ tokenBudget: 500, maxAgents: 3 }, { tokenBudget: 100, costBudgetUsd: 2 }, { maxAgents: 1 })).toEqual({
+      tokenBudget: 100,
+      maxAgents: 1,
+      costBudgetUsd: 2,
+    });
     expect(tightestBudgets({ tokenBudget: 100 }, { tokenBudget: 500 })).toEqual({ tokenBudget: 100 });
   });
   it("computed wins over reported in either order; absent sources are skipped", () => {
@@ -142,13 +146,18 @@ describe("measuredStepCost: §3's formula over measured spend", () => {
   });
 
   it("the model ratio comes from the given model, else the one the task spent most on, else opus", () => {
-    expect(dominantModel(spendOf({ "claude-haiku-4-5": [10, 0, 0, 0], "claude-sonnet-4-5": [5, 0, 0, 50] }).byModel)).toBe("claude-sonnet-4-5");
+    expect(dominantModel(spendOf({ "claude-haiku-4-5": [10, 0, 0, 0], "claude-sonnet-4-5": [5, 0, 0, 50] }).byModel)).toBe(
+      "claude-sonnet-4-5",
+    );
     expect(dominantModel({})).toBeUndefined();
     expect(modelTier(undefined)).toBe("opus");
     expect(modelTier("claude-haiku-4-5")).toBe("haiku");
     expect(modelTier("who-knows")).toBe("opus");
     const spend = spendOf({ "claude-sonnet-4-5": [10, 0, 0, 0] });
-    expect(measuredStepCost({ scope: "self", step: 0, maxSteps: 10, spend, budgets: {}, model: "claude-haiku-4-5" }).value).toBeCloseTo(0.029, 9);
+    expect(measuredStepCost({ scope: "self", step: 0, maxSteps: 10, spend, budgets: {}, model: "claude-haiku-4-5" }).value).toBeCloseTo(
+      0.029,
+      9,
+    );
   });
 });
 

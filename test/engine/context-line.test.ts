@@ -21,7 +21,9 @@ describe("tierOf", () => {
 describe("formatContextLine", () => {
   it("gives the step, the tier, the next StepCost and respond's model term", () => {
     expect(formatContextLine({ step: 3, maxSteps: 10, tier: "opus" })).toBe("utility: step 3/10 · opus · StepCost 0.503 · respond 0.29");
-    expect(formatContextLine({ step: 0, maxSteps: 10, tier: "sonnet" })).toBe("utility: step 0/10 · sonnet · StepCost 0.116 · respond 0.116");
+    expect(formatContextLine({ step: 0, maxSteps: 10, tier: "sonnet" })).toBe(
+      "utility: step 0/10 · sonnet · StepCost 0.116 · respond 0.116",
+    );
     expect(formatContextLine({ step: 2, maxSteps: 8, tier: "haiku" })).toBe("utility: step 2/8 · haiku · StepCost 0.207 · respond 0.029");
   });
 
@@ -57,7 +59,13 @@ describe("formatContextLine", () => {
 
   it("costs few tokens (Claude's older tokenizer, an approximation)", () => {
     expect(countTokens(formatContextLine({ step: 3, maxSteps: 10, tier: "opus" }))).toBeLessThanOrEqual(30);
-    const full = formatContextLine({ step: 3, maxSteps: 10, tier: "opus", spend: { tokens: 41000, costUsd: 0.62, agents: 1 }, budgets: { tokens: 200000, costUsd: 2, agents: 3 } });
+    const full = formatContextLine({
+      step: 3,
+      maxSteps: 10,
+      tier: "opus",
+      spend: { tokens: 41000, costUsd: 0.62, agents: 1 },
+      budgets: { tokens: 200000, costUsd: 2, agents: 3 },
+    });
     expect(countTokens(full)).toBeLessThanOrEqual(50);
   });
 });

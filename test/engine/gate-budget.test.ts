@@ -19,7 +19,16 @@ function budget(over: Partial<GateBudget> = {}): GateBudget {
 }
 
 function decide(over: Partial<GateInput>): GateDecision {
-  return decideToolCall({ scope: "self", gated: true, tool: "Bash", step: 0, config: defaultConfig(), extraTools: {}, reportText: report("0.12", "0.28"), ...over });
+  return decideToolCall({
+    scope: "self",
+    gated: true,
+    tool: "Bash",
+    step: 0,
+    config: defaultConfig(),
+    extraTools: {},
+    reportText: report("0.12", "0.28"),
+    ...over,
+  });
 }
 
 const ruleOf = (d: GateDecision) => (d.decision === "refused" ? d.rule : d.decision);
@@ -60,13 +69,20 @@ describe("the gate with spend and budgets (SPEC §12)", () => {
 
   it("agents_exhausted: of three Agent calls in one message under a limit of 2, two go on", () => {
     const agent = (launched: number, gated: boolean) =>
-      decide({ gated, tool: "Agent", budget: budget({ user: { maxAgents: 2 }, launched }), reportText: "Action: delegate\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: x" });
+      decide({
+        gated,
+        tool: "Agent",
+        budget: budget({ user: { maxAgents: 2 }, launched }),
+        reportText: "Action: delegate\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: x",
+      });
     expect([0, 1, 2].map((n) => ruleOf(agent(n, true)))).toEqual(["passed", "passed", "agents_exhausted"]);
     expect([0, 1, 2].map((n) => ruleOf(agent(n, false)))).toEqual(["observed", "observed", "agents_exhausted"]);
   });
 
   it("invalid user settings refuse every call that is not neutral, with the problem", () => {
-    const b = budget({ userProblem: "the plugin option max_agents (CLAUDE_PLUGIN_OPTION_MAX_AGENTS) is -1; expected a whole number of at least 0." });
+    const b = budget({
+      userProblem: "the plugin option max_agents (CLAUDE_PLUGIN_OPTION_MAX_AGENTS) is -1; expected a whole number of at least 0.",
+    });
     const d = decide({ gated: false, budget: b });
     expect(ruleOf(d)).toBe("budget_invalid");
     expect(d.decision === "refused" && d.reason).toContain("CLAUDE_PLUGIN_OPTION_MAX_AGENTS");
@@ -88,7 +104,9 @@ describe("the gate with spend and budgets (SPEC §12)", () => {
     it("the user's setting applies in every gated scope; reported (the default) checks nothing", () => {
       const user = budget({ user: { stepCost: "computed", tokenBudget: 10000 }, spend });
       expect(ruleOf(decide({ step: 3, budget: user, reportText: report("0.12", "0.28") }))).toBe("step_cost_understated");
-      expect(decide({ step: 3, budget: budget({ spend, gate: { stepCost: "reported" } }), reportText: report("0.12", "0.28") }).decision).toBe("passed");
+      expect(
+        decide({ step: 3, budget: budget({ spend, gate: { stepCost: "reported" } }), reportText: report("0.12", "0.28") }).decision,
+      ).toBe("passed");
     });
 
     it("an ungated scope has no report to check", () => {

@@ -24,7 +24,10 @@ describe("spend budgets only tighten within a task (SPEC §12)", () => {
 
   it("a later skill cannot raise a budget, and may lower one or add one", () => {
     const session = newSession("s");
-    session.main.sources = [source("strict", { tokenBudget: 100, maxAgents: 1 }), source("lax", { tokenBudget: 10_000, maxAgents: 9, costBudgetUsd: 2 })];
+    session.main.sources = [
+      source("strict", { tokenBudget: 100, maxAgents: 1 }),
+      source("lax", { tokenBudget: 10_000, maxAgents: 9, costBudgetUsd: 2 }),
+    ];
     expect(effectiveGate(session, session.main, main)?.budgets).toEqual({ tokenBudget: 100, maxAgents: 1, costBudgetUsd: 2 });
   });
 

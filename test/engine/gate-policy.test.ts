@@ -25,7 +25,10 @@ describe("effectiveGate: gating only tightens within a task", () => {
 
   it("a later laxer gated skill cannot raise the budget or lower the floor", () => {
     const session = newSession("s");
-    session.main.sources = [source("strict", { maxSteps: 3, floor: -0.2 }), source("lax", { maxSteps: 50, floor: -2.3 }, { extraTools: { retrieve: ["Bash"] } })];
+    session.main.sources = [
+      source("strict", { maxSteps: 3, floor: -0.2 }),
+      source("lax", { maxSteps: 50, floor: -2.3 }, { extraTools: { retrieve: ["Bash"] } }),
+    ];
     const gate = effectiveGate(session, session.main, main)!;
     expect(gate.config).toMatchObject({ maxSteps: 3, floor: -0.2 });
     expect(gate.extraTools).toEqual({});

@@ -8,7 +8,16 @@ const report = (action: string, utility: string, breakdown: string, rationale = 
 const GOOD = "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0"; // U = 0.28
 
 function decide(over: Partial<GateInput>): GateDecision {
-  return decideToolCall({ scope: "self", gated: true, tool: "Bash", step: 0, config: defaultConfig(), extraTools: {}, reportText: report("tool_call", "0.28", GOOD), ...over });
+  return decideToolCall({
+    scope: "self",
+    gated: true,
+    tool: "Bash",
+    step: 0,
+    config: defaultConfig(),
+    extraTools: {},
+    reportText: report("tool_call", "0.28", GOOD),
+    ...over,
+  });
 }
 
 function refusedRule(d: GateDecision) {
@@ -27,8 +36,12 @@ describe.each<Scope>(["self", "subagent", "dispatch"])("the gate's decision tabl
   });
 
   it("a malformed report or a signal out of range → refuse naming the field", () => {
-    expect(refusedRule(decide({ scope, reportText: report("tool_call", "0.28", "Gain=0.7 StepCost=0.12 Uncertainty=0.6") })).reason).toContain("missing Redundancy");
-    const d = refusedRule(decide({ scope, reportText: report("tool_call", "0.28", "Gain=1.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0") }));
+    expect(
+      refusedRule(decide({ scope, reportText: report("tool_call", "0.28", "Gain=0.7 StepCost=0.12 Uncertainty=0.6") })).reason,
+    ).toContain("missing Redundancy");
+    const d = refusedRule(
+      decide({ scope, reportText: report("tool_call", "0.28", "Gain=1.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0") }),
+    );
     expect(d.rule).toBe("malformed");
     expect(d.reason).toContain("Gain is 1.7");
   });
@@ -36,7 +49,9 @@ describe.each<Scope>(["self", "subagent", "dispatch"])("the gate's decision tabl
   it("an unknown action → refuse and list the scope's actions", () => {
     const d = refusedRule(decide({ scope, reportText: report("search", "0.28", GOOD) }));
     expect(d.rule).toBe("unknown_action");
-    expect(d.reason).toContain(scope === "subagent" ? "respond, retrieve, tool_call, verify, stop" : "respond, retrieve, tool_call, verify, delegate, stop");
+    expect(d.reason).toContain(
+      scope === "subagent" ? "respond, retrieve, tool_call, verify, stop" : "respond, retrieve, tool_call, verify, delegate, stop",
+    );
   });
 
   it("an unknown action in a Candidates row → refuse as unknown_action, not as malformed (the parse problem's kind, not its text)", () => {
@@ -79,9 +94,12 @@ describe.each<Scope>(["self", "subagent", "dispatch"])("the gate's decision tabl
   it("U < floor, Gain ≥ 0.7, Rationale silent on the override or no table with a stop row → refuse: document it", () => {
     const low = "Gain=0.7 StepCost=1 Uncertainty=1 Redundancy=0";
     expect(refusedRule(decide({ scope, reportText: report("tool_call", "-0.80", low) })).rule).toBe("override_undocumented");
-    expect(refusedRule(decide({ scope, reportText: report("tool_call", "-0.80", low, '"high-gain override: Gain 0.7"') })).reason).toContain("judged on the long form only");
+    expect(
+      refusedRule(decide({ scope, reportText: report("tool_call", "-0.80", low, '"high-gain override: Gain 0.7"') })).reason,
+    ).toContain("judged on the long form only");
     const row = "Gain=0.7 StepCost=0.5 Uncertainty=0.6 Redundancy=0"; // U = −0.1, below a floor of 0; stop −0.45
-    const table = (why: string) => `Candidates:\n- tool_call: ${row}\n- stop: Gain=0 StepCost=0 Uncertainty=0.9 Redundancy=0\n${report("tool_call", "-0.10", row, why)}`;
+    const table = (why: string) =>
+      `Candidates:\n- tool_call: ${row}\n- stop: Gain=0 StepCost=0 Uncertainty=0.9 Redundancy=0\n${report("tool_call", "-0.10", row, why)}`;
     const raised = { ...defaultConfig(), floor: 0 };
     expect(refusedRule(decide({ scope, config: raised, reportText: table('"worth it"') })).rule).toBe("override_undocumented");
     expect(decide({ scope, config: raised, reportText: table('"high-gain override: Gain 0.7"') }).decision).toBe("passed");
@@ -115,7 +133,7 @@ describe.each<Scope>(["self", "subagent", "dispatch"])("the gate's decision tabl
   });
 
   it("an invalid opt-in under the gate → refuse with the problem", () => {
-    const d = refusedRule(decide({ scope, optInProblem: "SKILL.md: utility_gated is the string \"true\"" }));
+    const d = refusedRule(decide({ scope, optInProblem: 'SKILL.md: utility_gated is the string "true"' }));
     expect(d.rule).toBe("optin_invalid");
     expect(d.reason).toContain('the string "true"');
   });
@@ -130,7 +148,8 @@ describe("outside the gate", () => {
   });
 
   it("neutral tools need no report, gated or not", () => {
-    for (const tool of ["Skill", "TodoWrite", "ToolSearch", "ExitPlanMode", "TaskCreate"]) expect(decide({ tool, reportText: undefined }).decision).toBe("neutral");
+    for (const tool of ["Skill", "TodoWrite", "ToolSearch", "ExitPlanMode", "TaskCreate"])
+      expect(decide({ tool, reportText: undefined }).decision).toBe("neutral");
   });
 });
 
@@ -181,7 +200,11 @@ describe("what a refusal carries", () => {
 
   it("a tool no action of the scope permits gets no hint of one", () => {
     const d = refusedRule(decide({ scope: "subagent", tool: "Agent", reportText: report("tool_call", "0.28", GOOD) }));
-    expect(d.reason).toBe("Action tool_call does not permit Agent; tool_call permits Bash, Write, Edit, MultiEdit, NotebookEdit, KillShell, TaskStop, mcp__ tools and other tools no other action names.");
-    expect(refusedRule(decide({ scope, tool: "Agent", reportText: report("tool_call", "0.28", GOOD) })).reason).toMatch(/ Agent fits delegate: rescore with that action if it is the best\.$/);
+    expect(d.reason).toBe(
+      "Action tool_call does not permit Agent; tool_call permits Bash, Write, Edit, MultiEdit, NotebookEdit, KillShell, TaskStop, mcp__ tools and other tools no other action names.",
+    );
+    expect(refusedRule(decide({ scope, tool: "Agent", reportText: report("tool_call", "0.28", GOOD) })).reason).toMatch(
+      / Agent fits delegate: rescore with that action if it is the best\.$/,
+    );
   });
 });

@@ -17,7 +17,12 @@ describe("parseModelId's edges", () => {
 
 describe("assumedModels", () => {
   it("counts every one of the four counts as spending", () => {
-    expect(assumedModels({ a: tokens(0, 0, 0, 1), b: tokens(0, 0, 1, 0), c: tokens(0, 1), d: tokens(1), e: tokens(0) })).toEqual(["a", "b", "c", "d"]);
+    expect(assumedModels({ a: tokens(0, 0, 0, 1), b: tokens(0, 0, 1, 0), c: tokens(0, 1), d: tokens(1), e: tokens(0) })).toEqual([
+      "a",
+      "b",
+      "c",
+      "d",
+    ]);
   });
 
   it("lists them sorted", () => {

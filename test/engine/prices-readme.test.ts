@@ -25,7 +25,10 @@ it("the README's Spend and budgets section gives the table's date and every row'
   const rows = section.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| model") && !l.startsWith("|---"));
   expect(rows.map((r) => r.split("|")[1]!.trim()).sort()).toEqual(Object.keys(ROWS).sort());
   for (const row of rows) {
-    const [name, ...cells] = row.split("|").slice(1, -1).map((c) => c.trim());
+    const [name, ...cells] = row
+      .split("|")
+      .slice(1, -1)
+      .map((c) => c.trim());
     const p = priceOf(ROWS[name!]!, DEFAULT_PRICES).price;
     expect(cells.map(Number), name).toEqual([p.input, p.output, p.cacheWrite, p.cacheRead]);
   }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { assumedModels, costOfTokens, DEFAULT_PRICES, estimateCostUsd, formatUsd, parseModelId, priceOf, PriceTableSchema, withOverride } from "../../src/engine/prices.js";
+import {
+  assumedModels,
+  costOfTokens,
+  DEFAULT_PRICES,
+  estimateCostUsd,
+  formatUsd,
+  parseModelId,
+  priceOf,
+  PriceTableSchema,
+  withOverride,
+} from "../../src/engine/prices.js";
 
 const tokens = (input: number, output: number, cacheCreation = 0, cacheRead = 0) => ({ input, output, cacheCreation, cacheRead });
 const M = 1_000_000;
@@ -58,10 +68,13 @@ describe("the dated price table", () => {
     const p = priceOf("mystery-model", DEFAULT_PRICES);
     expect(p).toEqual({ price: DEFAULT_PRICES.fallback, assumed: true });
     for (const row of [...Object.values(DEFAULT_PRICES.families), ...Object.values(DEFAULT_PRICES.versions)]) {
-      for (const k of ["input", "output", "cacheWrite", "cacheRead"] as const) expect(DEFAULT_PRICES.fallback[k]).toBeGreaterThanOrEqual(row[k]);
+      for (const k of ["input", "output", "cacheWrite", "cacheRead"] as const)
+        expect(DEFAULT_PRICES.fallback[k]).toBeGreaterThanOrEqual(row[k]);
     }
     expect(priceOf("claude-fable-5", DEFAULT_PRICES).assumed).toBe(true);
-    expect(assumedModels({ "mystery-model": tokens(1, 1), "<synthetic>": tokens(0, 0), "claude-sonnet-4-5": tokens(5, 5) })).toEqual(["mystery-model"]);
+    expect(assumedModels({ "mystery-model": tokens(1, 1), "<synthetic>": tokens(0, 0), "claude-sonnet-4-5": tokens(5, 5) })).toEqual([
+      "mystery-model",
+    ]);
   });
 });
 

@@ -3,7 +3,12 @@ import { fail, ok, problem, problemsFromIssues, showFound } from "../../src/engi
 
 describe("problem", () => {
   it("names the field, what was found and what is expected, in one sentence unless given one", () => {
-    expect(problem("Gain", "1.7", "a number in [0, 1]")).toEqual({ field: "Gain", found: "1.7", expected: "a number in [0, 1]", message: "Gain: found 1.7; expected a number in [0, 1]." });
+    expect(problem("Gain", "1.7", "a number in [0, 1]")).toEqual({
+      field: "Gain",
+      found: "1.7",
+      expected: "a number in [0, 1]",
+      message: "Gain: found 1.7; expected a number in [0, 1].",
+    });
     expect(problem("Gain", "1.7", "a number in [0, 1]", "Gain is 1.7.").message).toBe("Gain is 1.7.");
   });
 
@@ -37,7 +42,12 @@ describe("problemsFromIssues", () => {
       { path: [], message: "expected an object", input: null },
       { path: [2, "x"], message: "m", input: true },
     ]);
-    expect(a).toEqual({ field: "tool_input[0].file_path", found: "7", expected: "expected a string", message: "tool_input[0].file_path: expected a string (found 7)." });
+    expect(a).toEqual({
+      field: "tool_input[0].file_path",
+      found: "7",
+      expected: "expected a string",
+      message: "tool_input[0].file_path: expected a string (found 7).",
+    });
     expect(b!.field).toBe("input");
     expect(b!.found).toBe("null");
     expect(c!.field).toBe("[2].x");

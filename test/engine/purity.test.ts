@@ -9,7 +9,9 @@ import { ROOT as repoRoot } from "../support/paths.js";
 const ENGINE = join(repoRoot, "src", "engine");
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The code without its comments (a comment may name what the code must not use). */
@@ -22,7 +24,10 @@ function code(file: string): string {
 const FORBIDDEN: Array<[string, RegExp]> = [
   ["reads no clock", /\bDate\b|\bperformance\b|\bprocess\.hrtime\b/],
   ["draws no randomness", /\bMath\.random\b|\bcrypto\b/],
-  ["uses no Node global", /\b(Buffer|process|global|globalThis|require|module|exports|__dirname|__filename|setTimeout|setInterval|setImmediate|queueMicrotask|console|fetch)\b/],
+  [
+    "uses no Node global",
+    /\b(Buffer|process|global|globalThis|require|module|exports|__dirname|__filename|setTimeout|setInterval|setImmediate|queueMicrotask|console|fetch)\b/,
+  ],
   ["uses no import.meta", /\bimport\.meta\b/],
 ];
 
@@ -34,7 +39,12 @@ describe("src/engine is pure", () => {
   });
 
   it.each(FORBIDDEN)("%s", (_what, pattern) => {
-    const uses = files.flatMap((f) => code(f).split("\n").map((line, i) => ({ at: `${relative(repoRoot, f)}:${i + 1}`, line })).filter(({ line }) => pattern.test(line)));
+    const uses = files.flatMap((f) =>
+      code(f)
+        .split("\n")
+        .map((line, i) => ({ at: `${relative(repoRoot, f)}:${i + 1}`, line }))
+        .filter(({ line }) => pattern.test(line)),
+    );
     expect(uses).toEqual([]);
   });
 
@@ -42,7 +52,14 @@ describe("src/engine is pure", () => {
     const outside = files.flatMap((f) =>
       [...code(f).matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)]
         .map((m) => m[1]!)
-        .filter((spec) => !(spec === "zod" || spec.startsWith("zod/") || (spec.startsWith(".") && !relative(ENGINE, resolve(dirname(f), spec)).startsWith(".."))))
+        .filter(
+          (spec) =>
+            !(
+              spec === "zod" ||
+              spec.startsWith("zod/") ||
+              (spec.startsWith(".") && !relative(ENGINE, resolve(dirname(f), spec)).startsWith(".."))
+            ),
+        )
         .map((spec) => `${relative(repoRoot, f)}: ${spec}`),
     );
     expect(outside).toEqual([]);

@@ -1,7 +1,15 @@
 // SPEC §7: exact repeats the code can prove, and only those.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CYCLE_MARKER, canonicalJson, effectOf, findExactRepeat, inputDigest, normalizePath, type RanCall } from "../../src/engine/redundancy.js";
+import {
+  CYCLE_MARKER,
+  canonicalJson,
+  effectOf,
+  findExactRepeat,
+  inputDigest,
+  normalizePath,
+  type RanCall,
+} from "../../src/engine/redundancy.js";
 
 interface Call {
   tool: string;
@@ -26,7 +34,11 @@ function ran(calls: readonly Call[]): RanCall[] {
 /** Is `next` an exact repeat after `before` ran (and while `running` are still out)? Returns the position (1-based) of the call it repeats. */
 function repeatAt(before: readonly Call[], next: Call, running: readonly Call[] = []): number | undefined {
   const inFlight = ran(running).map((r) => ({ ...r, at: r.at + before.length }));
-  return findExactRepeat(ran(before), { tool: next.tool, digest: canonicalJson(next.input), effect: effectOf(next.tool, next.input) }, inFlight)?.previous.at;
+  return findExactRepeat(
+    ran(before),
+    { tool: next.tool, digest: canonicalJson(next.input), effect: effectOf(next.tool, next.input) },
+    inFlight,
+  )?.previous.at;
 }
 
 const read = (path: string) => call("Read", { file_path: path });
@@ -233,12 +245,20 @@ describe("findExactRepeat (SPEC §7)", () => {
   });
 
   it("a repeat is only claimed when every call in between is harmless (property)", () => {
-    const harmless = fc.constantFrom<Call>(read("/x"), read("/y"), call("BashOutput", { bash_id: "1" }), call("TodoWrite", { todos: [] }), edit("/other"));
+    const harmless = fc.constantFrom<Call>(
+      read("/x"),
+      read("/y"),
+      call("BashOutput", { bash_id: "1" }),
+      call("TodoWrite", { todos: [] }),
+      edit("/other"),
+    );
     const harmful = fc.constantFrom<Call>(bash("ls"), edit("/target"), write("/target"), failed("Edit", { file_path: "/target" }));
     fc.assert(
       fc.property(fc.array(fc.oneof(harmless, harmful), { maxLength: 12 }), (between) => {
         const found = repeatAt([read("/target"), ...between], read("/target"));
-        const clean = between.every((c) => c.tool !== "Bash" && !(c.tool !== "Read" && (c.input as { file_path?: string }).file_path === "/target"));
+        const clean = between.every(
+          (c) => c.tool !== "Bash" && !(c.tool !== "Read" && (c.input as { file_path?: string }).file_path === "/target"),
+        );
         expect(found !== undefined).toBe(clean);
       }),
     );

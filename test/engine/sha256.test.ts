@@ -18,7 +18,8 @@ describe("sha256Hex", () => {
   });
 
   it("hashes strings as UTF-8, and bytes as given", () => {
-    for (const text of ["é", "日本語のテキスト", "emoji 🧪 and \u0000 nul", "x".repeat(100_000) + "ß"]) expect(sha256Hex(text)).toBe(reference(text));
+    for (const text of ["é", "日本語のテキスト", "emoji 🧪 and \u0000 nul", "x".repeat(100_000) + "ß"])
+      expect(sha256Hex(text)).toBe(reference(text));
     const bytes = Uint8Array.from({ length: 1000 }, (_, i) => (i * 37) & 0xff);
     expect(sha256Hex(bytes)).toBe(reference(bytes));
   });

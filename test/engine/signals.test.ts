@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ACTIONS, LambdasSchema, actionsOf, isAction } from "../../src/engine/vocabulary.js";
 import { ConfigSchema, SignalsSchema, defaultConfig } from "../../src/engine/signals.js";
 
-const messages = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) => result.error?.issues.map((i) => i.message) ?? [];
+const messages = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
+  result.error?.issues.map((i) => i.message) ?? [];
 const signals = (over: Record<string, unknown>) => ({ gain: 0.5, stepCost: 0.5, uncertainty: 0.5, redundancy: 0.5, ...over });
 
 describe("SignalsSchema", () => {
@@ -40,7 +41,8 @@ describe("ConfigSchema", () => {
     expect(messages(ConfigSchema.safeParse({ maxSteps: 0 }))).toEqual(["max_steps must be a whole number ≥ 1"]);
     expect(ConfigSchema.safeParse({ maxSteps: 2.5 }).success).toBe(false);
     for (const highGainThreshold of [0, 1]) expect(ConfigSchema.safeParse({ highGainThreshold }).success).toBe(true);
-    for (const highGainThreshold of [-0.01, 1.01]) expect(messages(ConfigSchema.safeParse({ highGainThreshold }))).toEqual(["the high-gain threshold must lie in [0, 1]"]);
+    for (const highGainThreshold of [-0.01, 1.01])
+      expect(messages(ConfigSchema.safeParse({ highGainThreshold }))).toEqual(["the high-gain threshold must lie in [0, 1]"]);
   });
 });
 

@@ -3,7 +3,12 @@ import { SpendSchema, TokenCountsSchema, totalTokens, zeroSpend, zeroTokens } fr
 
 describe("the Spend shape", () => {
   it("starts at zero, each a fresh object", () => {
-    expect(zeroSpend()).toEqual({ tokens: { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 }, byModel: {}, toolCalls: 0, agentsLaunched: 0 });
+    expect(zeroSpend()).toEqual({
+      tokens: { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 },
+      byModel: {},
+      toolCalls: 0,
+      agentsLaunched: 0,
+    });
     expect(SpendSchema.parse(zeroSpend())).toEqual(zeroSpend());
     const a = zeroTokens();
     a.input = 5;
@@ -20,6 +25,8 @@ describe("the Spend shape", () => {
     expect(TokenCountsSchema.safeParse({ input: 0.5, output: 1, cacheCreation: 2, cacheRead: 3 }).success).toBe(false);
     expect(TokenCountsSchema.safeParse({ input: 0, output: 1, cacheCreation: 2 }).success).toBe(false);
     expect(SpendSchema.safeParse({ ...zeroSpend(), toolCalls: -1 }).success).toBe(false);
-    expect(SpendSchema.safeParse({ ...zeroSpend(), byModel: { "claude-x": { input: 1, output: 1, cacheCreation: 0, cacheRead: 0 } } }).success).toBe(true);
+    expect(
+      SpendSchema.safeParse({ ...zeroSpend(), byModel: { "claude-x": { input: 1, output: 1, cacheCreation: 0, cacheRead: 0 } } }).success,
+    ).toBe(true);
   });
 });

@@ -5,7 +5,10 @@ import { score } from "../../src/engine/select.js";
 import { checkTermination } from "../../src/engine/terminate.js";
 
 const config = defaultConfig();
-const cand = (action: Action, gain: number, stepCost = 0, uncertainty = 0, redundancy = 0) => ({ action, signals: { gain, stepCost, uncertainty, redundancy } });
+const cand = (action: Action, gain: number, stepCost = 0, uncertainty = 0, redundancy = 0) => ({
+  action,
+  signals: { gain, stepCost, uncertainty, redundancy },
+});
 const considered = (...c: ReturnType<typeof cand>[]) => score(c, config.lambdas);
 
 describe("checkTermination", () => {
@@ -17,7 +20,10 @@ describe("checkTermination", () => {
   it("rule 2: step ≥ max_steps terminates whatever the scores", () => {
     const good = considered(cand("retrieve", 1));
     expect(checkTermination({ selected: "retrieve", considered: good, step: 9, config }).terminate).toBe(false);
-    expect(checkTermination({ selected: "retrieve", considered: good, step: 10, config })).toMatchObject({ terminate: true, rule: "budget" });
+    expect(checkTermination({ selected: "retrieve", considered: good, step: 10, config })).toMatchObject({
+      terminate: true,
+      rule: "budget",
+    });
     expect(checkTermination({ selected: "retrieve", considered: good, step: 3, config: { ...config, maxSteps: 3 } }).rule).toBe("budget");
   });
 
@@ -61,9 +67,20 @@ describe("checkTermination", () => {
   });
 
   it("says why, naming the step, the budget, the floor and the threshold", () => {
-    expect(checkTermination({ selected: "stop", considered: [], step: 0, config })).toEqual({ terminate: true, rule: "stop", reason: "the selected action is stop" });
-    expect(checkTermination({ selected: "retrieve", considered: considered(cand("retrieve", 1)), step: 10, config })).toEqual({ terminate: true, rule: "budget", reason: "step 10 has reached max_steps 10" });
-    expect(checkTermination({ selected: "retrieve", considered: considered(cand("retrieve", 1)), step: 9, config })).toEqual({ terminate: false, reason: "at least one non-stop candidate is at or above the floor" });
+    expect(checkTermination({ selected: "stop", considered: [], step: 0, config })).toEqual({
+      terminate: true,
+      rule: "stop",
+      reason: "the selected action is stop",
+    });
+    expect(checkTermination({ selected: "retrieve", considered: considered(cand("retrieve", 1)), step: 10, config })).toEqual({
+      terminate: true,
+      rule: "budget",
+      reason: "step 10 has reached max_steps 10",
+    });
+    expect(checkTermination({ selected: "retrieve", considered: considered(cand("retrieve", 1)), step: 9, config })).toEqual({
+      terminate: false,
+      reason: "at least one non-stop candidate is at or above the floor",
+    });
     expect(checkTermination({ selected: "retrieve", considered: considered(cand("retrieve", 0.1, 1, 1)), step: 1, config })).toEqual({
       terminate: true,
       rule: "floor",
@@ -77,13 +94,26 @@ describe("checkTermination", () => {
   });
 
   it("the override is carried by the candidate of highest Gain, wherever it is in the table", () => {
-    const table = considered(cand("retrieve", 0.1, 1, 1), cand("verify", 0.75, 1, 1), cand("tool_call", 0.9, 1, 1), cand("delegate", 0.2, 1, 1));
-    expect(checkTermination({ selected: "retrieve", considered: table, step: 1, config }).override).toEqual({ action: "tool_call", gain: 0.9 });
-    expect(checkTermination({ selected: "retrieve", considered: [...table].reverse(), step: 1, config }).override).toEqual({ action: "tool_call", gain: 0.9 });
+    const table = considered(
+      cand("retrieve", 0.1, 1, 1),
+      cand("verify", 0.75, 1, 1),
+      cand("tool_call", 0.9, 1, 1),
+      cand("delegate", 0.2, 1, 1),
+    );
+    expect(checkTermination({ selected: "retrieve", considered: table, step: 1, config }).override).toEqual({
+      action: "tool_call",
+      gain: 0.9,
+    });
+    expect(checkTermination({ selected: "retrieve", considered: [...table].reverse(), step: 1, config }).override).toEqual({
+      action: "tool_call",
+      gain: 0.9,
+    });
   });
 
   it("a table of stop alone, or nothing, never trips the floor rule", () => {
-    expect(checkTermination({ selected: "retrieve", considered: considered(cand("stop", 0, 1, 1)), step: 1, config }).terminate).toBe(false);
+    expect(checkTermination({ selected: "retrieve", considered: considered(cand("stop", 0, 1, 1)), step: 1, config }).terminate).toBe(
+      false,
+    );
     expect(checkTermination({ selected: "retrieve", considered: [], step: 1, config }).terminate).toBe(false);
   });
 });

@@ -14,9 +14,12 @@ describe("which tools each action permits (SPEC §6)", () => {
     expect(actionPermits("retrieve", "Bash")).toBe(false);
   });
 
-  it.each(["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "mcp__github__create_issue", "SomeNewTool"])("tool_call permits %s", (tool) => {
-    expect(actionPermits("tool_call", tool)).toBe(true);
-  });
+  it.each(["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "mcp__github__create_issue", "SomeNewTool"])(
+    "tool_call permits %s",
+    (tool) => {
+      expect(actionPermits("tool_call", tool)).toBe(true);
+    },
+  );
 
   it.each(["Agent", "Task", "SendMessage"])("delegate permits %s, and tool_call does not", (tool) => {
     expect(actionPermits("delegate", tool)).toBe(true);
@@ -37,14 +40,16 @@ describe("which tools each action permits (SPEC §6)", () => {
   });
 
   it("planning tools are neutral", () => {
-    for (const tool of ["Skill", "TodoWrite", "ToolSearch", "TaskCreate", "TaskUpdate", "TaskList", "ExitPlanMode"]) expect(isNeutralTool(tool)).toBe(true);
+    for (const tool of ["Skill", "TodoWrite", "ToolSearch", "TaskCreate", "TaskUpdate", "TaskList", "ExitPlanMode"])
+      expect(isNeutralTool(tool)).toBe(true);
     expect(isNeutralTool("Bash")).toBe(false);
   });
 });
 
 describe("the rest of the table", () => {
   it("tool_call permits no tool another row names, but any mcp__ tool", () => {
-    for (const tool of ["Read", "Agent", "Skill", "TodoWrite", "TaskList", "ExitPlanMode"]) expect(actionPermits("tool_call", tool), tool).toBe(false);
+    for (const tool of ["Read", "Agent", "Skill", "TodoWrite", "TaskList", "ExitPlanMode"])
+      expect(actionPermits("tool_call", tool), tool).toBe(false);
     expect(actionPermits("tool_call", "mcp__anything")).toBe(true);
   });
 
@@ -57,11 +62,15 @@ describe("the rest of the table", () => {
   });
 
   it("says what each action permits, with the extra names", () => {
-    expect(describePermits("retrieve")).toBe("read-only tools (Read, Grep, Glob, LS, NotebookRead, WebFetch, WebSearch, ListMcpResourcesTool, ReadMcpResourceTool, BashOutput, TaskOutput)");
+    expect(describePermits("retrieve")).toBe(
+      "read-only tools (Read, Grep, Glob, LS, NotebookRead, WebFetch, WebSearch, ListMcpResourcesTool, ReadMcpResourceTool, BashOutput, TaskOutput)",
+    );
     expect(describePermits("retrieve", { retrieve: ["mcp__a", "mcp__b"] })).toMatch(/TaskOutput\), and mcp__a, mcp__b$/);
     expect(describePermits("verify")).toBe("read-only tools and Bash");
     expect(describePermits("verify", { verify: [] })).toBe("read-only tools and Bash");
-    expect(describePermits("tool_call", { tool_call: ["X"] })).toBe("Bash, Write, Edit, MultiEdit, NotebookEdit, KillShell, TaskStop, mcp__ tools and other tools no other action names, and X");
+    expect(describePermits("tool_call", { tool_call: ["X"] })).toBe(
+      "Bash, Write, Edit, MultiEdit, NotebookEdit, KillShell, TaskStop, mcp__ tools and other tools no other action names, and X",
+    );
     expect(describePermits("delegate")).toBe("Agent, Task, SendMessage");
     expect(describePermits("respond")).toBe("no tools");
     expect(describePermits("stop", { stop: ["Bash"] })).toBe("no tools");
@@ -77,7 +86,8 @@ describe("the rest of the table", () => {
   it("knows the read-only and the polling tools", () => {
     expect(isReadOnlyTool("Grep")).toBe(true);
     expect(isReadOnlyTool("Bash")).toBe(false);
-    for (const tool of ["BashOutput", "TodoWrite", "TaskList", "TaskGet", "TaskOutput", "TaskUpdate", "TaskCreate"]) expect(isPollingTool(tool), tool).toBe(true);
+    for (const tool of ["BashOutput", "TodoWrite", "TaskList", "TaskGet", "TaskOutput", "TaskUpdate", "TaskCreate"])
+      expect(isPollingTool(tool), tool).toBe(true);
     // SPEC §6: tools that act on background jobs are not neutral, and a stop is no poll.
     expect(isPollingTool("TaskStop")).toBe(false);
     expect(isPollingTool("Read")).toBe(false);

@@ -37,7 +37,10 @@ beforeAll(() => {
   box = sandbox("utility-adv-");
   gatedSkill = skillFolder(box, "gated", "utility_gated: true");
   plainSkill = skillFolder(box, "plain", "");
-  box.file("project/.claude/agents/gated-helper.md", "---\nname: gated-helper\ndescription: gated from its start\nutility_gated: true\n---\nHelp.\n");
+  box.file(
+    "project/.claude/agents/gated-helper.md",
+    "---\nname: gated-helper\ndescription: gated from its start\nutility_gated: true\n---\nHelp.\n",
+  );
   box.file("project/.claude/agents/free-helper.md", "---\nname: free-helper\ndescription: not gated\n---\nHelp.\n");
 });
 afterAll(() => box.remove());
@@ -65,20 +68,30 @@ async function session(s: Scenario): Promise<{ id: string; transcript: string }>
   const id = `adv-${++counter}`;
   const transcript = box.transcript(`${id}.jsonl`, s.main);
   if (s.sub) box.transcript(join(id, "subagents", "agent-sub1.jsonl"), s.sub);
-  const ups = await runInProcess("user-prompt-submit", JSON.stringify(hookInput("user-prompt-submit", { session: id, transcript }, { prompt: s.prompt ?? "fix the test" })), box.env());
+  const ups = await runInProcess(
+    "user-prompt-submit",
+    JSON.stringify(hookInput("user-prompt-submit", { session: id, transcript }, { prompt: s.prompt ?? "fix the test" })),
+    box.env(),
+  );
   expect(ups).toEqual({ stdout: "", stderr: "" });
   return { id, transcript };
 }
 
 /** Runs PreToolUse for one call and reads what it decided (stdout and the log record). */
-async function pre(id: string, transcript: string, call: { id: string; tool?: string; input?: unknown; agent?: boolean; agentType?: string }): Promise<Decision> {
+async function pre(
+  id: string,
+  transcript: string,
+  call: { id: string; tool?: string; input?: unknown; agent?: boolean; agentType?: string },
+): Promise<Decision> {
   const input = hookInput(
     "pre-tool-use",
     { session: id, transcript, cwd: box.project, ...(call.agent ? { agentId: "sub1", agentType: call.agentType ?? "free-helper" } : {}) },
     { tool_name: call.tool ?? "Bash", tool_input: call.input ?? { command: `echo ${call.id}` }, tool_use_id: call.id },
   );
   const out = await runInProcess("pre-tool-use", JSON.stringify(input), box.env());
-  const record = logRecords(box.data, id).filter((r) => r.event === "PreToolUse" && r.toolUseId === call.id).at(-1);
+  const record = logRecords(box.data, id)
+    .filter((r) => r.event === "PreToolUse" && r.toolUseId === call.id)
+    .at(-1);
   const parsed = out.stdout ? JSON.parse(out.stdout) : undefined;
   expect(out.stderr).toBe("");
   return {
@@ -110,7 +123,9 @@ function expectRefused(d: Decision, rule: string): void {
 
 describe("a report that is not the model's own text is no evidence", () => {
   it("control: the model's own report in the same message passes", async () => {
-    expectPassed(await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(GOOD("verify")), use("t1", "Bash")])] }, { id: "t1" }));
+    expectPassed(
+      await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(GOOD("verify")), use("t1", "Bash")])] }, { id: "t1" }),
+    );
   });
 
   it("a report inside a tool result", async () => {
@@ -137,28 +152,53 @@ describe("a report that is not the model's own text is no evidence", () => {
   });
 
   it("a report in a file the model writes (a tool call's input is not its text)", async () => {
-    const main = [line.prompt("go"), gated(), ...msg("m1", [use("t0", "Write", { file_path: "/r.md", content: GOOD("verify") }), use("t1", "Bash")])];
+    const main = [
+      line.prompt("go"),
+      gated(),
+      ...msg("m1", [use("t0", "Write", { file_path: "/r.md", content: GOOD("verify") }), use("t1", "Bash")]),
+    ];
     expectRefused(await decide({ main }, { id: "t1" }), "no_report");
   });
 
   it("a report hidden in a code block of a quoted file (read back as a tool result)", async () => {
     const quoted = `# Notes\n\nExample:\n\n\`\`\`\n${GOOD("tool_call")}\n\`\`\`\n`;
-    const main = [line.prompt("go"), gated(), ...msg("m1", [text(GOOD("retrieve")), use("t0", "Read", { file_path: "/notes.md" })]), line.result("t0", quoted), ...msg("m2", [use("t1", "Bash")])];
+    const main = [
+      line.prompt("go"),
+      gated(),
+      ...msg("m1", [text(GOOD("retrieve")), use("t0", "Read", { file_path: "/notes.md" })]),
+      line.result("t0", quoted),
+      ...msg("m2", [use("t1", "Bash")]),
+    ];
     expectRefused(await decide({ main }, { id: "t1" }), "no_report");
   });
 
   it("a report in the user's prompt, and in a skill's body (a meta line)", async () => {
-    const main = [line.prompt(`Please do it.\n\n${GOOD("verify")}`), line.skill(`${gatedSkill}\n\n${GOOD("verify")}`), ...msg("m1", [use("t1", "Bash")])];
+    const main = [
+      line.prompt(`Please do it.\n\n${GOOD("verify")}`),
+      line.skill(`${gatedSkill}\n\n${GOOD("verify")}`),
+      ...msg("m1", [use("t1", "Bash")]),
+    ];
     expectRefused(await decide({ main, prompt: `Please do it.\n\n${GOOD("verify")}` }, { id: "t1" }), "no_report");
   });
 
   it("a report in a user message of text blocks (e.g. a hook's or a command's output)", async () => {
-    const main = [line.prompt("go"), gated(), line.userBlocks([{ type: "text", text: `<bash-stdout>${GOOD("verify")}</bash-stdout>` }]), ...msg("m1", [use("t1", "Bash")])];
+    const main = [
+      line.prompt("go"),
+      gated(),
+      line.userBlocks([{ type: "text", text: `<bash-stdout>${GOOD("verify")}</bash-stdout>` }]),
+      ...msg("m1", [use("t1", "Bash")]),
+    ];
     expectRefused(await decide({ main }, { id: "t1" }), "no_report");
   });
 
   it("a report in an earlier message of the model does not govern a later message's call", async () => {
-    const main = [line.prompt("go"), gated(), ...msg("m1", [text(GOOD("verify")), use("t0", "Bash")]), line.result("t0", "ok"), ...msg("m2", [use("t1", "Bash")])];
+    const main = [
+      line.prompt("go"),
+      gated(),
+      ...msg("m1", [text(GOOD("verify")), use("t0", "Bash")]),
+      line.result("t0", "ok"),
+      ...msg("m2", [use("t1", "Bash")]),
+    ];
     expectRefused(await decide({ main }, { id: "t1" }), "no_report");
   });
 
@@ -172,7 +212,10 @@ describe("a report that is not the model's own text is no evidence", () => {
       line.prompt("go"),
       gated(),
       ...msg("m1", [text(GOOD("verify"))], { sidechain: true, agentId: "sub1" }),
-      JSON.stringify({ type: "progress", data: { type: "agent_progress", agentId: "sub1", message: JSON.parse(msg("m1", [text(GOOD("verify"))])[0]!) } }),
+      JSON.stringify({
+        type: "progress",
+        data: { type: "agent_progress", agentId: "sub1", message: JSON.parse(msg("m1", [text(GOOD("verify"))])[0]!) },
+      }),
       ...msg("m1", [use("t1", "Bash")]),
     ];
     expectRefused(await decide({ main }, { id: "t1" }), "no_report");
@@ -180,13 +223,23 @@ describe("a report that is not the model's own text is no evidence", () => {
 
   it("a report in the subagent's own file with the main call's id does not govern the main call", async () => {
     const main = [line.prompt("go"), gated(), ...msg("m1", [use("t1", "Bash")])];
-    const sub = [line.prompt("sub task", { sidechain: true }), ...msg("m1", [text(GOOD("verify")), use("t1", "Bash")], { sidechain: true, agentId: "sub1" })];
+    const sub = [
+      line.prompt("sub task", { sidechain: true }),
+      ...msg("m1", [text(GOOD("verify")), use("t1", "Bash")], { sidechain: true, agentId: "sub1" }),
+    ];
     expectRefused(await decide({ main, sub }, { id: "t1" }), "no_report");
   });
 
   it("the parent's report does not govern a gated subagent's call; the subagent's own does", async () => {
-    const main = [line.prompt("go"), ...msg("m1", [text(GOOD("delegate")), use("a1", "Agent", { subagent_type: "gated-helper", prompt: "do it" })])];
-    const sub = [line.prompt("do it", { sidechain: true }), ...msg("s1", [use("s1c", "Bash")], { sidechain: true }), ...msg("s2", [text(GOOD("verify")), use("s2c", "Bash")], { sidechain: true })];
+    const main = [
+      line.prompt("go"),
+      ...msg("m1", [text(GOOD("delegate")), use("a1", "Agent", { subagent_type: "gated-helper", prompt: "do it" })]),
+    ];
+    const sub = [
+      line.prompt("do it", { sidechain: true }),
+      ...msg("s1", [use("s1c", "Bash")], { sidechain: true }),
+      ...msg("s2", [text(GOOD("verify")), use("s2c", "Bash")], { sidechain: true }),
+    ];
     const { id, transcript } = await session({ main, sub });
     expectRefused(await pre(id, transcript, { id: "s1c", agent: true, agentType: "gated-helper" }), "no_report");
     expectPassed(await pre(id, transcript, { id: "s2c", agent: true, agentType: "gated-helper" }));
@@ -195,13 +248,27 @@ describe("a report that is not the model's own text is no evidence", () => {
 
 describe("two reports in one message: the last one before the call counts", () => {
   it("verify then retrieve, then Bash: retrieve governs, and does not permit Bash", async () => {
-    const d = await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(`${GOOD("verify")}\n\nOn second thought:\n\n${GOOD("retrieve")}`), use("t1", "Bash")])] }, { id: "t1" });
+    const d = await decide(
+      {
+        main: [
+          line.prompt("go"),
+          gated(),
+          ...msg("m1", [text(`${GOOD("verify")}\n\nOn second thought:\n\n${GOOD("retrieve")}`), use("t1", "Bash")]),
+        ],
+      },
+      { id: "t1" },
+    );
     expectRefused(d, "tool_not_permitted");
     expect(d.reason).toContain("Action retrieve does not permit Bash");
   });
 
   it("retrieve then verify, then Bash: verify governs and passes", async () => {
-    expectPassed(await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(GOOD("retrieve")), text(GOOD("verify")), use("t1", "Bash")])] }, { id: "t1" }));
+    expectPassed(
+      await decide(
+        { main: [line.prompt("go"), gated(), ...msg("m1", [text(GOOD("retrieve")), text(GOOD("verify")), use("t1", "Bash")])] },
+        { id: "t1" },
+      ),
+    );
   });
 
   it("the same across lines of one message with a sibling's result between them", async () => {
@@ -218,7 +285,10 @@ describe("two reports in one message: the last one before the call counts", () =
   });
 
   it("a later malformed report is the one that counts (no falling back to an earlier valid one)", async () => {
-    const d = await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(`${GOOD("verify")}\n\n${report("verify", "0.9")}`), use("t1", "Bash")])] }, { id: "t1" });
+    const d = await decide(
+      { main: [line.prompt("go"), gated(), ...msg("m1", [text(`${GOOD("verify")}\n\n${report("verify", "0.9")}`), use("t1", "Bash")])] },
+      { id: "t1" },
+    );
     expectRefused(d, "utility_mismatch");
   });
 
@@ -226,7 +296,10 @@ describe("two reports in one message: the last one before the call counts", () =
     const own = `${GOOD("retrieve")}\n\nThe file says:\n\n\`\`\`\n${GOOD("verify")}\n\`\`\``;
     expectPassed(await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(own), use("t1", "Bash")])] }, { id: "t1" }));
     const reversed = `The file says:\n\n\`\`\`\n${GOOD("verify")}\n\`\`\`\n\n${GOOD("retrieve")}`;
-    expectRefused(await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(reversed), use("t1", "Bash")])] }, { id: "t1" }), "tool_not_permitted");
+    expectRefused(
+      await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(reversed), use("t1", "Bash")])] }, { id: "t1" }),
+      "tool_not_permitted",
+    );
   });
 });
 
@@ -247,7 +320,10 @@ describe("Unicode look-alikes of action names and labels", () => {
   ];
 
   it.each(lookalikes)("%s: refused as an unknown action, never passed", async (_name, action) => {
-    const d = await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(report(action, "0.28")), use("t1", "Bash")])] }, { id: "t1" });
+    const d = await decide(
+      { main: [line.prompt("go"), gated(), ...msg("m1", [text(report(action, "0.28")), use("t1", "Bash")])] },
+      { id: "t1" },
+    );
     expectRefused(d, "unknown_action");
     expect(d.reason).toContain("respond, retrieve, tool_call, verify");
   });
@@ -269,7 +345,10 @@ describe("Unicode look-alikes of action names and labels", () => {
     const d = await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(long), use("t1", "Bash")])] }, { id: "t1" });
     expectRefused(d, "unknown_action");
     const control = long.replace(disguised, "retrieve");
-    expectRefused(await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(control), use("t1", "Bash")])] }, { id: "t1" }), "not_argmax");
+    expectRefused(
+      await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(control), use("t1", "Bash")])] }, { id: "t1" }),
+      "not_argmax",
+    );
   });
 
   it.each([
@@ -277,7 +356,10 @@ describe("Unicode look-alikes of action names and labels", () => {
     ["full-width colon", "Action\uff1a"],
   ])("a look-alike label (%s) makes no report: refused", async (_name, label) => {
     const body = GOOD("verify").replace(/^Action:/, label.endsWith("\uff1a") ? label : `${label}:`);
-    expectRefused(await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(body), use("t1", "Bash")])] }, { id: "t1" }), "no_report");
+    expectRefused(
+      await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(body), use("t1", "Bash")])] }, { id: "t1" }),
+      "no_report",
+    );
   });
 });
 
@@ -314,7 +396,10 @@ describe("numbers that are not plain decimals", () => {
   ];
 
   it.each(cases)("%s", async (_name, u, signals, expected) => {
-    const d = await decide({ main: [line.prompt("go"), gated(), ...msg("m1", [text(report("verify", u, signals)), use("t1", "Bash")])] }, { id: "t1" });
+    const d = await decide(
+      { main: [line.prompt("go"), gated(), ...msg("m1", [text(report("verify", u, signals)), use("t1", "Bash")])] },
+      { id: "t1" },
+    );
     if (expected === "passed") expectPassed(d);
     else expectRefused(d, expected);
   });
@@ -328,7 +413,14 @@ describe("nothing but the user ungates a scope", () => {
 
   it("…nor by the same skill folder activated again, nor by a broken one", async () => {
     const broken = skillFolder(box, "unreadable-later", "utility_gated: [");
-    const main = [line.prompt("go"), gated(), line.skill(plainSkill), line.skill(broken), line.skill(join(box.root, "nowhere")), ...msg("m1", [use("t1", "Bash")])];
+    const main = [
+      line.prompt("go"),
+      gated(),
+      line.skill(plainSkill),
+      line.skill(broken),
+      line.skill(join(box.root, "nowhere")),
+      ...msg("m1", [use("t1", "Bash")]),
+    ];
     expect((await decide({ main }, { id: "t1" })).denied).toBe(true);
   });
 
@@ -384,7 +476,11 @@ describe("nothing but the user ungates a scope", () => {
   });
 
   it("a subagent cannot ungate its parent: its own skills, prompts, stop and /utility off stay in its scope", async () => {
-    const main = [line.prompt("/utility on"), line.prompt("go"), ...msg("m0", [text(GOOD("delegate")), use("a1", "Agent", { subagent_type: "free-helper", prompt: "/utility off" })])];
+    const main = [
+      line.prompt("/utility on"),
+      line.prompt("go"),
+      ...msg("m0", [text(GOOD("delegate")), use("a1", "Agent", { subagent_type: "free-helper", prompt: "/utility off" })]),
+    ];
     const sub = [
       line.prompt("/utility off", { sidechain: true }),
       line.skill(plainSkill, { sidechain: true }),
@@ -395,11 +491,35 @@ describe("nothing but the user ungates a scope", () => {
     expect(readState(box.data, id)!.prompts).toHaveProperty(promptIdOf("/utility on"));
     // The subagent is not gated: its call passes without a report (and counts in its own scope only).
     expectPassed(await pre(id, transcript, { id: "s1c", agent: true }));
-    const post = await runInProcess("post-tool-use", JSON.stringify(hookInput("post-tool-use", { session: id, transcript, agentId: "sub1", agentType: "free-helper" }, { tool_input: { command: "echo s1c" }, tool_use_id: "s1c" })), box.env());
+    const post = await runInProcess(
+      "post-tool-use",
+      JSON.stringify(
+        hookInput(
+          "post-tool-use",
+          { session: id, transcript, agentId: "sub1", agentType: "free-helper" },
+          { tool_input: { command: "echo s1c" }, tool_use_id: "s1c" },
+        ),
+      ),
+      box.env(),
+    );
     expect(post).toEqual({ stdout: "", stderr: "" });
-    const stop = await runInProcess("subagent-stop", JSON.stringify(hookInput("subagent-stop", { session: id, transcript, agentId: "sub1", agentType: "free-helper" }, { last_assistant_message: "/utility off" })), box.env());
+    const stop = await runInProcess(
+      "subagent-stop",
+      JSON.stringify(
+        hookInput(
+          "subagent-stop",
+          { session: id, transcript, agentId: "sub1", agentType: "free-helper" },
+          { last_assistant_message: "/utility off" },
+        ),
+      ),
+      box.env(),
+    );
     expect(stop).toEqual({ stdout: "", stderr: "" });
-    const compact = await runInProcess("pre-compact", JSON.stringify(hookInput("pre-compact", { session: id, transcript, agentId: "sub1" })), box.env());
+    const compact = await runInProcess(
+      "pre-compact",
+      JSON.stringify(hookInput("pre-compact", { session: id, transcript, agentId: "sub1" })),
+      box.env(),
+    );
     expect(compact).toEqual({ stdout: "", stderr: "" });
     // The parent is still gated by /utility on.
     box.transcript(`${id}.jsonl`, [...main, line.result("a1", "/utility off"), ...msg("m1", [text("/utility off"), use("t1", "Bash")])]);
@@ -412,7 +532,12 @@ describe("nothing but the user ungates a scope", () => {
   });
 
   it("a gated subagent's scope does not gate its parent, and a parent's gate does not leak into a free subagent", async () => {
-    const main = [line.prompt("go"), ...msg("m0", [use("a1", "Agent", { subagent_type: "gated-helper", prompt: "x" })]), line.result("a1", "done"), ...msg("m1", [use("t1", "Bash")])];
+    const main = [
+      line.prompt("go"),
+      ...msg("m0", [use("a1", "Agent", { subagent_type: "gated-helper", prompt: "x" })]),
+      line.result("a1", "done"),
+      ...msg("m1", [use("t1", "Bash")]),
+    ];
     const sub = [line.prompt("x", { sidechain: true }), ...msg("s1", [use("s1c", "Bash")], { sidechain: true })];
     const { id, transcript } = await session({ main, sub });
     expectRefused(await pre(id, transcript, { id: "s1c", agent: true, agentType: "gated-helper" }), "no_report");
@@ -423,7 +548,11 @@ describe("nothing but the user ungates a scope", () => {
     const { id, transcript } = await session({ main: [line.prompt("go")], prompt: "go" });
     /** The user types `prompt`: Claude Code runs UserPromptSubmit, then writes its line; the Stop hook then sees it. */
     const typed = async (prompt: string) => {
-      await runInProcess("user-prompt-submit", JSON.stringify(hookInput("user-prompt-submit", { session: id, transcript }, { prompt })), box.env());
+      await runInProcess(
+        "user-prompt-submit",
+        JSON.stringify(hookInput("user-prompt-submit", { session: id, transcript }, { prompt })),
+        box.env(),
+      );
       appendFileSync(transcript, `${line.prompt(prompt)}\n`);
       await runInProcess("stop", JSON.stringify(hookInput("stop", { session: id, transcript })), box.env());
       return readState(box.data, id)!.manualGate;
@@ -434,5 +563,4 @@ describe("nothing but the user ungates a scope", () => {
     expect(await typed("/ｕｔｉｌｉｔｙ off")).toBe(true);
     expect(await typed("/utility off")).toBe(false);
   });
-
 });

@@ -60,7 +60,8 @@ interface ErrorCase {
   only?: readonly EntryFile[];
 }
 
-const without = (input: Record<string, unknown>, key: string) => JSON.stringify(Object.fromEntries(Object.entries(input).filter(([k]) => k !== key)));
+const without = (input: Record<string, unknown>, key: string) =>
+  JSON.stringify(Object.fromEntries(Object.entries(input).filter(([k]) => k !== key)));
 const withField = (key: string, value: unknown) => (input: Record<string, unknown>) => JSON.stringify({ ...input, [key]: value });
 const TOOL_HOOKS = ["pre-tool-use", "post-tool-use"] as const;
 const STOP_HOOKS = ["stop", "subagent-stop"] as const;
@@ -77,8 +78,27 @@ const ERROR_CASES: ErrorCase[] = [
   { name: "null", stdin: () => "null", names: /not a JSON object/ },
   { name: "a number", stdin: () => "42", names: /not a JSON object/ },
   { name: "true", stdin: () => "true", names: /not a JSON object/ },
-  { name: "invalid UTF-8", stdin: (i) => Buffer.concat([Buffer.from(JSON.stringify(i).slice(0, -1)), Buffer.from(',"x":"\xff\xfe'.split("").map((c) => c.charCodeAt(0))), Buffer.from('"}')]), names: /not valid UTF-8/ },
-  { name: "a lone surrogate byte sequence", stdin: (i) => Buffer.concat([Buffer.from(JSON.stringify(i).slice(0, -1)), Buffer.from(',"x":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]), names: /not valid UTF-8/ },
+  {
+    name: "invalid UTF-8",
+    stdin: (i) =>
+      Buffer.concat([
+        Buffer.from(JSON.stringify(i).slice(0, -1)),
+        Buffer.from(',"x":"\xff\xfe'.split("").map((c) => c.charCodeAt(0))),
+        Buffer.from('"}'),
+      ]),
+    names: /not valid UTF-8/,
+  },
+  {
+    name: "a lone surrogate byte sequence",
+    stdin: (i) =>
+      Buffer.concat([
+        Buffer.from(JSON.stringify(i).slice(0, -1)),
+        Buffer.from(',"x":"'),
+        Buffer.from([0xed, 0xa0, 0x80]),
+        Buffer.from('"}'),
+      ]),
+    names: /not valid UTF-8/,
+  },
   { name: "10 MB that is not JSON", stdin: () => "x".repeat(10 * 1024 * 1024), names: /not valid JSON/ },
   { name: "no session_id", stdin: (i) => without(i, "session_id"), names: /session_id/ },
   { name: "session_id a number", stdin: withField("session_id", 42), names: /session_id/ },
@@ -97,7 +117,12 @@ const ERROR_CASES: ErrorCase[] = [
   { name: "tool_name empty", stdin: withField("tool_name", ""), names: /tool_name/, only: TOOL_HOOKS },
   { name: "tool_use_id a number", stdin: withField("tool_use_id", 12), names: /tool_use_id/, only: TOOL_HOOKS },
   { name: "stop_hook_active a string", stdin: withField("stop_hook_active", "yes"), names: /stop_hook_active/, only: STOP_HOOKS },
-  { name: "agent_transcript_path a number", stdin: withField("agent_transcript_path", 1), names: /agent_transcript_path/, only: STOP_HOOKS },
+  {
+    name: "agent_transcript_path a number",
+    stdin: withField("agent_transcript_path", 1),
+    names: /agent_transcript_path/,
+    only: STOP_HOOKS,
+  },
   { name: "prompt a number", stdin: withField("prompt", 5), names: /prompt/, only: ["user-prompt-submit"] },
   { name: "trigger a list", stdin: withField("trigger", ["auto"]), names: /trigger/, only: ["pre-compact"] },
 ];
@@ -167,7 +192,17 @@ const VALID_CASES: ValidCase[] = [
   { name: "a transcript path with a NUL byte", input: (i, box) => ({ ...i, transcript_path: `${box.transcripts}/a\u0000b.jsonl` }) },
   {
     name: "a transcript of garbage and invalid UTF-8",
-    input: (i, box) => ({ ...i, transcript_path: box.file("garbage.jsonl", Buffer.concat([Buffer.from("{not json\n\xff\xfe\n"), Buffer.from([0xc3, 0x28, 0x0a]), Buffer.from('{"type":"assistant","message":')])) }),
+    input: (i, box) => ({
+      ...i,
+      transcript_path: box.file(
+        "garbage.jsonl",
+        Buffer.concat([
+          Buffer.from("{not json\n\xff\xfe\n"),
+          Buffer.from([0xc3, 0x28, 0x0a]),
+          Buffer.from('{"type":"assistant","message":'),
+        ]),
+      ),
+    }),
   },
 ];
 
@@ -175,7 +210,11 @@ const EVENT: Record<EntryFile, string> = Object.fromEntries(ENTRIES.map((e) => [
 
 /** Subagent-stop is about a subagent; everything else about the main scope. */
 function baseInput(entry: EntryFile, transcript: string): Record<string, unknown> {
-  return hookInput(entry, { session: SESSION, transcript, agentId: entry === "subagent-stop" ? AGENT : undefined }, entry === "pre-tool-use" || entry === "post-tool-use" ? { tool_input: { command: "echo fresh" }, tool_use_id: "toolu_fresh" } : {});
+  return hookInput(
+    entry,
+    { session: SESSION, transcript, agentId: entry === "subagent-stop" ? AGENT : undefined },
+    entry === "pre-tool-use" || entry === "post-tool-use" ? { tool_input: { command: "echo fresh" }, tool_use_id: "toolu_fresh" } : {},
+  );
 }
 
 describe.concurrent.each(ENTRIES.map((e) => e.file))("dist/hooks/%s.js", (entry) => {
@@ -226,7 +265,12 @@ describe.concurrent.each(ENTRIES.map((e) => e.file))("dist/hooks/%s.js", (entry)
         case "pre-tool-use":
           expect(now.main.step).toBe(was.main.step + 1);
           expect(newLines).toBe(1);
-          expect(logged.at(-1)).toMatchObject({ event: "PreToolUse", decision: "observed", step: was.main.step + 1, toolUseId: "toolu_fresh" });
+          expect(logged.at(-1)).toMatchObject({
+            event: "PreToolUse",
+            decision: "observed",
+            step: was.main.step + 1,
+            toolUseId: "toolu_fresh",
+          });
           break;
         case "post-tool-use":
           expect(now.main.history.length).toBe(was.main.history.length + 1);

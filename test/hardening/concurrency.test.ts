@@ -40,12 +40,22 @@ afterEach(() => box.remove());
 const S = "c0ffee00-0000-4000-8000-000000000001";
 
 async function prompt(session: string, transcript: string, text = "go"): Promise<void> {
-  const run = await runEntry("user-prompt-submit", JSON.stringify(hookInput("user-prompt-submit", { session, transcript }, { prompt: text })), box.env());
+  const run = await runEntry(
+    "user-prompt-submit",
+    JSON.stringify(hookInput("user-prompt-submit", { session, transcript }, { prompt: text })),
+    box.env(),
+  );
   expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
 }
 
 const call = (session: string, transcript: string, i: number, extra: { agentId?: string; agentType?: string } = {}) =>
-  JSON.stringify(hookInput("pre-tool-use", { session, transcript, ...extra }, { tool_name: "Bash", tool_input: { command: `echo ${i}` }, tool_use_id: `toolu_${i}` }));
+  JSON.stringify(
+    hookInput(
+      "pre-tool-use",
+      { session, transcript, ...extra },
+      { tool_name: "Bash", tool_input: { command: `echo ${i}` }, tool_use_id: `toolu_${i}` },
+    ),
+  );
 
 /** A pid that no process has: a child that has already exited. */
 function deadPid(): number {
@@ -95,12 +105,23 @@ describe("parallel hooks on one session", () => {
     await prompt(S, transcript);
     const jobs = [
       ...ids.map((i) => () => runEntry("pre-tool-use", call(S, transcript, i), box.env(), { timeoutMs: 60_000 })),
-      ...Array.from({ length: 8 }, (_, i) => () => runEntry("pre-tool-use", call(S, transcript, 100 + i, { agentId: `agent${i % 2}` }), box.env(), { timeoutMs: 60_000 })),
+      ...Array.from(
+        { length: 8 },
+        (_, i) => () =>
+          runEntry("pre-tool-use", call(S, transcript, 100 + i, { agentId: `agent${i % 2}` }), box.env(), { timeoutMs: 60_000 }),
+      ),
     ];
     const runs = await pool(jobs.length, jobs.length, (i) => jobs[i]!());
     for (const run of runs) expect(run).toMatchObject({ code: 0, stdout: NO_DECISION, stderr: "" });
     const posts = await pool(32, 32, (i) =>
-      runEntry("post-tool-use", JSON.stringify(hookInput("post-tool-use", { session: S, transcript }, { tool_input: { command: `echo ${i}` }, tool_use_id: `toolu_${i}` })), box.env(), { timeoutMs: 60_000 }),
+      runEntry(
+        "post-tool-use",
+        JSON.stringify(
+          hookInput("post-tool-use", { session: S, transcript }, { tool_input: { command: `echo ${i}` }, tool_use_id: `toolu_${i}` }),
+        ),
+        box.env(),
+        { timeoutMs: 60_000 },
+      ),
     );
     for (const run of posts) expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
     const state = expectDataWhole(box.data).states[S]!;
@@ -117,7 +138,8 @@ describe("a hook killed halfway", () => {
   it("SIGKILL while it holds the lock, before it writes: the next hook takes the lock over and reads the state whole", async () => {
     const transcript = box.transcript(`${S}.jsonl`, [line.prompt("go")]);
     await prompt(S, transcript);
-    for (const i of [1, 2]) expect(await runEntry("pre-tool-use", call(S, transcript, i), box.env())).toMatchObject({ code: 0, stdout: "" });
+    for (const i of [1, 2])
+      expect(await runEntry("pre-tool-use", call(S, transcript, i), box.env())).toMatchObject({ code: 0, stdout: "" });
     const file = join(box.data, "state", `${S}.json`);
     const before = readFileSync(file, "utf8");
     const lock = `${file}.lock`;
@@ -146,7 +168,11 @@ describe("a hook killed halfway", () => {
     expect(next.ms).toBeLessThan(3000); // took the lock over: no 4 s wait for a dead owner
     const state = expectDataWhole(box.data).states[S]!;
     expect(state.main.step).toBe(3);
-    expect(logRecords(box.data, S).filter((r) => r.event === "PreToolUse").map((r) => r.toolUseId)).toEqual(["toolu_1", "toolu_2", "toolu_4"]);
+    expect(
+      logRecords(box.data, S)
+        .filter((r) => r.event === "PreToolUse")
+        .map((r) => r.toolUseId),
+    ).toEqual(["toolu_1", "toolu_2", "toolu_4"]);
     expect(existsSync(lock)).toBe(false);
   });
 
@@ -180,10 +206,13 @@ describe("a hook killed halfway", () => {
 
   const locks: Array<[string, (lock: string) => void]> = [
     ["the lock of a dead pid", (lock) => writeFileSync(lock, `${deadPid()} ${Date.now()}`)],
-    ["an empty (torn) lock written long ago", (lock) => {
-      writeFileSync(lock, "");
-      utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
-    }],
+    [
+      "an empty (torn) lock written long ago",
+      (lock) => {
+        writeFileSync(lock, "");
+        utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+      },
+    ],
     ["an empty (torn) lock written just now", (lock) => writeFileSync(lock, "")],
     ["a garbage lock", (lock) => writeFileSync(lock, "\u0000\u0000garbage")],
     ["a live pid's lock older than the stale limit (pid reuse)", (lock) => writeFileSync(lock, `${process.pid} ${Date.now() - 60_000}`)],
@@ -200,7 +229,11 @@ describe("a hook killed halfway", () => {
     expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
     expect(run.ms).toBeLessThan(3500);
     expect(readState(box.data, S)!.main.step).toBe(2);
-    expect(logRecords(box.data, S).filter((r) => r.event === "PreToolUse").map((r) => r.step)).toEqual([1, 2]);
+    expect(
+      logRecords(box.data, S)
+        .filter((r) => r.event === "PreToolUse")
+        .map((r) => r.step),
+    ).toEqual([1, 2]);
     expect(existsSync(`${file}.lock`)).toBe(false);
   });
 
@@ -220,17 +253,26 @@ describe("two sessions in one project", () => {
     const A = "aaaaaaaa-0000-4000-8000-000000000001";
     const B = "bbbbbbbb-0000-4000-8000-000000000002";
     // A's calls are in its transcript (no report before them), so no hook waits for its line.
-    const ta = box.transcript(`${A}.jsonl`, [line.prompt("/utility on"), ...line.assistant("m1", Array.from({ length: 24 }, (_, i) => use(`toolu_${2 * i}`, "Bash", { command: `echo ${2 * i}` })))]);
+    const ta = box.transcript(`${A}.jsonl`, [
+      line.prompt("/utility on"),
+      ...line.assistant(
+        "m1",
+        Array.from({ length: 24 }, (_, i) => use(`toolu_${2 * i}`, "Bash", { command: `echo ${2 * i}` })),
+      ),
+    ]);
     const tb = box.transcript(`${B}.jsonl`, [line.prompt("go")]);
     await Promise.all([prompt(A, ta, "/utility on"), prompt(B, tb, "go")]);
     const jobs = Array.from({ length: 48 }, (_, i) =>
-      i % 2 === 0 ? () => runEntry("pre-tool-use", call(A, ta, i), box.env(), { timeoutMs: 60_000 }) : () => runEntry("pre-tool-use", call(B, tb, i), box.env(), { timeoutMs: 60_000 }),
+      i % 2 === 0
+        ? () => runEntry("pre-tool-use", call(A, ta, i), box.env(), { timeoutMs: 60_000 })
+        : () => runEntry("pre-tool-use", call(B, tb, i), box.env(), { timeoutMs: 60_000 }),
     );
     const runs = await pool(jobs.length, jobs.length, (i) => jobs[i]!());
     runs.forEach((run, i) => {
       expect(run.code).toBe(0);
       expectOneLineStderr(run.stderr);
-      if (i % 2 === 0) expect(JSON.parse(run.stdout).hookSpecificOutput.permissionDecision).toBe("deny"); // A is gated, no report
+      if (i % 2 === 0)
+        expect(JSON.parse(run.stdout).hookSpecificOutput.permissionDecision).toBe("deny"); // A is gated, no report
       else expect(run.stdout).toBe(""); // B is not
     });
     const whole = expectDataWhole(box.data);

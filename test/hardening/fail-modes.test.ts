@@ -31,7 +31,10 @@ let box: Sandbox;
 let counter = 0;
 beforeAll(() => {
   box = sandbox("utility-fail-");
-  box.file("project/.claude/agents/gated-helper.md", "---\nname: gated-helper\ndescription: gated from its start\nutility_gated: true\n---\nHelp.\n");
+  box.file(
+    "project/.claude/agents/gated-helper.md",
+    "---\nname: gated-helper\ndescription: gated from its start\nutility_gated: true\n---\nHelp.\n",
+  );
 });
 afterAll(() => box.remove());
 
@@ -66,14 +69,32 @@ async function session(kind: Kind, deep = false): Promise<Session> {
   const env = box.env({ UTILITY_DATA_DIR: data });
   const gated = skillFolder(box, `gated-${id}`, "utility_gated: true");
   const agent = kind === "agent" ? { agentId: "sub1", agentType: "gated-helper" } : {};
-  const calls = [...line.assistant("m0", [text(GOOD("verify")), use("t0", "Bash")]), ...line.assistant("m1", [text(GOOD("verify")), use("t1", "Bash")])];
-  const main = [line.prompt(kind === "manual" ? "/utility on" : "go"), ...(kind === "skill" ? [line.skill(gated)] : []), ...(kind === "agent" ? [] : calls)];
+  const calls = [
+    ...line.assistant("m0", [text(GOOD("verify")), use("t0", "Bash")]),
+    ...line.assistant("m1", [text(GOOD("verify")), use("t1", "Bash")]),
+  ];
+  const main = [
+    line.prompt(kind === "manual" ? "/utility on" : "go"),
+    ...(kind === "skill" ? [line.skill(gated)] : []),
+    ...(kind === "agent" ? [] : calls),
+  ];
   const transcript = box.transcript(`${id}.jsonl`, main);
   if (kind === "agent") box.transcript(join(id, "subagents", "agent-sub1.jsonl"), [line.prompt("sub", { sidechain: true }), ...calls]);
-  const input = (t: string) => JSON.stringify(hookInput("pre-tool-use", { session: id, transcript, cwd: box.project, ...agent }, { tool_input: { command: `echo ${t}` }, tool_use_id: t }));
+  const input = (t: string) =>
+    JSON.stringify(
+      hookInput(
+        "pre-tool-use",
+        { session: id, transcript, cwd: box.project, ...agent },
+        { tool_input: { command: `echo ${t}` }, tool_use_id: t },
+      ),
+    );
   // A state that cannot be written never holds a first call: the next call is the first the gate sees.
   if (deep) return { id, transcript, data, env, next: () => input("t1") };
-  const ups = await runEntry("user-prompt-submit", JSON.stringify(hookInput("user-prompt-submit", { session: id, transcript }, { prompt: kind === "manual" ? "/utility on" : "go" })), env);
+  const ups = await runEntry(
+    "user-prompt-submit",
+    JSON.stringify(hookInput("user-prompt-submit", { session: id, transcript }, { prompt: kind === "manual" ? "/utility on" : "go" })),
+    env,
+  );
   expect(ups).toMatchObject({ code: 0, stderr: "" });
   const first = await runEntry("pre-tool-use", input("t0"), env);
   expect(first).toMatchObject({ code: 0, stdout: NO_DECISION, stderr: "" });
@@ -85,25 +106,42 @@ async function session(kind: Kind, deep = false): Promise<Session> {
 const statePath = (s: Session) => join(s.data, "state", `${s.id}.json`);
 
 const TROUBLES: Array<[string, (s: Session) => void, RegExp, Kind[]?]> = [
-  ["the state file replaced by a directory", (s) => {
-    rmSync(statePath(s));
-    mkdirSync(statePath(s));
-  }, /state.*cannot be read|cannot read the state file/],
+  [
+    "the state file replaced by a directory",
+    (s) => {
+      rmSync(statePath(s));
+      mkdirSync(statePath(s));
+    },
+    /state.*cannot be read|cannot read the state file/,
+  ],
   ["the state file is not JSON", (s) => writeFileSync(statePath(s), "{ not json"), /not valid JSON/],
   ["the state file is empty", (s) => writeFileSync(statePath(s), ""), /not valid JSON/],
   ["the state file has the wrong shape", (s) => writeFileSync(statePath(s), JSON.stringify({ version: 2, main: [] })), /wrong shape/],
-  ["the state file is a FIFO", (s) => {
-    rmSync(statePath(s));
-    execFileSync("mkfifo", [statePath(s)]);
-  }, /cannot read the state file/],
-  ["the state folder is a file", (s) => {
-    rmSync(join(s.data, "state"), { recursive: true });
-    writeFileSync(join(s.data, "state"), "");
-  }, /cannot keep the state file|cannot read the state file/],
-  ["the data folder is a file", (s) => {
-    rmSync(s.data, { recursive: true });
-    writeFileSync(s.data, "");
-  }, /cannot keep the state file|cannot read the state file/, ["skill", "agent", "ungated"]],
+  [
+    "the state file is a FIFO",
+    (s) => {
+      rmSync(statePath(s));
+      execFileSync("mkfifo", [statePath(s)]);
+    },
+    /cannot read the state file/,
+  ],
+  [
+    "the state folder is a file",
+    (s) => {
+      rmSync(join(s.data, "state"), { recursive: true });
+      writeFileSync(join(s.data, "state"), "");
+    },
+    /cannot keep the state file|cannot read the state file/,
+  ],
+  [
+    "the data folder is a file",
+    (s) => {
+      rmSync(s.data, { recursive: true });
+      writeFileSync(s.data, "");
+    },
+    /cannot keep the state file|cannot read the state file/,
+    ["skill", "agent", "ungated"],
+  ],
 ];
 
 describe.concurrent("a gated scope fails closed, with the reason", () => {
@@ -124,18 +162,24 @@ describe.concurrent("a gated scope fails closed, with the reason", () => {
     }
   }
 
-  it.each(["skill", "agent"] as const)("gated by %s: the state can be read but not written (the data folder cannot be written)", async (kind) => {
-    const s = await session(kind, true);
-    const run = await runEntry("pre-tool-use", s.next(), s.env);
-    expect(run.code).toBe(0);
-    const reason = JSON.parse(run.stdout).hookSpecificOutput.permissionDecisionReason as string;
-    expect(reason).toMatch(/cannot keep the state file .*ENAMETOOLONG/);
-  });
+  it.each(["skill", "agent"] as const)(
+    "gated by %s: the state can be read but not written (the data folder cannot be written)",
+    async (kind) => {
+      const s = await session(kind, true);
+      const run = await runEntry("pre-tool-use", s.next(), s.env);
+      expect(run.code).toBe(0);
+      const reason = JSON.parse(run.stdout).hookSpecificOutput.permissionDecisionReason as string;
+      expect(reason).toMatch(/cannot keep the state file .*ENAMETOOLONG/);
+    },
+  );
 
   it("gated by /utility on: a tool input nested too deep to walk is still decided (refused, no report of its own)", async () => {
     const s = await session("manual");
     const input = JSON.parse(s.next()) as Record<string, unknown>;
-    const deep = JSON.stringify({ ...input, tool_use_id: "t-deep", tool_input: "DEEP" }).replace('"DEEP"', `${"[".repeat(50_000)}${"]".repeat(50_000)}`);
+    const deep = JSON.stringify({ ...input, tool_use_id: "t-deep", tool_input: "DEEP" }).replace(
+      '"DEEP"',
+      `${"[".repeat(50_000)}${"]".repeat(50_000)}`,
+    );
     const run = await runEntry("pre-tool-use", deep, s.env);
     expect(run).toMatchObject({ code: 0, stderr: "" });
     expect(JSON.parse(run.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
@@ -163,14 +207,26 @@ describe.concurrent("an invalid opt-in refuses under the gate, naming the file a
     ["utility_floor out of range", "utility_gated: true\nutility_floor: -9", /utility_floor/],
     ["two lambdas", "utility_gated: true\nutility_lambdas: [1, 2]", /utility_lambdas/],
     ["an unknown scope", "utility_gated: true\nutility_scope: everything", /utility_scope/],
-    ["top level and metadata disagree", "utility_gated: true\nutility_max_steps: 5\nmetadata:\n  utility_max_steps: 6", /utility_max_steps/],
+    [
+      "top level and metadata disagree",
+      "utility_gated: true\nutility_max_steps: 5\nmetadata:\n  utility_max_steps: 6",
+      /utility_max_steps/,
+    ],
     ["YAML that does not parse", "utility_gated: true\nutility_tools: [unclosed", /YAML|frontmatter/],
   ];
   it.each(optIns)("%s", async (_name, frontmatter, key) => {
     const id = `optin-${++counter}`;
     const skill = skillFolder(box, id, frontmatter);
-    const transcript = box.transcript(`${id}.jsonl`, [line.prompt("go"), line.skill(skill), ...line.assistant("m1", [text(GOOD("verify")), use("t1", "Bash")])]);
-    const run = await runEntry("pre-tool-use", JSON.stringify(hookInput("pre-tool-use", { session: id, transcript }, { tool_use_id: "t1" })), box.env());
+    const transcript = box.transcript(`${id}.jsonl`, [
+      line.prompt("go"),
+      line.skill(skill),
+      ...line.assistant("m1", [text(GOOD("verify")), use("t1", "Bash")]),
+    ]);
+    const run = await runEntry(
+      "pre-tool-use",
+      JSON.stringify(hookInput("pre-tool-use", { session: id, transcript }, { tool_use_id: "t1" })),
+      box.env(),
+    );
     expect(run).toMatchObject({ code: 0, stderr: "" });
     const reason = JSON.parse(run.stdout).hookSpecificOutput.permissionDecisionReason as string;
     expect(reason).toMatch(/invalid opt-in/);
@@ -181,9 +237,20 @@ describe.concurrent("an invalid opt-in refuses under the gate, naming the file a
   it("a ---js front matter that asks for gating is refused, never run", async () => {
     const id = `optin-js-${++counter}`;
     const marker = join(box.root, `ran-${id}`);
-    box.file(`skills/${id}/SKILL.md`, `---js\n{ utility_gated: true, x: require("fs").writeFileSync(${JSON.stringify(marker)}, "ran") }\n---\n# js\n`);
-    const transcript = box.transcript(`${id}.jsonl`, [line.prompt("go"), line.skill(join(box.root, "skills", id)), ...line.assistant("m1", [text(GOOD("verify")), use("t1", "Bash")])]);
-    const run = await runEntry("pre-tool-use", JSON.stringify(hookInput("pre-tool-use", { session: id, transcript }, { tool_use_id: "t1" })), box.env());
+    box.file(
+      `skills/${id}/SKILL.md`,
+      `---js\n{ utility_gated: true, x: require("fs").writeFileSync(${JSON.stringify(marker)}, "ran") }\n---\n# js\n`,
+    );
+    const transcript = box.transcript(`${id}.jsonl`, [
+      line.prompt("go"),
+      line.skill(join(box.root, "skills", id)),
+      ...line.assistant("m1", [text(GOOD("verify")), use("t1", "Bash")]),
+    ]);
+    const run = await runEntry(
+      "pre-tool-use",
+      JSON.stringify(hookInput("pre-tool-use", { session: id, transcript }, { tool_use_id: "t1" })),
+      box.env(),
+    );
     expect(JSON.parse(run.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/invalid opt-in/);
     expect(() => execFileSync("test", ["-e", marker])).toThrow();
   });
@@ -192,8 +259,17 @@ describe.concurrent("an invalid opt-in refuses under the gate, naming the file a
     const id = `optin-agent-${++counter}`;
     box.file(`project/.claude/agents/${id}.md`, `---\nname: ${id}\ndescription: bad\nutility_gated: yes please\n---\nx\n`);
     const transcript = box.transcript(`${id}.jsonl`, [line.prompt("go")]);
-    box.transcript(join(id, "subagents", "agent-sub1.jsonl"), [line.prompt("x", { sidechain: true }), ...line.assistant("m1", [text(GOOD("verify")), use("t1", "Bash")])]);
-    const run = await runEntry("pre-tool-use", JSON.stringify(hookInput("pre-tool-use", { session: id, transcript, cwd: box.project, agentId: "sub1", agentType: id }, { tool_use_id: "t1" })), box.env());
+    box.transcript(join(id, "subagents", "agent-sub1.jsonl"), [
+      line.prompt("x", { sidechain: true }),
+      ...line.assistant("m1", [text(GOOD("verify")), use("t1", "Bash")]),
+    ]);
+    const run = await runEntry(
+      "pre-tool-use",
+      JSON.stringify(
+        hookInput("pre-tool-use", { session: id, transcript, cwd: box.project, agentId: "sub1", agentType: id }, { tool_use_id: "t1" }),
+      ),
+      box.env(),
+    );
     const reason = JSON.parse(run.stdout).hookSpecificOutput.permissionDecisionReason as string;
     expect(reason).toMatch(/invalid opt-in/);
     expect(reason).toContain(`${id}.md`);
@@ -211,7 +287,11 @@ describe.concurrent("a log that cannot be written costs no decision", () => {
     const s = await session("skill");
     breakLog(s);
     appendFileSync(s.transcript, jsonl(line.assistant("m9", [use("t9", "Bash")])));
-    const bare = await runEntry("pre-tool-use", JSON.stringify(hookInput("pre-tool-use", { session: s.id, transcript: s.transcript }, { tool_use_id: "t9" })), s.env);
+    const bare = await runEntry(
+      "pre-tool-use",
+      JSON.stringify(hookInput("pre-tool-use", { session: s.id, transcript: s.transcript }, { tool_use_id: "t9" })),
+      s.env,
+    );
     expect(JSON.parse(bare.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
     expectOneLineStderr(bare.stderr);
     expect(bare.stderr).toMatch(/step log cannot be written/);
@@ -226,7 +306,12 @@ describe.concurrent("a log that cannot be written costs no decision", () => {
     rmSync(log);
     execFileSync("mkfifo", [log]);
     appendFileSync(s.transcript, jsonl(line.assistant("m9", [use("t9", "Bash")])));
-    const bare = await runEntry("pre-tool-use", JSON.stringify(hookInput("pre-tool-use", { session: s.id, transcript: s.transcript }, { tool_use_id: "t9" })), s.env, { timeoutMs: 10_000 });
+    const bare = await runEntry(
+      "pre-tool-use",
+      JSON.stringify(hookInput("pre-tool-use", { session: s.id, transcript: s.transcript }, { tool_use_id: "t9" })),
+      s.env,
+      { timeoutMs: 10_000 },
+    );
     expect(bare.signal).toBeNull();
     expect(JSON.parse(bare.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
   });
@@ -234,7 +319,11 @@ describe.concurrent("a log that cannot be written costs no decision", () => {
   it("gated Stop: the block stands when the log cannot be written", async () => {
     const s = await session("skill");
     breakLog(s);
-    const stop = await runEntry("stop", JSON.stringify(hookInput("stop", { session: s.id, transcript: s.transcript }, { last_assistant_message: GOOD("verify") })), s.env);
+    const stop = await runEntry(
+      "stop",
+      JSON.stringify(hookInput("stop", { session: s.id, transcript: s.transcript }, { last_assistant_message: GOOD("verify") })),
+      s.env,
+    );
     expect(JSON.parse(stop.stdout)).toMatchObject({ decision: "block" });
     expectOneLineStderr(stop.stderr);
   });
@@ -243,30 +332,45 @@ describe.concurrent("a log that cannot be written costs no decision", () => {
 describe.concurrent("an ungated scope never blocks because of the plugin's own trouble", () => {
   const UNGATED: Array<[string, (s: Session) => void]> = [
     ...TROUBLES.map(([name, breakIt]) => [name, breakIt] as [string, (s: Session) => void]),
-    ["the log is a directory", (s) => {
-      const log = join(s.data, "sessions", `${s.id}.jsonl`);
-      rmSync(log);
-      mkdirSync(log);
-    }],
-    ["the log is a FIFO", (s) => {
-      const log = join(s.data, "sessions", `${s.id}.jsonl`);
-      rmSync(log);
-      execFileSync("mkfifo", [log]);
-    }],
-    ["the log folder is a file", (s) => {
-      rmSync(join(s.data, "sessions"), { recursive: true });
-      writeFileSync(join(s.data, "sessions"), "");
-    }],
+    [
+      "the log is a directory",
+      (s) => {
+        const log = join(s.data, "sessions", `${s.id}.jsonl`);
+        rmSync(log);
+        mkdirSync(log);
+      },
+    ],
+    [
+      "the log is a FIFO",
+      (s) => {
+        const log = join(s.data, "sessions", `${s.id}.jsonl`);
+        rmSync(log);
+        execFileSync("mkfifo", [log]);
+      },
+    ],
+    [
+      "the log folder is a file",
+      (s) => {
+        rmSync(join(s.data, "sessions"), { recursive: true });
+        writeFileSync(join(s.data, "sessions"), "");
+      },
+    ],
     ["the lock is held by a live process", (s) => writeFileSync(`${statePath(s)}.lock`, `${process.pid} ${Date.now()}`)],
     ["the transcript is gone", (s) => rmSync(s.transcript)],
-    ["the transcript is a directory", (s) => {
-      rmSync(s.transcript);
-      mkdirSync(s.transcript);
-    }],
-    ["the transcript is a FIFO", (s) => {
-      rmSync(s.transcript);
-      execFileSync("mkfifo", [s.transcript]);
-    }],
+    [
+      "the transcript is a directory",
+      (s) => {
+        rmSync(s.transcript);
+        mkdirSync(s.transcript);
+      },
+    ],
+    [
+      "the transcript is a FIFO",
+      (s) => {
+        rmSync(s.transcript);
+        execFileSync("mkfifo", [s.transcript]);
+      },
+    ],
   ];
 
   it.each(UNGATED)("%s: PreToolUse stays silent (exit 0, at most one line on stderr)", async (_name, breakIt) => {
@@ -284,7 +388,14 @@ describe.concurrent("an ungated scope never blocks because of the plugin's own t
     breakIt(s);
     const entries = ["post-tool-use", "stop", "pre-compact"] as const;
     const runs = await Promise.all(
-      entries.map((entry) => runEntry(entry, JSON.stringify(hookInput(entry, { session: s.id, transcript: s.transcript }, { last_assistant_message: GOOD("verify") })), s.env, { timeoutMs: 10_000 })),
+      entries.map((entry) =>
+        runEntry(
+          entry,
+          JSON.stringify(hookInput(entry, { session: s.id, transcript: s.transcript }, { last_assistant_message: GOOD("verify") })),
+          s.env,
+          { timeoutMs: 10_000 },
+        ),
+      ),
     );
     for (const [i, run] of runs.entries()) {
       const entry = entries[i];

@@ -137,7 +137,11 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant("drop" as const), key: fc.constantFrom(...KEYS) }),
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("set" as const), key: fc.constantFrom(...KEYS), value }) },
   fc.record({ kind: fc.constant("add" as const), key: fc.oneof(fc.string({ maxLength: 12 }), nasty), value }),
-  fc.record({ kind: fc.constant("tool_input" as const), key: fc.constantFrom("command", "file_path", "path", "run_in_background", "subagent_type", "notebook_path"), value }),
+  fc.record({
+    kind: fc.constant("tool_input" as const),
+    key: fc.constantFrom("command", "file_path", "path", "run_in_background", "subagent_type", "notebook_path"),
+    value,
+  }),
 );
 
 type ByteMutation =
@@ -218,20 +222,35 @@ async function world(prefix: string): Promise<World> {
   for (const session of [GATED, OPEN]) {
     box.transcript(join(session, "subagents", `agent-${AGENT}.jsonl`), [
       line.prompt("sub task", { sidechain: true, agentId: AGENT }),
-      ...line.assistant("msg_s1", [text(GOOD("verify")), use("toolu_sub_1", "Bash", { command: "echo sub" })], { sidechain: true, agentId: AGENT }),
+      ...line.assistant("msg_s1", [text(GOOD("verify")), use("toolu_sub_1", "Bash", { command: "echo sub" })], {
+        sidechain: true,
+        agentId: AGENT,
+      }),
     ]);
   }
   const env = box.env();
   const seed = (entry: EntryFile, input: Record<string, unknown>) => runInProcess(entry, JSON.stringify(input), env);
-  await seed("user-prompt-submit", hookInput("user-prompt-submit", { session: GATED, transcript: gatedTranscript }, { prompt: "/utility on" }));
-  await seed("user-prompt-submit", hookInput("user-prompt-submit", { session: OPEN, transcript: openTranscript }, { prompt: "investigate" }));
+  await seed(
+    "user-prompt-submit",
+    hookInput("user-prompt-submit", { session: GATED, transcript: gatedTranscript }, { prompt: "/utility on" }),
+  );
+  await seed(
+    "user-prompt-submit",
+    hookInput("user-prompt-submit", { session: OPEN, transcript: openTranscript }, { prompt: "investigate" }),
+  );
   return {
     box,
     bases: (entry) => [
       hookInput(entry, { session: GATED, transcript: gatedTranscript, cwd: box.project }),
       hookInput(entry, { session: GATED, transcript: gatedTranscript, cwd: box.project, agentId: AGENT }, { tool_use_id: "toolu_sub_1" }),
       hookInput(entry, { session: OPEN, transcript: openTranscript, cwd: box.project }),
-      hookInput(entry, { session: OPEN, transcript: openTranscript, cwd: box.project, agentId: AGENT, agentType: "utility:utility-scorer" }),
+      hookInput(entry, {
+        session: OPEN,
+        transcript: openTranscript,
+        cwd: box.project,
+        agentId: AGENT,
+        agentType: "utility:utility-scorer",
+      }),
     ],
   };
 }
@@ -334,7 +353,11 @@ function mutateJson(root: unknown, pick: number, op: number, value: unknown): un
   const nodes: Array<{ parent: Record<string, unknown> | unknown[]; key: string | number }> = [];
   const walk = (node: unknown) => {
     if (Array.isArray(node)) node.forEach((child, i) => (nodes.push({ parent: node, key: i }), walk(child)));
-    else if (node && typeof node === "object") for (const [k, child] of Object.entries(node)) { nodes.push({ parent: node as Record<string, unknown>, key: k }); walk(child); }
+    else if (node && typeof node === "object")
+      for (const [k, child] of Object.entries(node)) {
+        nodes.push({ parent: node as Record<string, unknown>, key: k });
+        walk(child);
+      }
   };
   walk(copy);
   if (nodes.length === 0) return value;
@@ -344,8 +367,11 @@ function mutateJson(root: unknown, pick: number, op: number, value: unknown): un
     if (Array.isArray(parent)) parent.splice(key as number, 1);
     else delete parent[key as string];
   } else if (op % 4 === 1) (parent as Record<string | number, unknown>)[key] = value;
-  else if (op % 4 === 2) (parent as Record<string | number, unknown>)[key] = typeof old === "number" ? String(old) : typeof old === "string" ? Number(old) || -1 : old === null ? {} : null;
-  else if (!Array.isArray(parent)) (parent as Record<string, unknown>)[typeof value === "string" && value.length < 20 ? value : "extra"] = value;
+  else if (op % 4 === 2)
+    (parent as Record<string | number, unknown>)[key] =
+      typeof old === "number" ? String(old) : typeof old === "string" ? Number(old) || -1 : old === null ? {} : null;
+  else if (!Array.isArray(parent))
+    (parent as Record<string, unknown>)[typeof value === "string" && value.length < 20 ? value : "extra"] = value;
   return copy;
 }
 

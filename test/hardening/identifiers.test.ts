@@ -96,18 +96,23 @@ function expectConfined(): void {
 }
 
 describe("hostile session ids", () => {
-  it.each(ENTRIES.map((e) => e.file))("%s: every hostile id is refused by name, nothing read or written outside the data folder", async (entry) => {
-    const ids = hostileIds(box.root);
-    const runs = await pool(ids.length, 4, (i) => runEntry(entry, JSON.stringify(hookInput(entry, { session: ids[i]![1], transcript })), box.env()));
-    runs.forEach((run, i) => {
-      const what = ids[i]![0];
-      expect(run.code, what).toBe(0);
-      expect(run.stdout, what).toBe(""); // no bait state was read: it would have gated and refused
-      expectOneLineStderr(run.stderr);
-      expect(run.stderr, what).toMatch(/session.id .* is not a safe id|session_id/);
-    });
-    expectConfined();
-  });
+  it.each(ENTRIES.map((e) => e.file))(
+    "%s: every hostile id is refused by name, nothing read or written outside the data folder",
+    async (entry) => {
+      const ids = hostileIds(box.root);
+      const runs = await pool(ids.length, 4, (i) =>
+        runEntry(entry, JSON.stringify(hookInput(entry, { session: ids[i]![1], transcript })), box.env()),
+      );
+      runs.forEach((run, i) => {
+        const what = ids[i]![0];
+        expect(run.code, what).toBe(0);
+        expect(run.stdout, what).toBe(""); // no bait state was read: it would have gated and refused
+        expectOneLineStderr(run.stderr);
+        expect(run.stderr, what).toMatch(/session.id .* is not a safe id|session_id/);
+      });
+      expectConfined();
+    },
+  );
 });
 
 describe("hostile agent ids", () => {
@@ -115,7 +120,9 @@ describe("hostile agent ids", () => {
     "%s: every hostile agent id is refused by name, nothing outside the data folder",
     async (entry) => {
       const ids = hostileIds(box.root);
-      const runs = await pool(ids.length, 4, (i) => runEntry(entry, JSON.stringify(hookInput(entry, { session: SESSION, transcript, agentId: ids[i]![1] })), box.env()));
+      const runs = await pool(ids.length, 4, (i) =>
+        runEntry(entry, JSON.stringify(hookInput(entry, { session: SESSION, transcript, agentId: ids[i]![1] })), box.env()),
+      );
       runs.forEach((run, i) => {
         const what = ids[i]![0];
         expect(run.code, what).toBe(0);
@@ -128,7 +135,11 @@ describe("hostile agent ids", () => {
   );
 
   it("user-prompt-submit ignores agent_id (a prompt is always the main scope's)", async () => {
-    const run = await runEntry("user-prompt-submit", JSON.stringify(hookInput("user-prompt-submit", { session: SESSION, transcript, agentId: "../../outside/victim" })), box.env());
+    const run = await runEntry(
+      "user-prompt-submit",
+      JSON.stringify(hookInput("user-prompt-submit", { session: SESSION, transcript, agentId: "../../outside/victim" })),
+      box.env(),
+    );
     expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
     expectConfined();
   });
@@ -150,7 +161,18 @@ describe("hostile agent types (subagent definitions are looked up by type)", () 
   it("never reads a definition outside the folders Claude Code reads (the bait is gated: reading it would refuse)", async () => {
     const list = types(box.root);
     const runs = await pool(list.length, 4, (i) =>
-      runEntry("pre-tool-use", JSON.stringify(hookInput("pre-tool-use", { session: SESSION, transcript, agentId: `a${i}`, agentType: list[i]! }, { tool_use_id: `toolu_t${i}` })), box.env(), { cwd: box.project }),
+      runEntry(
+        "pre-tool-use",
+        JSON.stringify(
+          hookInput(
+            "pre-tool-use",
+            { session: SESSION, transcript, agentId: `a${i}`, agentType: list[i]! },
+            { tool_use_id: `toolu_t${i}` },
+          ),
+        ),
+        box.env(),
+        { cwd: box.project },
+      ),
     );
     runs.forEach((run, i) => {
       expect(run.code, list[i]).toBe(0);
@@ -196,7 +218,16 @@ describe("hostile skill folders in the transcript", () => {
 });
 
 describe("hostile tool-use ids (keys of the state, never paths)", () => {
-  const ids = ["../../outside/victim", "__proto__", "constructor", "toString", "hasOwnProperty", "a\u0000b", "x".repeat(10_000), "ｔｏｏｌ"];
+  const ids = [
+    "../../outside/victim",
+    "__proto__",
+    "constructor",
+    "toString",
+    "hasOwnProperty",
+    "a\u0000b",
+    "x".repeat(10_000),
+    "ｔｏｏｌ",
+  ];
 
   it("PreToolUse then PostToolUse keep every call, whatever its id", async () => {
     const session = "tool-ids";
@@ -204,7 +235,11 @@ describe("hostile tool-use ids (keys of the state, never paths)", () => {
     await runEntry("user-prompt-submit", JSON.stringify(hookInput("user-prompt-submit", { session, transcript: t })), box.env());
     for (const [i, id] of ids.entries()) {
       for (const entry of ["pre-tool-use", "post-tool-use"] as const) {
-        const run = await runEntry(entry, JSON.stringify(hookInput(entry, { session, transcript: t }, { tool_use_id: id, tool_input: { command: `echo ${i}` } })), box.env());
+        const run = await runEntry(
+          entry,
+          JSON.stringify(hookInput(entry, { session, transcript: t }, { tool_use_id: id, tool_input: { command: `echo ${i}` } })),
+          box.env(),
+        );
         expect(run, id).toMatchObject({ code: 0, stdout: "", stderr: "" });
       }
     }

@@ -5,7 +5,19 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { expect } from "vitest";
@@ -173,7 +185,13 @@ export function sandbox(prefix = "utility-hard-"): Sandbox {
     home,
     project,
     transcripts,
-    env: (extra = {}) => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, UTILITY_DATA_DIR: data, CLAUDE_PROJECT_DIR: project, ...extra }),
+    env: (extra = {}) => ({
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      UTILITY_DATA_DIR: data,
+      CLAUDE_PROJECT_DIR: project,
+      ...extra,
+    }),
     transcript: (name, lines) => box.file(relative(root, join(transcripts, name)), jsonl(lines)),
     file: (rel, content) => {
       const path = join(root, rel);
@@ -267,7 +285,12 @@ export const use = (id: string, name: string, input: unknown = {}): Block => ({ 
 
 export const line = {
   prompt: (value: string, options?: LineOptions) =>
-    JSON.stringify({ ...envelope("user", options), promptId: options?.promptId ?? promptIdOf(value), promptSource: "sdk", message: { role: "user", content: value } }),
+    JSON.stringify({
+      ...envelope("user", options),
+      promptId: options?.promptId ?? promptIdOf(value),
+      promptSource: "sdk",
+      message: { role: "user", content: value },
+    }),
   /** What Claude Code writes after the Skill tool or a slash command: the activated skill's folder. */
   skill: (folder: string, options?: LineOptions) =>
     JSON.stringify({
@@ -278,19 +301,32 @@ export const line = {
   /** One assistant line per block, sharing message.id, as Claude Code writes them. */
   assistant: (messageId: string, blocks: Block[], options?: LineOptions) =>
     blocks.map((b) =>
-      JSON.stringify({ ...envelope("assistant", options), message: { id: messageId, role: "assistant", model: "claude-opus-5-5", content: [b] } }),
+      JSON.stringify({
+        ...envelope("assistant", options),
+        message: { id: messageId, role: "assistant", model: "claude-opus-5-5", content: [b] },
+      }),
     ),
   result: (toolUseId: string, content: unknown, options?: LineOptions) =>
-    JSON.stringify({ ...envelope("user", options), message: { role: "user", content: [{ type: "tool_result", tool_use_id: toolUseId, content }] } }),
-  userBlocks: (blocks: unknown[], options?: LineOptions) => JSON.stringify({ ...envelope("user", options), message: { role: "user", content: blocks } }),
+    JSON.stringify({
+      ...envelope("user", options),
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: toolUseId, content }] },
+    }),
+  userBlocks: (blocks: unknown[], options?: LineOptions) =>
+    JSON.stringify({ ...envelope("user", options), message: { role: "user", content: blocks } }),
 };
 
-export function report(action: string, u: string, signals = "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0", rationale = "a gap remains"): string {
+export function report(
+  action: string,
+  u: string,
+  signals = "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0",
+  rationale = "a gap remains",
+): string {
   return `Action: ${action}\nUtility: ${u}\nBreakdown: ${signals}\nRationale: "${rationale}"`;
 }
 
 /** A report whose arithmetic is right with the default λ (U = 0.7 − 1.0·0.12 − 0.5·0.6 − 0.8·0 = 0.28). */
-export const GOOD = (action: string, rationale?: string) => report(action, "0.28", "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0", rationale);
+export const GOOD = (action: string, rationale?: string) =>
+  report(action, "0.28", "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0", rationale);
 
 /** A skill folder whose SKILL.md has the given frontmatter. */
 export function skillFolder(box: Sandbox, name: string, frontmatter: string): string {
@@ -318,8 +354,19 @@ export function hookInput(entry: EntryFile, base: InputBase, extra: Record<strin
     permission_mode: "default",
     ...(base.agentId ? { agent_id: base.agentId, agent_type: base.agentType ?? "general-purpose" } : {}),
   };
-  const tool = { effort: { level: "medium" }, tool_name: "Bash", tool_input: { command: "echo one", description: "d" }, tool_use_id: "toolu_01" };
-  const stop = { effort: { level: "medium" }, stop_hook_active: false, last_assistant_message: "Final answer.", background_tasks: [], session_crons: [] };
+  const tool = {
+    effort: { level: "medium" },
+    tool_name: "Bash",
+    tool_input: { command: "echo one", description: "d" },
+    tool_use_id: "toolu_01",
+  };
+  const stop = {
+    effort: { level: "medium" },
+    stop_hook_active: false,
+    last_assistant_message: "Final answer.",
+    background_tasks: [],
+    session_crons: [],
+  };
   const by: Record<EntryFile, Record<string, unknown>> = {
     "pre-tool-use": { ...common, ...tool, hook_event_name: "PreToolUse" },
     "post-tool-use": {
@@ -336,7 +383,11 @@ export function hookInput(entry: EntryFile, base: InputBase, extra: Record<strin
       hook_event_name: "SubagentStop",
       agent_id: base.agentId ?? "ae5fab07137205403",
       agent_type: base.agentType ?? "general-purpose",
-      agent_transcript_path: join(base.transcript.replace(/\.jsonl$/, ""), "subagents", `agent-${base.agentId ?? "ae5fab07137205403"}.jsonl`),
+      agent_transcript_path: join(
+        base.transcript.replace(/\.jsonl$/, ""),
+        "subagents",
+        `agent-${base.agentId ?? "ae5fab07137205403"}.jsonl`,
+      ),
     },
     "user-prompt-submit": {
       ...common,
@@ -355,7 +406,10 @@ export function hookInput(entry: EntryFile, base: InputBase, extra: Record<strin
 /** stdout is nothing, or one line of JSON Claude Code accepts from this event; never "allow". */
 export function expectValidOutput(event: string, stdout: string): Record<string, any> | undefined {
   if (stdout === "") return undefined;
-  expect(stdout.endsWith("\n") && stdout.indexOf("\n") === stdout.length - 1, `one line of output: ${JSON.stringify(stdout.slice(0, 200))}`).toBe(true);
+  expect(
+    stdout.endsWith("\n") && stdout.indexOf("\n") === stdout.length - 1,
+    `one line of output: ${JSON.stringify(stdout.slice(0, 200))}`,
+  ).toBe(true);
   const out = JSON.parse(stdout) as Record<string, any>;
   if (event === "PreToolUse") {
     const h = out.hookSpecificOutput;
@@ -443,7 +497,6 @@ export function readState(data: string, session: string): SessionState | undefin
 // ---------------------------------------------------------------------------
 // The handlers in-process, through the same runner the entries use
 
-
 /** A context like the real one, but waiting at most `waitMs` for a call's transcript line or a Stop's final message. */
 export function quickContext(waitMs = 15): (env: HookIo["env"]) => HookContext {
   return (env) => ({
@@ -459,7 +512,12 @@ export interface InProcess {
 }
 
 /** Runs an entry's handler in this process, exactly as its entry script does, with a fake stdin/stdout/stderr. */
-export async function runInProcess(entry: EntryFile, stdin: string | Buffer, env: Record<string, string>, makeContext = quickContext()): Promise<InProcess> {
+export async function runInProcess(
+  entry: EntryFile,
+  stdin: string | Buffer,
+  env: Record<string, string>,
+  makeContext = quickContext(),
+): Promise<InProcess> {
   let stdout = "";
   let stderr = "";
   const io: HookIo = {
@@ -491,4 +549,7 @@ export async function runInProcess(entry: EntryFile, stdin: string | Buffer, env
   return { stdout, stderr };
 }
 
-export const EVENT_OF: Record<EntryFile, HookEvent> = Object.fromEntries(ENTRIES.map((e) => [e.file, e.event])) as Record<EntryFile, HookEvent>;
+export const EVENT_OF: Record<EntryFile, HookEvent> = Object.fromEntries(ENTRIES.map((e) => [e.file, e.event])) as Record<
+  EntryFile,
+  HookEvent
+>;

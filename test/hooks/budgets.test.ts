@@ -6,13 +6,26 @@ import { zeroSpend } from "../../src/engine/spend.js";
 import { gateBudgetFrom, userBudgetsSet } from "../../src/hooks/budgets.js";
 import type { GateSource } from "../../src/state/schema.js";
 
-const gate = (budgets?: GateSource["budgets"]): GateSource => ({ file: "s/SKILL.md", gated: true, scope: "self", config: defaultConfig(), extraTools: {}, ...(budgets ? { budgets } : {}) });
-const spent = (n: number) => ({ ...zeroSpend(), tokens: { input: n, output: 0, cacheCreation: 0, cacheRead: 0 }, byModel: { "claude-sonnet-4-5": { input: n, output: 0, cacheCreation: 0, cacheRead: 0 } } });
+const gate = (budgets?: GateSource["budgets"]): GateSource => ({
+  file: "s/SKILL.md",
+  gated: true,
+  scope: "self",
+  config: defaultConfig(),
+  extraTools: {},
+  ...(budgets ? { budgets } : {}),
+});
+const spent = (n: number) => ({
+  ...zeroSpend(),
+  tokens: { input: n, output: 0, cacheCreation: 0, cacheRead: 0 },
+  byModel: { "claude-sonnet-4-5": { input: n, output: 0, cacheCreation: 0, cacheRead: 0 } },
+});
 
 describe("gateBudgetFrom: the hook's budget input to the gate", () => {
   it("is undefined when no budget applies, so the gate decides as before", () => {
     expect(gateBudgetFrom({ spend: zeroSpend(), env: {}, gate: undefined, launched: 0 })).toBeUndefined();
-    expect(gateBudgetFrom({ spend: zeroSpend(), env: { CLAUDE_PLUGIN_OPTION_STEP_COST: "reported" }, gate: gate(), launched: 0 })).toBeUndefined();
+    expect(
+      gateBudgetFrom({ spend: zeroSpend(), env: { CLAUDE_PLUGIN_OPTION_STEP_COST: "reported" }, gate: gate(), launched: 0 }),
+    ).toBeUndefined();
     expect(userBudgetsSet({})).toBe(false);
   });
 
@@ -30,7 +43,9 @@ describe("gateBudgetFrom: the hook's budget input to the gate", () => {
     expect(b.prices.families.opus).toEqual(DEFAULT_PRICES.families.opus);
     expect(b.userProblem).toBeUndefined();
     expect(userBudgetsSet({ CLAUDE_PLUGIN_OPTION_MAX_AGENTS: "x" })).toBe(true);
-    expect(gateBudgetFrom({ spend: zeroSpend(), env: { CLAUDE_PLUGIN_OPTION_MAX_AGENTS: "x" }, gate: undefined, launched: 0 })?.userProblem).toContain("max_agents");
+    expect(
+      gateBudgetFrom({ spend: zeroSpend(), env: { CLAUDE_PLUGIN_OPTION_MAX_AGENTS: "x" }, gate: undefined, launched: 0 })?.userProblem,
+    ).toContain("max_agents");
   });
 
   it("end to end through the gate: the user's token budget refuses in an ungated scope", () => {

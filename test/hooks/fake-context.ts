@@ -48,7 +48,15 @@ export function fakeContext(store: StateStore = new MemoryStateStore()): FakeCon
       ctx.waits.push({ ref, toolUseId });
       const text = ctx.texts.get(toolUseId);
       if (text === undefined) return { found: false, reason: "absent" };
-      return { found: true, messageId: "msg_1", text, textBlocks: [text], toolUse: { type: "tool_use", id: toolUseId, name: "x", input: {} }, toolUseIds: [toolUseId], offset: 0 };
+      return {
+        found: true,
+        messageId: "msg_1",
+        text,
+        textBlocks: [text],
+        toolUse: { type: "tool_use", id: toolUseId, name: "x", input: {} },
+        toolUseIds: [toolUseId],
+        offset: 0,
+      };
     },
     waitForFinal: (_ref, finalText) => {
       ctx.finals.push(finalText);
@@ -61,7 +69,16 @@ export function fakeContext(store: StateStore = new MemoryStateStore()): FakeCon
 }
 
 /** A gate source as a skill's frontmatter would give it. */
-export function source(file: string, over: { config?: Partial<Config>; scope?: "self" | "dispatch"; problem?: string; extraTools?: Record<string, string[]>; gated?: boolean } = {}): GateSource {
+export function source(
+  file: string,
+  over: {
+    config?: Partial<Config>;
+    scope?: "self" | "dispatch";
+    problem?: string;
+    extraTools?: Record<string, string[]>;
+    gated?: boolean;
+  } = {},
+): GateSource {
   return {
     file,
     gated: over.gated ?? true,
@@ -83,7 +100,11 @@ export function seedMainGate(ctx: FakeContext, gate: GateSource | true, change: 
 
 let n = 0;
 /** PreToolUse input for the main scope (or a subagent with `agent`). */
-export function preInput(tool: string, toolInput: unknown = { command: "true" }, over: { id?: string; agent?: { id: string; type: string }; transcript?: string } = {}) {
+export function preInput(
+  tool: string,
+  toolInput: unknown = { command: "true" },
+  over: { id?: string; agent?: { id: string; type: string }; transcript?: string } = {},
+) {
   n += 1;
   return {
     session_id: SESSION,

@@ -26,7 +26,15 @@ describe("scanTranscript", () => {
 
   it("finds an activation in the current task and continues from where it stopped", () => {
     const file = join(scratch, "t.jsonl");
-    writeFileSync(file, jsonl([prompt("old task"), meta("Base directory for this skill: /old\n\nx"), prompt("new task"), meta("Base directory for this skill: /new\n\nx")]));
+    writeFileSync(
+      file,
+      jsonl([
+        prompt("old task"),
+        meta("Base directory for this skill: /old\n\nx"),
+        prompt("new task"),
+        meta("Base directory for this skill: /new\n\nx"),
+      ]),
+    );
     const ref = scopeOf({ session_id: "s1", transcript_path: file });
     const first = scanTranscript(newScope(), ref);
     expect(foldersOf(first)).toEqual(["/new"]);
@@ -45,10 +53,23 @@ describe.skipIf(!hasProc)("plugin agents of a plugin loaded with --plugin-dir", 
   writeFileSync(join(plugin, "agents", "helper-file.md"), "---\nname: gated-helper\nutility_gated: true\n---\nbody\n");
 
   it("reads the folders from Claude Code's command line, relative ones against its cwd", async () => {
-    const child = spawn(process.execPath, ["-e", 'process.stdout.write("ready"); setTimeout(() => {}, 60000)', "--", "-p", "x", "--plugin-dir", "plugins/fixture-folder", `--plugin-dir=${scratch}/other`], {
-      cwd: scratch,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "-e",
+        'process.stdout.write("ready"); setTimeout(() => {}, 60000)',
+        "--",
+        "-p",
+        "x",
+        "--plugin-dir",
+        "plugins/fixture-folder",
+        `--plugin-dir=${scratch}/other`,
+      ],
+      {
+        cwd: scratch,
+        stdio: ["ignore", "pipe", "ignore"],
+      },
+    );
     try {
       // Its command line is the one to read once its own code runs: it says so.
       await new Promise((ready, failed) => {
@@ -63,7 +84,9 @@ describe.skipIf(!hasProc)("plugin agents of a plugin loaded with --plugin-dir", 
 
   it("finds the definition by the plugin's manifest name and the agent's name", () => {
     const home = join(scratch, "home");
-    expect(findAgentDefinition({ agentType: "ufix:gated-helper", home, pluginDirs: [plugin] })).toBe(join(plugin, "agents", "helper-file.md"));
+    expect(findAgentDefinition({ agentType: "ufix:gated-helper", home, pluginDirs: [plugin] })).toBe(
+      join(plugin, "agents", "helper-file.md"),
+    );
     expect(findAgentDefinition({ agentType: "other:gated-helper", home, pluginDirs: [plugin] })).toBeUndefined();
     expect(findAgentDefinition({ agentType: "ufix:gated-helper", home })).toBeUndefined();
   });

@@ -15,7 +15,8 @@ import { assistant, call, jsonl, meta, prompt, result, text } from "../transcrip
 const HOOK = join(PLUGIN_ROOT, "dist", "hooks", "pre-tool-use.js");
 const N = 32;
 const WIDE = join(ROOT, "test", "fixtures", "e2e", "ufix", "skills", "wide");
-const REPORT = 'Action: verify\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: "Run every check."';
+const REPORT =
+  'Action: verify\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: "Run every check."';
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), "utility-parallel-")));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -66,7 +67,15 @@ function session(name: string, gated: boolean) {
     tool_input: { command: `echo ${id}` },
     tool_use_id: id,
   }));
-  return { sessionId, ids, env, inputs, log: join(dataDir, "sessions", `${sessionId}.jsonl`), state: join(dataDir, "state", `${sessionId}.json`), dataDir };
+  return {
+    sessionId,
+    ids,
+    env,
+    inputs,
+    log: join(dataDir, "sessions", `${sessionId}.jsonl`),
+    state: join(dataDir, "state", `${sessionId}.json`),
+    dataDir,
+  };
 }
 
 describe.each([

@@ -16,7 +16,12 @@ describe("PostToolUse", () => {
     expect(main.history).toMatchObject([{ tool: "Read", at: 1, toolUseId: pre.tool_use_id, effect: { kind: "read", paths: ["/a"] } }]);
     // The step was logged when it was decided; PostToolUse adds its outcome, joined by tool_use_id.
     expect(ctx.records).toHaveLength(2);
-    expect(ctx.records[1]).toMatchObject({ event: "Outcome", toolUseId: pre.tool_use_id, step: 1, outcome: { result: "ran", learnedBy: "PostToolUse" } });
+    expect(ctx.records[1]).toMatchObject({
+      event: "Outcome",
+      toolUseId: pre.tool_use_id,
+      step: 1,
+      outcome: { result: "ran", learnedBy: "PostToolUse" },
+    });
   });
 
   it("records a call it never saw decided (the plugin was enabled mid-task)", async () => {

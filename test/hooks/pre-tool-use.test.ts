@@ -14,13 +14,29 @@ import { summarize } from "../../src/summary/summarize.js";
 import { newSession, type SessionState } from "../../src/state/schema.js";
 import { StateUnreadableError, type StateStore } from "../../src/state/store.js";
 import { assistant, call, jsonl, meta, prompt, tempDir, type TempDir } from "../transcript/helpers.js";
-import { denyReason, fakeContext, GOOD, postInput, preInput, report, SESSION, seedMainGate, source, type FakeContext } from "./fake-context.js";
+import {
+  denyReason,
+  fakeContext,
+  GOOD,
+  postInput,
+  preInput,
+  report,
+  SESSION,
+  seedMainGate,
+  source,
+  type FakeContext,
+} from "./fake-context.js";
 
 const SKILL = "/skills/gated/SKILL.md";
 const LOW_HIGH_GAIN = "Gain=0.7 StepCost=1 Uncertainty=1 Redundancy=0";
 
 /** Runs one gated call (main scope, the skill above) with `text` before it; returns the result, its record and the state. */
-async function gatedCall(reportText: string | undefined, tool = "Bash", setup: (s: SessionState) => void = () => {}, ctx: FakeContext = fakeContext()) {
+async function gatedCall(
+  reportText: string | undefined,
+  tool = "Bash",
+  setup: (s: SessionState) => void = () => {},
+  ctx: FakeContext = fakeContext(),
+) {
   seedMainGate(ctx, source(SKILL, { config: { maxSteps: 2 } }), setup);
   const input = preInput(tool, tool === "Read" ? { file_path: "/a" } : { command: "true" });
   if (reportText !== undefined) ctx.texts.set(input.tool_use_id, reportText);
@@ -38,11 +54,26 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { row: "no report", text: undefined, rule: "no_report", says: "Breakdown: Gain=<0..1> StepCost=<0..1> Uncertainty=<0..1> Redundancy=<0..1>" },
+  {
+    row: "no report",
+    text: undefined,
+    rule: "no_report",
+    says: "Breakdown: Gain=<0..1> StepCost=<0..1> Uncertainty=<0..1> Redundancy=<0..1>",
+  },
   { row: "text but no report", text: "Let me run it.", rule: "no_report", says: "No action report before this Bash call." },
   { row: "malformed", text: report("verify", "0.28", "Gain=0.7 StepCost=0.12 Uncertainty=0.6"), rule: "malformed", says: "Redundancy" },
-  { row: "signal out of range", text: report("verify", "0.28", "Gain=0.7 StepCost=1.5 Uncertainty=0.6 Redundancy=0"), rule: "malformed", says: "StepCost is 1.5" },
-  { row: "unknown action", text: report("search", "0.28", GOOD), rule: "unknown_action", says: "In self scope the actions are respond, retrieve, tool_call, verify, delegate, stop." },
+  {
+    row: "signal out of range",
+    text: report("verify", "0.28", "Gain=0.7 StepCost=1.5 Uncertainty=0.6 Redundancy=0"),
+    rule: "malformed",
+    says: "StepCost is 1.5",
+  },
+  {
+    row: "unknown action",
+    text: report("search", "0.28", GOOD),
+    rule: "unknown_action",
+    says: "In self scope the actions are respond, retrieve, tool_call, verify, delegate, stop.",
+  },
   { row: "Utility disagrees", text: report("verify", "0.30", GOOD), rule: "utility_mismatch", says: "Write Utility: 0.28." },
   {
     row: "long form not argmax",
@@ -50,12 +81,38 @@ const ROWS: Row[] = [
     rule: "not_argmax",
     says: "respond has U = 0.40 against 0.28",
   },
-  { row: "step ≥ max_steps", text: report("verify", "0.28", GOOD), setup: (s) => void (s.main.step = 2), rule: "budget_spent", says: "2 of 2 steps taken" },
+  {
+    row: "step ≥ max_steps",
+    text: report("verify", "0.28", GOOD),
+    setup: (s) => void (s.main.step = 2),
+    rule: "budget_spent",
+    says: "2 of 2 steps taken",
+  },
   { row: "respond", text: report("respond", "0.28", GOOD), rule: "loop_ended", says: "selected respond" },
-  { row: "stop", text: report("stop", "-0.3", "Gain=0 StepCost=0 Uncertainty=0.6 Redundancy=0"), rule: "loop_ended", says: "selected stop" },
-  { row: "U < floor, no high Gain", text: report("verify", "-0.80", "Gain=0.2 StepCost=0.5 Uncertainty=1 Redundancy=0"), rule: "below_floor", says: "U = -0.80 is below the floor -0.5" },
-  { row: "U < floor, override claimed in the short form", text: report("verify", "-0.80", LOW_HIGH_GAIN, "high-gain override, Gain 0.7"), rule: "override_undocumented", says: "judged on the long form only" },
-  { row: "tool not permitted", text: report("retrieve", "0.28", GOOD), rule: "tool_not_permitted", says: "Action retrieve does not permit Bash" },
+  {
+    row: "stop",
+    text: report("stop", "-0.3", "Gain=0 StepCost=0 Uncertainty=0.6 Redundancy=0"),
+    rule: "loop_ended",
+    says: "selected stop",
+  },
+  {
+    row: "U < floor, no high Gain",
+    text: report("verify", "-0.80", "Gain=0.2 StepCost=0.5 Uncertainty=1 Redundancy=0"),
+    rule: "below_floor",
+    says: "U = -0.80 is below the floor -0.5",
+  },
+  {
+    row: "U < floor, override claimed in the short form",
+    text: report("verify", "-0.80", LOW_HIGH_GAIN, "high-gain override, Gain 0.7"),
+    rule: "override_undocumented",
+    says: "judged on the long form only",
+  },
+  {
+    row: "tool not permitted",
+    text: report("retrieve", "0.28", GOOD),
+    rule: "tool_not_permitted",
+    says: "Action retrieve does not permit Bash",
+  },
   {
     row: "exact repeat, Redundancy < 1",
     text: report("retrieve", "0.28", GOOD),
@@ -76,7 +133,15 @@ describe("PreToolUse under the gate: each row of SPEC §6", () => {
     expect(reason).toBeDefined();
     expect(reason).toBe(`utility gate: ${record.reason}`);
     expect(reason).toContain(row.says);
-    expect(record).toMatchObject({ event: "PreToolUse", decision: "refused", rule: row.rule, gated: true, gatedBy: SKILL, maxSteps: 2, session: SESSION });
+    expect(record).toMatchObject({
+      event: "PreToolUse",
+      decision: "refused",
+      rule: row.rule,
+      gated: true,
+      gatedBy: SKILL,
+      maxSteps: 2,
+      session: SESSION,
+    });
     const stepBefore = row.setup ? (row.rule === "budget_spent" ? 2 : 1) : 0;
     expect(state.main.step).toBe(stepBefore);
     expect(state.main.refusals).toBe(1);
@@ -122,7 +187,11 @@ describe("PreToolUse under the gate: each row of SPEC §6", () => {
     const { result, state } = await gatedCall(report("verify", "0.28", GOOD, "run it"), "Bash", () => {}, ctx);
     expect(state.main.step).toBe(1);
     // step 1 of 2 on opus: 0.71·0.5 + 0.29·1.0 = 0.645
-    expect(result).toEqual({ output: { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "utility: step 1/2 · opus · StepCost 0.645 · respond 0.29" } } });
+    expect(result).toEqual({
+      output: {
+        hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "utility: step 1/2 · opus · StepCost 0.645 · respond 0.29" },
+      },
+    });
     const refused = await gatedCall(report("verify", "0.30", GOOD), "Bash", () => {}, ctx);
     expect(refused.result.output?.hookSpecificOutput).not.toHaveProperty("additionalContext");
   });
@@ -153,7 +222,9 @@ describe("PreToolUse under the gate: each row of SPEC §6", () => {
     expect(await preToolUse(ok, ctx)).toEqual({});
     const other = preInput("mcp__other__tool", { q: "x" });
     ctx.texts.set(other.tool_use_id, report("retrieve", "0.28", GOOD));
-    expect(denyReason(await preToolUse(other, ctx))).toContain("retrieve permits read-only tools (Read, Grep, Glob, LS, NotebookRead, WebFetch, WebSearch, ListMcpResourcesTool, ReadMcpResourceTool, BashOutput, TaskOutput), and mcp__docs__search");
+    expect(denyReason(await preToolUse(other, ctx))).toContain(
+      "retrieve permits read-only tools (Read, Grep, Glob, LS, NotebookRead, WebFetch, WebSearch, ListMcpResourcesTool, ReadMcpResourceTool, BashOutput, TaskOutput), and mcp__docs__search",
+    );
   });
 
   it("/utility on gates with the defaults", async () => {
@@ -167,7 +238,8 @@ describe("PreToolUse under the gate: each row of SPEC §6", () => {
   it("neutral tools are never refused, never counted, never logged", async () => {
     const ctx = fakeContext();
     seedMainGate(ctx, source(SKILL));
-    for (const tool of ["Skill", "TodoWrite", "ToolSearch", "ExitPlanMode", "TaskCreate"]) expect(await preToolUse(preInput(tool, {}), ctx)).toEqual({});
+    for (const tool of ["Skill", "TodoWrite", "ToolSearch", "ExitPlanMode", "TaskCreate"])
+      expect(await preToolUse(preInput(tool, {}), ctx)).toEqual({});
     expect(ctx.records).toEqual([]);
     expect(ctx.state()!.main).toMatchObject({ step: 0, refusals: 0 });
     expect(ctx.waits).toEqual([]);
@@ -245,7 +317,14 @@ describe("gating by skill activation, agent definition and dispatch", () => {
   it("a skill activated in the scope's transcript gates the main scope", async () => {
     dir = tempDir();
     const folder = join(dir.path, "skills", "x");
-    const transcript = dir.file("t.jsonl", jsonl([prompt("why?"), assistant("m1", [call("t1", "Skill", { skill: "x" })]), meta(`Base directory for this skill: ${folder}\n\n# X`)]));
+    const transcript = dir.file(
+      "t.jsonl",
+      jsonl([
+        prompt("why?"),
+        assistant("m1", [call("t1", "Skill", { skill: "x" })]),
+        meta(`Base directory for this skill: ${folder}\n\n# X`),
+      ]),
+    );
     const ctx = fakeContext();
     ctx.skills.set(join(folder, "SKILL.md"), source(join(folder, "SKILL.md")));
     const input = preInput("Bash", { command: "true" }, { transcript });
@@ -273,10 +352,16 @@ describe("gating by skill activation, agent definition and dispatch", () => {
     const agent = { id: "a1234", type: "ufix:gated-helper" };
     const bare = preInput("Bash", { command: "true" }, { agent });
     expect(denyReason(await preToolUse(bare, ctx))).toContain("No action report");
-    expect(ctx.waits[0]!.ref).toMatchObject({ kind: "agent", agentId: "a1234", transcript: `/nonexistent/utility-unit/${SESSION}/subagents/agent-a1234.jsonl` });
+    expect(ctx.waits[0]!.ref).toMatchObject({
+      kind: "agent",
+      agentId: "a1234",
+      transcript: `/nonexistent/utility-unit/${SESSION}/subagents/agent-a1234.jsonl`,
+    });
     const delegate = preInput("Agent", { subagent_type: "x" }, { agent });
     ctx.texts.set(delegate.tool_use_id, report("delegate", "0.28", GOOD));
-    expect(denyReason(await preToolUse(delegate, ctx))).toContain("Action delegate is not available in subagent scope; the actions here are respond, retrieve, tool_call, verify, stop.");
+    expect(denyReason(await preToolUse(delegate, ctx))).toContain(
+      "Action delegate is not available in subagent scope; the actions here are respond, retrieve, tool_call, verify, stop.",
+    );
     const ok = preInput("Bash", { command: "true" }, { agent });
     ctx.texts.set(ok.tool_use_id, report("verify", "0.28", GOOD));
     expect(await preToolUse(ok, ctx)).toEqual({});

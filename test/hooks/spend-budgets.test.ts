@@ -23,7 +23,10 @@ describe("budgets on the root task's measured spend", () => {
 
   it("the user's token budget refuses an ungated call once the task's tokens reach it; the records carry each message's usage", async () => {
     dir = tempDir();
-    const transcript = dir.file("t.jsonl", jsonl([prompt("go"), withUsage(assistant("m1", [call("t1", "Bash", { command: "a" })]), 600, 4)]));
+    const transcript = dir.file(
+      "t.jsonl",
+      jsonl([prompt("go"), withUsage(assistant("m1", [call("t1", "Bash", { command: "a" })]), 600, 4)]),
+    );
     const ctx = fakeContext();
     ctx.env.CLAUDE_PLUGIN_OPTION_TOKEN_BUDGET = "1000";
     expect(denied(await preToolUse(preInput("Bash", { command: "a" }, { id: "t1", transcript }), ctx))).toBe(false);
@@ -32,8 +35,15 @@ describe("budgets on the root task's measured spend", () => {
     expect(denied(second)).toBe(true);
     expect(JSON.stringify(second.output)).toContain("This task's token budget is spent: 1,104 tokens of 1,000");
     const pre = ctx.records.filter((r) => r.event === "PreToolUse");
-    expect(pre.map((r) => [r.decision, r.rule])).toEqual([["observed", undefined], ["refused", "budget_spent"]]);
-    expect(pre[0]!.spend).toEqual({ messageId: "m1", model: "claude-opus-4-6", tokens: { input: 600, output: 4, cacheCreation: 0, cacheRead: 0 } });
+    expect(pre.map((r) => [r.decision, r.rule])).toEqual([
+      ["observed", undefined],
+      ["refused", "budget_spent"],
+    ]);
+    expect(pre[0]!.spend).toEqual({
+      messageId: "m1",
+      model: "claude-opus-4-6",
+      tokens: { input: 600, output: 4, cacheCreation: 0, cacheRead: 0 },
+    });
     expect(ctx.records.find((r) => r.event === "Outcome")!.spend).toMatchObject({ messageId: "m1", tokens: { input: 600 } });
     expect(ctx.state()!.userBudgets).toEqual({ tokenBudget: 1000 });
   });
@@ -57,7 +67,10 @@ describe("budgets on the root task's measured spend", () => {
     ctx.env.CLAUDE_PLUGIN_OPTION_MAX_AGENTS = "2";
     for (const id of ["g1", "g2"]) expect(denied(await preToolUse(preInput("Agent", { prompt: id }, { id, transcript }), ctx))).toBe(false);
     ctx.env.CLAUDE_PLUGIN_OPTION_MAX_AGENTS = "3";
-    const nested = await preToolUse(preInput("Agent", { prompt: "n1" }, { id: "n1", transcript, agent: { id: "a1", type: "general-purpose" } }), ctx);
+    const nested = await preToolUse(
+      preInput("Agent", { prompt: "n1" }, { id: "n1", transcript, agent: { id: "a1", type: "general-purpose" } }),
+      ctx,
+    );
     expect(denied(nested)).toBe(false);
     ctx.env.CLAUDE_PLUGIN_OPTION_MAX_AGENTS = "2";
     appendFileSync(transcript, `${assistant("m2", [launch("g3")])}\n`);
@@ -70,7 +83,10 @@ describe("budgets on the root task's measured spend", () => {
     dir = tempDir();
     const transcript = dir.file("t.jsonl", jsonl([prompt("go"), assistant("m1", [call("g1", "Agent", { prompt: "x" })])]));
     mkdirSync(join(dirname(transcript), SESSION, "subagents"), { recursive: true });
-    const sub = dir.file(`${SESSION}/subagents/agent-a1.jsonl`, jsonl([prompt("x"), withUsage(assistant("s1", [call("s1r", "Read", { file_path: "/a" })]), 900)]));
+    const sub = dir.file(
+      `${SESSION}/subagents/agent-a1.jsonl`,
+      jsonl([prompt("x"), withUsage(assistant("s1", [call("s1r", "Read", { file_path: "/a" })]), 900)]),
+    );
     const ctx = fakeContext();
     ctx.env.CLAUDE_PLUGIN_OPTION_TOKEN_BUDGET = "1000";
     await preToolUse(preInput("Agent", { prompt: "x" }, { id: "g1", transcript }), ctx);
@@ -81,7 +97,10 @@ describe("budgets on the root task's measured spend", () => {
     expect(denied(await preToolUse(preInput("Bash", { command: "b" }, { id: "t2", transcript }), ctx))).toBe(false);
     expect(ctx.state()!.main.task).toBe(ctx.state()!.agents.a1!.rootTask! + 1);
     appendFileSync(sub, `${result("s1r")}\n${withUsage(assistant("s2", [call("s2r", "Read", { file_path: "/b" })]), 200)}\n`);
-    const late = await preToolUse(preInput("Read", { file_path: "/b" }, { id: "s2r", transcript, agent: { id: "a1", type: "general-purpose" } }), ctx);
+    const late = await preToolUse(
+      preInput("Read", { file_path: "/b" }, { id: "s2r", transcript, agent: { id: "a1", type: "general-purpose" } }),
+      ctx,
+    );
     expect(denied(late)).toBe(true);
     expect(JSON.stringify(late.output)).toContain("1,100 tokens of 1,000");
   });

@@ -20,7 +20,10 @@ const stopInput = (last: unknown, over: Record<string, unknown> = {}) => ({
 describe("untakenAction (pure)", () => {
   it("finds a report selecting an action that takes a call", () => {
     expect(untakenAction(`${report("verify", "0.28", GOOD)}\n\nNext I run it.`)).toEqual({ action: "verify", utility: 0.28 });
-    expect(untakenAction({ content: [{ type: "text", text: report("retrieve", "0.28", GOOD) }] })).toEqual({ action: "retrieve", utility: 0.28 });
+    expect(untakenAction({ content: [{ type: "text", text: report("retrieve", "0.28", GOOD) }] })).toEqual({
+      action: "retrieve",
+      utility: 0.28,
+    });
   });
   it("ignores ending actions, no report and malformed reports", () => {
     expect(untakenAction(report("respond", "0.28", GOOD))).toBeUndefined();
@@ -39,7 +42,8 @@ describe("the Stop hook", () => {
     const first = await stopHook(stopInput(last), ctx, "Stop");
     expect(first.output).toEqual({
       decision: "block",
-      reason: "utility gate: your last report selected verify (Utility 0.28) but no call was made. Take that action now, or write a new report that selects respond or stop.",
+      reason:
+        "utility gate: your last report selected verify (Utility 0.28) but no call was made. Take that action now, or write a new report that selects respond or stop.",
     });
     expect(await stopHook(stopInput(last), ctx, "Stop")).toEqual({}); // the scope remembers
     expect(ctx.records.map((r) => [r.event, r.decision, r.gated])).toEqual([

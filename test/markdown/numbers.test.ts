@@ -35,7 +35,9 @@ const ALL_FILES = [
 
 /** File text with typographic minus and dashes made plain, so `−0.5` reads as `-0.5` and `1–3` as `1-3`. */
 function read(file: string): string {
-  return readFileSync(join(ROOT, file), "utf8").replace(/\u2212/g, "-").replace(/\u2013/g, "-");
+  return readFileSync(join(ROOT, file), "utf8")
+    .replace(/\u2212/g, "-")
+    .replace(/\u2013/g, "-");
 }
 
 const lambdas = [...DEFAULT_CONFIG.lambdas] as [number, number, number];
@@ -120,7 +122,9 @@ describe("tie-break order", () => {
     for (const file of [SKILL]) {
       const line = read(file)
         .split("\n")
-        .find((l) => /^(stop|respond|verify|retrieve|tool_call|delegate)(, (stop|respond|verify|retrieve|tool_call|delegate))+$/.test(l.trim()));
+        .find((l) =>
+          /^(stop|respond|verify|retrieve|tool_call|delegate)(, (stop|respond|verify|retrieve|tool_call|delegate))+$/.test(l.trim()),
+        );
       expect([file, line?.trim()]).toEqual([file, order]);
     }
   });
@@ -216,7 +220,9 @@ describe("step-cost.md, dispatch.md and the scorer agent against the step-cost c
   });
 
   it("respond pays the model term only, stop pays nothing", () => {
-    expect(text).toContain(`the model term only, ${STEP_COST_WEIGHTS.noCeiling.model}·model_ratio (${STEP_COST_WEIGHTS.withCeiling.model}·model_ratio with a`);
+    expect(text).toContain(
+      `the model term only, ${STEP_COST_WEIGHTS.noCeiling.model}·model_ratio (${STEP_COST_WEIGHTS.withCeiling.model}·model_ratio with a`,
+    );
     expect(text).toMatch(/^- `stop`: 0\.$/m);
   });
 });
@@ -257,11 +263,16 @@ describe("arithmetic written out in the Markdown", () => {
         const rows = [...fence[1]!.matchAll(/^- ([a-z_]+): Gain=([\d.]+) StepCost=([\d.]+) Uncertainty=([\d.]+) Redundancy=([\d.]+)$/gm)];
         if (rows.length === 0) continue;
         const after = text.slice(fence.index! + fence[0].length, fence.index! + fence[0].length + 400);
-        const listed = new Map([...after.matchAll(/\b(respond|retrieve|verify|tool_call|delegate|stop)\s+(-?\d+(?:\.\d+)?)/g)].map((m) => [m[1]!, m[2]!]));
+        const listed = new Map(
+          [...after.matchAll(/\b(respond|retrieve|verify|tool_call|delegate|stop)\s+(-?\d+(?:\.\d+)?)/g)].map((m) => [m[1]!, m[2]!]),
+        );
         if (listed.size === 0) continue;
         tables++;
         for (const [, action, gain, stepCost, uncertainty, redundancy] of rows) {
-          const u = utility({ gain: Number(gain), stepCost: Number(stepCost), uncertainty: Number(uncertainty), redundancy: Number(redundancy) }, lambdas);
+          const u = utility(
+            { gain: Number(gain), stepCost: Number(stepCost), uncertainty: Number(uncertainty), redundancy: Number(redundancy) },
+            lambdas,
+          );
           const stated = listed.get(action!);
           expect([file, action, stated !== undefined]).toEqual([file, action, true]);
           const decimals = stated!.split(".")[1]?.length ?? 0;
@@ -287,7 +298,12 @@ describe("arithmetic written out in the Markdown", () => {
 });
 
 describe("scales, bonus and the paper's figures", () => {
-  const BANDS = [[0, 0.2], [0.3, 0.5], [0.6, 0.8], [0.9, 1.0]];
+  const BANDS = [
+    [0, 0.2],
+    [0.3, 0.5],
+    [0.6, 0.8],
+    [0.9, 1.0],
+  ];
 
   it("SKILL.md's one table of Gain and Uncertainty bands has the four bands", () => {
     for (const file of [SKILL]) {

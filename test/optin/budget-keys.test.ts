@@ -12,9 +12,22 @@ function problems(data: unknown): OptInProblem[] {
 
 describe("budget keys in frontmatter", () => {
   it("reads each at the top level or under metadata", () => {
-    const r = resolveOptIn({ utility_gated: true, utility_max_agents: 0, metadata: { utility_token_budget: 1, utility_step_cost: "reported", utility_cost_budget_usd: 0.01 } }, FILE);
+    const r = resolveOptIn(
+      {
+        utility_gated: true,
+        utility_max_agents: 0,
+        metadata: { utility_token_budget: 1, utility_step_cost: "reported", utility_cost_budget_usd: 0.01 },
+      },
+      FILE,
+    );
     expect(r.ok && r.optIn.budgets).toEqual({ maxAgents: 0, tokenBudget: 1, stepCost: "reported", costBudgetUsd: 0.01 });
-    expect(r.ok && r.optIn.keys).toEqual(["utility_gated", "utility_token_budget", "utility_cost_budget_usd", "utility_max_agents", "utility_step_cost"]);
+    expect(r.ok && r.optIn.keys).toEqual([
+      "utility_gated",
+      "utility_token_budget",
+      "utility_cost_budget_usd",
+      "utility_max_agents",
+      "utility_step_cost",
+    ]);
   });
 
   it("a file without budget keys has no budgets", () => {

@@ -52,13 +52,16 @@ describe("parseFrontmatter", () => {
     expect(parseFrontmatter("---\n- a\n- b\n---\n", "f.md").ok).toBe(false);
   });
 
-  it.each(["js", "javascript", "JS", "coffee", "coffeescript", "cson", "json", "toml", "ruby"])("---%s front matter is refused, never parsed", (lang) => {
-    const r = parseFrontmatter(`---${lang}\n{"utility_gated": true}\n---\n`, "f.md");
-    expect(r.ok).toBe(false);
-    if (r.ok) return;
-    expect(r.problems[0]).toMatchObject({ file: "f.md", key: "frontmatter" });
-    expect(r.problems[0]!.found).toContain(`---${lang}`);
-  });
+  it.each(["js", "javascript", "JS", "coffee", "coffeescript", "cson", "json", "toml", "ruby"])(
+    "---%s front matter is refused, never parsed",
+    (lang) => {
+      const r = parseFrontmatter(`---${lang}\n{"utility_gated": true}\n---\n`, "f.md");
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.problems[0]).toMatchObject({ file: "f.md", key: "frontmatter" });
+      expect(r.problems[0]!.found).toContain(`---${lang}`);
+    },
+  );
 });
 
 describe("---js front matter never runs", () => {
@@ -76,7 +79,9 @@ describe("---js front matter never runs", () => {
     if (r.ok) return;
     expect(r.problems).toHaveLength(1);
     expect(r.seemsGated).toBe(true);
-    expect(r.problems[0]!.message).toMatch(/^broken\/js-frontmatter\/SKILL\.md: frontmatter is a "js" block \(---js\); expected YAML front matter/);
+    expect(r.problems[0]!.message).toMatch(
+      /^broken\/js-frontmatter\/SKILL\.md: frontmatter is a "js" block \(---js\); expected YAML front matter/,
+    );
     expect(existsSync(MARKER)).toBe(false);
   });
 
@@ -139,7 +144,9 @@ describe("readFrontmatter and readOptIn on files", () => {
     const r = readOptIn(path, "skills/demo/SKILL.md");
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.problems[0]!.message).toBe('skills/demo/SKILL.md: utility_gated is the string "true"; expected a boolean (true or false, without quotes); write true.');
+    expect(r.problems[0]!.message).toBe(
+      'skills/demo/SKILL.md: utility_gated is the string "true"; expected a boolean (true or false, without quotes); write true.',
+    );
   });
 });
 

@@ -84,7 +84,7 @@ describe("resolveOptIn: defaults", () => {
 });
 
 describe("resolveOptIn: utility_gated", () => {
-  it("the string \"true\" is an error with an actionable sentence", () => {
+  it('the string "true" is an error with an actionable sentence', () => {
     const [p] = problems({ utility_gated: "true" });
     expect(p).toMatchObject({ file: FILE, key: "utility_gated", found: 'the string "true"' });
     expect(p!.message).toBe(`${FILE}: utility_gated is the string "true"; expected a boolean (true or false, without quotes); write true.`);
@@ -168,7 +168,10 @@ describe("resolveOptIn: utility_scope", () => {
 
 describe("resolveOptIn: utility_tools", () => {
   it("adds tool names per action", () => {
-    expect(optIn({ utility_tools: { retrieve: ["mcp__docs__search"], delegate: [] } }).tools).toEqual({ retrieve: ["mcp__docs__search"], delegate: [] });
+    expect(optIn({ utility_tools: { retrieve: ["mcp__docs__search"], delegate: [] } }).tools).toEqual({
+      retrieve: ["mcp__docs__search"],
+      delegate: [],
+    });
   });
 
   it("an unknown action is named", () => {
@@ -197,7 +200,9 @@ describe("resolveOptIn: top level against metadata", () => {
   it("the same key with different values is an error naming both", () => {
     const [p] = problems({ utility_floor: -0.5, metadata: { utility_floor: -1 } });
     expect(p).toMatchObject({ key: "utility_floor", found: "-0.5 at the top level and -1 under metadata" });
-    expect(p!.message).toBe(`${FILE}: utility_floor is -0.5 at the top level and -1 under metadata; expected one value: set the key in one place, or the same value in both.`);
+    expect(p!.message).toBe(
+      `${FILE}: utility_floor is -0.5 at the top level and -1 under metadata; expected one value: set the key in one place, or the same value in both.`,
+    );
   });
 
   it("an invalid value under metadata is named with its place", () => {
@@ -211,8 +216,12 @@ describe("resolveOptIn: top level against metadata", () => {
 
   it("nested values are compared deeply: the same tool table in both places is one value, any difference is two", () => {
     const tools = { retrieve: ["mcp__docs__search"], verify: ["mcp__ci__run"] };
-    expect(optIn({ utility_tools: tools, metadata: { utility_tools: { verify: ["mcp__ci__run"], retrieve: ["mcp__docs__search"] } } }).tools).toEqual(tools);
-    expect(problems({ utility_tools: tools, metadata: { utility_tools: { retrieve: ["mcp__docs__search"], verify: ["mcp__ci__other"] } } })).toHaveLength(1);
+    expect(
+      optIn({ utility_tools: tools, metadata: { utility_tools: { verify: ["mcp__ci__run"], retrieve: ["mcp__docs__search"] } } }).tools,
+    ).toEqual(tools);
+    expect(
+      problems({ utility_tools: tools, metadata: { utility_tools: { retrieve: ["mcp__docs__search"], verify: ["mcp__ci__other"] } } }),
+    ).toHaveLength(1);
     expect(problems({ utility_tools: tools, metadata: { utility_tools: { retrieve: ["mcp__docs__search"] } } })).toHaveLength(1);
     expect(problems({ utility_lambdas: [1, 0.5, 0.8], metadata: { utility_lambdas: [1, 0.8, 0.5] } })).toHaveLength(1);
   });
@@ -226,7 +235,7 @@ describe("resolveOptIn: unknown utility_* keys", () => {
   });
 
   it("case and hyphen variants are caught too, top level and under metadata", () => {
-    const keys = problems({ "Utility_Gated": true, metadata: { "utility-floor": -0.5 } }).map((p) => p.key);
+    const keys = problems({ Utility_Gated: true, metadata: { "utility-floor": -0.5 } }).map((p) => p.key);
     expect(keys).toEqual(["Utility_Gated", "metadata.utility-floor"]);
   });
 

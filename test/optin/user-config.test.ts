@@ -2,7 +2,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUDGET_KEYS } from "../../src/engine/budget.js";
-import { describeUserConfigProblems, optionEnvName, parseUserConfig, PRICES_OPTION, USER_BUDGET_OPTIONS } from "../../src/optin/user-config.js";
+import {
+  describeUserConfigProblems,
+  optionEnvName,
+  parseUserConfig,
+  PRICES_OPTION,
+  USER_BUDGET_OPTIONS,
+} from "../../src/optin/user-config.js";
 import { ROOT } from "../support/paths.js";
 
 const env = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [optionEnvName(k), v]));
@@ -62,7 +68,9 @@ describe("the user's budgets from CLAUDE_PLUGIN_OPTION_* (plugin userConfig)", (
 });
 
 describe("the manifest declares the same options", () => {
-  const manifest = JSON.parse(readFileSync(join(ROOT, "plugin", ".claude-plugin", "plugin.json"), "utf8")) as { userConfig: Record<string, { type: string; options?: string[]; min?: number }> };
+  const manifest = JSON.parse(readFileSync(join(ROOT, "plugin", ".claude-plugin", "plugin.json"), "utf8")) as {
+    userConfig: Record<string, { type: string; options?: string[]; min?: number }>;
+  };
 
   it("one userConfig option per budget key, and the price override", () => {
     expect(Object.keys(manifest.userConfig).sort()).toEqual([...Object.values(USER_BUDGET_OPTIONS), PRICES_OPTION].sort());

@@ -8,7 +8,9 @@ import { describe, expect, it } from "vitest";
 import { PLUGIN_ROOT, ROOT } from "../support/paths.js";
 
 const HOOKS = join(PLUGIN_ROOT, "dist", "hooks");
-const entries = readdirSync(join(ROOT, "src", "hooks", "entries")).filter((f) => f.endsWith(".ts")).map((f) => f.replace(/\.ts$/, ".js"));
+const entries = readdirSync(join(ROOT, "src", "hooks", "entries"))
+  .filter((f) => f.endsWith(".ts"))
+  .map((f) => f.replace(/\.ts$/, ".js"));
 
 describe("dist/hooks", () => {
   it("holds one CommonJS file per hook, the lazily imported reader, and nothing else", () => {

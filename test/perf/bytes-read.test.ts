@@ -45,10 +45,16 @@ async function lastCallOf(name: string, skillFolder?: string): Promise<Measured>
   const appendedBytes = written.finish(["toolu_perf_call"]);
 
   resetTranscriptReadStats();
-  const result = await preToolUse({ ...base, tool_input: { command: "npm test -- --run parser-0", description: "run the failing test" }, tool_use_id: "toolu_perf_call" }, ctx);
+  const result = await preToolUse(
+    { ...base, tool_input: { command: "npm test -- --run parser-0", description: "run the failing test" }, tool_use_id: "toolu_perf_call" },
+    ctx,
+  );
   const read = transcriptReadStats();
 
-  const records = readFileSync(join(dir, "data", "sessions", `${SESSION}.jsonl`), "utf8").trim().split("\n").map((line) => JSON.parse(line) as { toolUseId?: string; decision?: string });
+  const records = readFileSync(join(dir, "data", "sessions", `${SESSION}.jsonl`), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { toolUseId?: string; decision?: string });
   const record = records.find((r) => r.toolUseId === "toolu_perf_call");
   return { transcriptBytes: statSync(transcript).size, appendedBytes, read, decision: record?.decision, output: result.output };
 }
@@ -67,7 +73,12 @@ describe("the PreToolUse hot path on a 50 MB transcript", () => {
     expect(ungated.transcriptBytes).toBeGreaterThan(SIZE * 0.99);
     expect(gated.decision).toBe("passed");
     // A passed gated call never decides; it only tells the model its step, tier and next StepCost.
-    expect(gated.output).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: expect.stringMatching(/^utility: step \d+\/10 · opus · StepCost /) } });
+    expect(gated.output).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        additionalContext: expect.stringMatching(/^utility: step \d+\/10 · opus · StepCost /),
+      },
+    });
     expect(ungated.decision).toBe("observed");
   });
 

@@ -3,7 +3,15 @@
 import { describe, expect, it } from "vitest";
 import { ACTIONS } from "../../src/engine/vocabulary.js";
 import { ConfigSchema } from "../../src/engine/signals.js";
-import { GateSourceSchema, RanCallSchema, ScopeStateSchema, SessionStateSchema, newScope, newSession, type SessionState } from "../../src/state/schema.js";
+import {
+  GateSourceSchema,
+  RanCallSchema,
+  ScopeStateSchema,
+  SessionStateSchema,
+  newScope,
+  newSession,
+  type SessionState,
+} from "../../src/state/schema.js";
 import { STATE_KEYS, isWellFormedState } from "../../src/state/well-formed.js";
 
 // ---- the key lists follow the schema ----
@@ -17,8 +25,14 @@ function keysOf(schema: unknown): { required: string[]; optional: string[] } {
   const entries = Object.entries(shape);
   return {
     // A key with a default is optional to the schema; the fast path asks for it (stricter), so it counts as required here.
-    required: entries.filter(([, s]) => s._zod.def.type !== "optional").map(([k]) => k).sort(),
-    optional: entries.filter(([, s]) => s._zod.def.type === "optional").map(([k]) => k).sort(),
+    required: entries
+      .filter(([, s]) => s._zod.def.type !== "optional")
+      .map(([k]) => k)
+      .sort(),
+    optional: entries
+      .filter(([, s]) => s._zod.def.type === "optional")
+      .map(([k]) => k)
+      .sort(),
   };
 }
 const sorted = (shape: { readonly required: readonly string[]; readonly optional: readonly string[] }) => ({
@@ -37,7 +51,9 @@ describe("STATE_KEYS", () => {
 
   it("knows every kind of effect and its keys", () => {
     const effect = (RanCallSchema as unknown as ZodLike)._zod.def.shape!.effect!;
-    const byKind = Object.fromEntries(effect._zod.def.options!.map((o) => [String(o._zod.def.shape!.kind!._zod.def.values![0]), keysOf(o)]));
+    const byKind = Object.fromEntries(
+      effect._zod.def.options!.map((o) => [String(o._zod.def.shape!.kind!._zod.def.values![0]), keysOf(o)]),
+    );
     expect(byKind).toEqual({
       read: sorted(STATE_KEYS.effectWithPaths),
       write: sorted(STATE_KEYS.effectWithPaths),
@@ -124,7 +140,26 @@ function generator(seed: number) {
     };
     walk(copy);
     const target = pick(containers);
-    const odd: Json[] = [null, true, false, 0, -1, 1.5, 2, 1e9, "", "x", "read", "exec", "self", "tool_call", [], [1], {}, { kind: "poll" }];
+    const odd: Json[] = [
+      null,
+      true,
+      false,
+      0,
+      -1,
+      1.5,
+      2,
+      1e9,
+      "",
+      "x",
+      "read",
+      "exec",
+      "self",
+      "tool_call",
+      [],
+      [1],
+      {},
+      { kind: "poll" },
+    ];
     if (Array.isArray(target)) {
       if (target.length > 0 && maybe()) target[Math.floor(r() * target.length)] = pick(odd);
       else target.push(pick(odd));
@@ -133,7 +168,8 @@ function generator(seed: number) {
     const keys = Object.keys(target);
     const action = r();
     if (action < 0.3 && keys.length > 0) delete target[pick(keys)];
-    else if (action < 0.5) target[pick(["extra", "kind", "paths", "background", "failed", "problem", "lastAction", "__proto__"])] = pick(odd);
+    else if (action < 0.5)
+      target[pick(["extra", "kind", "paths", "background", "failed", "problem", "lastAction", "__proto__"])] = pick(odd);
     else if (keys.length > 0) target[pick(keys)] = pick(odd);
     return copy;
   };
@@ -176,7 +212,8 @@ describe("isWellFormedState", () => {
 
   it('leaves to the schema a "__proto__" key, which the schema\'s copy would not keep: the check alone refuses it', () => {
     const call = '{"tool":"Read","digest":"d","effect":{"kind":"read","paths":["/a"]},"at":1,"toolUseId":"t1"}';
-    const state = (pending: string) => `{"version":1,"sessionId":"s","manualGate":false,"main":{"task":1,"step":1,"refusals":0,"offset":0,"sources":[],"pending":{${pending}},"history":[]},"agents":{}}`;
+    const state = (pending: string) =>
+      `{"version":1,"sessionId":"s","manualGate":false,"main":{"task":1,"step":1,"refusals":0,"offset":0,"sources":[],"pending":{${pending}},"history":[]},"agents":{}}`;
     expect(isWellFormedState(JSON.parse(state(`"t1":${call}`)))).toBe(true); // the same entry under an ordinary key passes
     const proto = JSON.parse(state(`"__proto__":${call}`)) as SessionState;
     expect(Object.keys(proto.main.pending)).toEqual(["__proto__"]); // JSON.parse makes it an own key
@@ -187,7 +224,9 @@ describe("isWellFormedState", () => {
   it("leaves to the schema what it would fill in or strip", () => {
     const base = newSession("s1");
     const noFloor = structuredClone(base) as unknown as { main: { sources: unknown[] } };
-    noFloor.main.sources = [{ file: "f", gated: true, scope: "self", config: { lambdas: [1, 0.5, 0.8], maxSteps: 10, highGainThreshold: 0.7 }, extraTools: {} }];
+    noFloor.main.sources = [
+      { file: "f", gated: true, scope: "self", config: { lambdas: [1, 0.5, 0.8], maxSteps: 10, highGainThreshold: 0.7 }, extraTools: {} },
+    ];
     expect(isWellFormedState(noFloor)).toBe(false);
     expect(SessionStateSchema.safeParse(noFloor).success).toBe(true); // the default floor is filled in
     expect(isWellFormedState({ ...base, extra: 1 })).toBe(false);

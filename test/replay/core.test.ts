@@ -58,13 +58,23 @@ describe("exact repeats in a replayed scope", () => {
     expect(compacted.compactions).toBe(1); // the boundary line and its summary line are one compaction
     // ... and the history starts again from there.
     const third = [assistant("m3", [call("t3", "Read", READ_A)]), result("t3", "body")];
-    expect(main(replayLines([...before, compactBoundary(), ...after, ...third]).scopes).repeats.map((r) => [r.first.toolUseId, r.repeat.toolUseId])).toEqual([["t2", "t3"]]);
+    expect(
+      main(replayLines([...before, compactBoundary(), ...after, ...third]).scopes).repeats.map((r) => [
+        r.first.toolUseId,
+        r.repeat.toolUseId,
+      ]),
+    ).toEqual([["t2", "t3"]]);
   });
 
   it("only calls whose result came back are in the history (parallel twins are not repeats)", () => {
     const parallel = [prompt("p"), ...message("m1", [call("t1", "Read", READ_A), call("t2", "Read", READ_A)]), result("t1"), result("t2")];
     expect(main(replayLines(parallel).scopes).repeats).toEqual([]);
-    const unanswered = [prompt("p"), assistant("m1", [call("t1", "Read", READ_A)]), assistant("m2", [call("t2", "Read", READ_A)]), result("t2")];
+    const unanswered = [
+      prompt("p"),
+      assistant("m1", [call("t1", "Read", READ_A)]),
+      assistant("m2", [call("t2", "Read", READ_A)]),
+      result("t2"),
+    ];
     const scope = main(replayLines(unanswered).scopes);
     expect(scope.repeats).toEqual([]);
     expect(scope.unanswered).toBe(1);
@@ -72,9 +82,19 @@ describe("exact repeats in a replayed scope", () => {
 
   it("a sibling call still out when the repeat is decided stands in between if it could change the result", () => {
     const first = [prompt("p"), assistant("m1", [call("t1", "Read", READ_A)]), result("t1", "v1")];
-    const withBash = [...first, ...message("m2", [call("t2", "Bash", { command: "sed -i s/a/b/ /repo/a.ts" }), call("t3", "Read", READ_A)]), result("t2"), result("t3")];
+    const withBash = [
+      ...first,
+      ...message("m2", [call("t2", "Bash", { command: "sed -i s/a/b/ /repo/a.ts" }), call("t3", "Read", READ_A)]),
+      result("t2"),
+      result("t3"),
+    ];
     expect(main(replayLines(withBash).scopes).repeats).toEqual([]);
-    const withGrep = [...first, ...message("m2", [call("t2", "Grep", { pattern: "a", path: "/repo" }), call("t3", "Read", READ_A)]), result("t2"), result("t3")];
+    const withGrep = [
+      ...first,
+      ...message("m2", [call("t2", "Grep", { pattern: "a", path: "/repo" }), call("t3", "Read", READ_A)]),
+      result("t2"),
+      result("t3"),
+    ];
     expect(main(replayLines(withGrep).scopes).repeats.map((r) => [r.first.toolUseId, r.repeat.toolUseId])).toEqual([["t1", "t3"]]);
   });
 
@@ -126,7 +146,10 @@ describe("scopes of a session file", () => {
     const side = { sidechain: true };
     const lines = [
       prompt("do two things"), // 1
-      ...message("m1", [call("task1", "Task", { description: "first", prompt: "Do A", subagent_type: "general-purpose" }), call("task2", "Task", { description: "second", prompt: "Do B" })]), // 2-3
+      ...message("m1", [
+        call("task1", "Task", { description: "first", prompt: "Do A", subagent_type: "general-purpose" }),
+        call("task2", "Task", { description: "second", prompt: "Do B" }),
+      ]), // 2-3
       prompt("Do A", side), // 4
       assistant("s1", [call("a1", "Read", READ_A)], side), // 5
       result("a1", "body", side), // 6
@@ -145,7 +168,13 @@ describe("scopes of a session file", () => {
       ["sidechain:2", "agent", "inline", 1, 7, 9],
     ]);
     expect(scopes.flatMap((s) => s.repeats)).toEqual([]);
-    expect(scopes[1]!.spawnedBy).toEqual({ toolUseId: "task1", line: 2, tool: "Task", description: "first", subagentType: "general-purpose" });
+    expect(scopes[1]!.spawnedBy).toEqual({
+      toolUseId: "task1",
+      line: 2,
+      tool: "Task",
+      description: "first",
+      subagentType: "general-purpose",
+    });
     expect(scopes[2]!.spawnedBy).toMatchObject({ toolUseId: "task2", description: "second" });
   });
 
@@ -165,14 +194,22 @@ describe("scopes of a session file", () => {
       ["main", "main", undefined, 1],
       ["agent:ag1", "inline", "ag1", 2],
     ]);
-    expect(scopes[1]!.repeats.map((r) => [r.first.toolUseId, r.repeat.toolUseId, r.first.line, r.repeat.line])).toEqual([["a1", "a2", 4, 6]]);
+    expect(scopes[1]!.repeats.map((r) => [r.first.toolUseId, r.repeat.toolUseId, r.first.line, r.repeat.line])).toEqual([
+      ["a1", "a2", 4, 6],
+    ]);
     expect(scopes[1]!.spawnedBy?.toolUseId).toBe("task1");
   });
 
   it("a subagent's own file is one scope, whatever its lines say", () => {
-    const lines = [prompt("Look", { sidechain: true, agentId: "ab12" }), assistant("s1", [call("a1", "Glob", { pattern: "*" })], { sidechain: true, agentId: "ab12" }), result("a1")];
+    const lines = [
+      prompt("Look", { sidechain: true, agentId: "ab12" }),
+      assistant("s1", [call("a1", "Glob", { pattern: "*" })], { sidechain: true, agentId: "ab12" }),
+      result("a1"),
+    ];
     const { scopes } = replayLines(lines, { subagentFile: { agentId: "ab12" } });
-    expect(scopes.map((s) => [s.id, s.scope, s.source, s.agentId, s.calls, s.tasks])).toEqual([["agent:ab12", "agent", "subagent_file", "ab12", 1, 1]]);
+    expect(scopes.map((s) => [s.id, s.scope, s.source, s.agentId, s.calls, s.tasks])).toEqual([
+      ["agent:ab12", "agent", "subagent_file", "ab12", 1, 1],
+    ]);
   });
 
   it("main-scope tasks start at each real prompt; steps count per task", () => {
@@ -233,7 +270,8 @@ describe("--gated: what the gate would have decided", () => {
 
   it("refused calls are not steps; the budget runs out at max_steps (10)", () => {
     const lines = [prompt("p")];
-    for (let i = 1; i <= 12; i++) lines.push(...message(`m${i}`, [text(report("tool_call", "0.28", GOOD)), bashCall(`t${i}`)]), result(`t${i}`));
+    for (let i = 1; i <= 12; i++)
+      lines.push(...message(`m${i}`, [text(report("tool_call", "0.28", GOOD)), bashCall(`t${i}`)]), result(`t${i}`));
     const gate = gated(lines);
     expect(gate.passed).toBe(10);
     expect(gate.refusals.map((r) => [r.call.toolUseId, r.rule, r.stepsBefore])).toEqual([
@@ -246,7 +284,8 @@ describe("--gated: what the gate would have decided", () => {
   });
 
   it("an exact repeat claimed with Redundancy < 1 is refused with U at Redundancy 1; claimed at 1 it passes", () => {
-    const retrieve = (r: string, u: string, gain = "0.7") => text(report("retrieve", u, `Gain=${gain} StepCost=0.12 Uncertainty=0.6 Redundancy=${r}`));
+    const retrieve = (r: string, u: string, gain = "0.7") =>
+      text(report("retrieve", u, `Gain=${gain} StepCost=0.12 Uncertainty=0.6 Redundancy=${r}`));
     const lines = [
       prompt("p"),
       ...message("m1", [retrieve("0", "0.28"), call("t1", "Read", READ_A)]),
@@ -255,7 +294,10 @@ describe("--gated: what the gate would have decided", () => {
       result("t2"),
       ...message("m3", [retrieve("1", "-0.62", "0.6"), call("t3", "Read", READ_A)]), // honest, but below the floor (−0.5)
       result("t3"),
-      ...message("m4", [text(report("retrieve", "-0.46", "Gain=0.7 StepCost=0.0 Uncertainty=0.72 Redundancy=1")), call("t4", "Read", READ_A)]),
+      ...message("m4", [
+        text(report("retrieve", "-0.46", "Gain=0.7 StepCost=0.0 Uncertainty=0.72 Redundancy=1")),
+        call("t4", "Read", READ_A),
+      ]),
       result("t4"),
     ];
     const gate = gated(lines);

@@ -66,9 +66,23 @@ describe("replaying a session with its subagent files", () => {
     ]);
     const scope = report.files[1]!.scopes[0]!;
     expect(scope).toMatchObject({ id: "agent:a1b2", scope: "agent", source: "subagent_file", agentId: "a1b2", calls: 2 });
-    expect(scope.spawnedBy).toEqual({ toolUseId: "agent1", line: 2, tool: "Agent", description: "reader", subagentType: "general-purpose" });
+    expect(scope.spawnedBy).toEqual({
+      toolUseId: "agent1",
+      line: 2,
+      tool: "Agent",
+      description: "reader",
+      subagentType: "general-purpose",
+    });
     expect(scope.repeats.map((r) => [r.first.line, r.repeat.line])).toEqual([[2, 4]]);
-    expect(report.totals).toEqual({ files: 2, scopes: 2, calls: 3, repeats: 1, repeatTokens: 1, spend: expect.any(Object), pricesDate: expect.any(String) });
+    expect(report.totals).toEqual({
+      files: 2,
+      scopes: 2,
+      calls: 3,
+      repeats: 1,
+      repeatTokens: 1,
+      spend: expect.any(Object),
+      pricesDate: expect.any(String),
+    });
   });
 
   it("counts a subagent once when its calls are also copied into the session file (agent_progress)", () => {

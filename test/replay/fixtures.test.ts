@@ -70,7 +70,11 @@ const EXPECTED: Record<string, Expected> = {
   "spotter__subagent.jsonl": { calls: 25, scopes: { main: 16, "agent:afb92ff": 9 }, repeats: [] },
   "spotter__tool_heavy.jsonl": { calls: 6, scopes: { main: 6 }, repeats: [] },
   "viewer__1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl": { calls: 12, scopes: { main: 12 }, repeats: [] },
-  "viewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl": { calls: 21, scopes: { main: 13, "sidechain:1": 2, "sidechain:2": 6 }, repeats: [] },
+  "viewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl": {
+    calls: 21,
+    scopes: { main: 13, "sidechain:1": 2, "sidechain:2": 6 },
+    repeats: [],
+  },
   "viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl": {
     calls: 167,
     scopes: { main: 11, "sidechain:1": 8, "sidechain:2": 33, "sidechain:3": 39, "sidechain:4": 24, "sidechain:5": 52 },
@@ -78,7 +82,9 @@ const EXPECTED: Record<string, Expected> = {
   },
 };
 
-const fixtures = readdirSync(TRANSCRIPTS).filter((name) => name.endsWith(".jsonl")).sort();
+const fixtures = readdirSync(TRANSCRIPTS)
+  .filter((name) => name.endsWith(".jsonl"))
+  .sort();
 
 // ---- An independent, naive reading ----
 
@@ -101,7 +107,13 @@ function naiveCalls(text: string): Array<{ id: string; name: string; input: unkn
     if (!Array.isArray(content)) return;
     for (const block of content as Json[]) {
       if (block.type !== "tool_use" || typeof block.id !== "string" || found.has(block.id)) continue;
-      found.set(block.id, { id: block.id, name: String(block.name), input: block.input, line: i + 1, sidechain: nested !== undefined || json.isSidechain === true });
+      found.set(block.id, {
+        id: block.id,
+        name: String(block.name),
+        input: block.input,
+        line: i + 1,
+        sidechain: nested !== undefined || json.isSidechain === true,
+      });
     }
   });
   return [...found.values()];
@@ -117,7 +129,13 @@ function naiveResults(text: string): Map<string, { text: string; isError: boolea
     if (!Array.isArray(content)) continue;
     for (const block of content as Json[]) {
       if (block.type !== "tool_result" || results.has(String(block.tool_use_id))) continue;
-      const body = typeof block.content === "string" ? block.content : (block.content as Json[]).filter((b) => b.type === "text").map((b) => String(b.text)).join("\n");
+      const body =
+        typeof block.content === "string"
+          ? block.content
+          : (block.content as Json[])
+              .filter((b) => b.type === "text")
+              .map((b) => String(b.text))
+              .join("\n");
       results.set(String(block.tool_use_id), { text: body, isError: block.is_error === true });
     }
   }
@@ -142,7 +160,9 @@ function checkRepeatByHand(text: string, repeat: RepeatFinding, scopeCallIds: Se
   expect(results.get(first.id)?.isError).toBe(false);
   const path = (input: unknown) => (input as { file_path?: string }).file_path;
   for (const between of calls.filter((c) => c.line > first.line && c.line < again.line)) {
-    const harmless = HARMLESS.has(between.name) || (READ_ONLY.has(first.name) && ["Edit", "Write", "MultiEdit"].includes(between.name) && path(between.input) !== path(first.input));
+    const harmless =
+      HARMLESS.has(between.name) ||
+      (READ_ONLY.has(first.name) && ["Edit", "Write", "MultiEdit"].includes(between.name) && path(between.input) !== path(first.input));
     expect(harmless, `${between.name} at line ${between.line} stands between`).toBe(true);
   }
 }
@@ -192,7 +212,8 @@ describe.each(fixtures)("replay of fixture %s", (name) => {
     const neutral = naive.filter((c) => ["TodoWrite", "ExitPlanMode", "Skill"].includes(c.name)).length;
     expect(report.totals.refused).toBe(naive.length - neutral);
     expect(report.totals.passed).toBe(0);
-    for (const scope of report.files[0]!.scopes) expect(Object.keys(scope.gate!.byRule)).toEqual(scope.gate!.refused > 0 ? ["no_report"] : []);
+    for (const scope of report.files[0]!.scopes)
+      expect(Object.keys(scope.gate!.byRule)).toEqual(scope.gate!.refused > 0 ? ["no_report"] : []);
   });
 });
 
@@ -221,7 +242,11 @@ describe("a real session with the two failed Edits cut out", () => {
     expect(repeat.resultBytes).toBe(bytes);
     expect(repeat.tokens).toBe(Math.ceil(bytes / 4));
     expect(report.totals.repeatTokens).toBe(repeat.tokens);
-    const ids = new Set(naiveCalls(cut).filter((c) => c.line >= scope.firstLine && c.line <= scope.lastLine && c.sidechain).map((c) => c.id));
+    const ids = new Set(
+      naiveCalls(cut)
+        .filter((c) => c.line >= scope.firstLine && c.line <= scope.lastLine && c.sidechain)
+        .map((c) => c.id),
+    );
     checkRepeatByHand(cut, repeat, ids);
   });
 });

@@ -16,7 +16,12 @@ const usage = (input: number, output: number, cacheCreation = 0, cacheRead = 0) 
 });
 
 function line(id: string | undefined, u: object, extra: Record<string, unknown> = {}, model = "claude-sonnet-4-5"): string {
-  return JSON.stringify({ type: "assistant", isSidechain: false, ...extra, message: { ...(id ? { id } : {}), role: "assistant", model, content: [{ type: "text", text: "x" }], usage: u } });
+  return JSON.stringify({
+    type: "assistant",
+    isSidechain: false,
+    ...extra,
+    message: { ...(id ? { id } : {}), role: "assistant", model, content: [{ type: "text", text: "x" }], usage: u },
+  });
 }
 
 describe("replay's spend per scope is the scope reducer's", () => {
@@ -28,21 +33,42 @@ describe("replay's spend per scope is the scope reducer's", () => {
   const spendOf = (lines: string[], name = "s.jsonl") => replayFiles([dir.file(name, jsonl(lines))]).files[0]!.spend;
 
   it("counts a message spanning several lines once, with its final (largest) counts", () => {
-    const [main] = spendOf([line("m1", usage(3, 8, 100, 50)), line("m1", usage(3, 172, 100, 50)), line("m1", usage(3, 172, 100, 50)), line("m2", usage(1, 1))]);
+    const [main] = spendOf([
+      line("m1", usage(3, 8, 100, 50)),
+      line("m1", usage(3, 172, 100, 50)),
+      line("m1", usage(3, 172, 100, 50)),
+      line("m2", usage(1, 1)),
+    ]);
     expect(main).toMatchObject({ scope: "main", messages: 2, tokens: { input: 4, output: 173, cacheCreation: 100, cacheRead: 50 } });
   });
 
   it("puts subagent lines in their scope: agent id, agent_progress copies, 1.0 sidechains", () => {
     const sub = line("s1", usage(10, 10), { isSidechain: true, agentId: "a1" }, "claude-haiku-4-5");
-    const spend = spendOf([line("m1", usage(1, 1)), agentProgress("a2", line("s2", usage(5, 5))), line("s3", usage(2, 2), { isSidechain: true }), sub]);
+    const spend = spendOf([
+      line("m1", usage(1, 1)),
+      agentProgress("a2", line("s2", usage(5, 5))),
+      line("s3", usage(2, 2), { isSidechain: true }),
+      sub,
+    ]);
     expect(spend.map((s) => s.scope).sort()).toEqual(["agent:a1", "agent:a2", "main", "sidechain"]);
-    expect(spend.find((s) => s.scope === "agent:a1")?.byModel).toEqual({ "claude-haiku-4-5": { input: 10, output: 10, cacheCreation: 0, cacheRead: 0 } });
+    expect(spend.find((s) => s.scope === "agent:a1")?.byModel).toEqual({
+      "claude-haiku-4-5": { input: 10, output: 10, cacheCreation: 0, cacheRead: 0 },
+    });
     expect(spend.find((s) => s.scope === "agent:a2")?.tokens.input).toBe(5);
   });
 
   it("a subagent's own file is that agent's scope; lines without usage, without an id, or not JSON", () => {
     mkdirSync(join(dir.path, "sess", "subagents"), { recursive: true });
-    const spend = spendOf([line("s1", usage(1, 1)), line(undefined, usage(2, 0), { uuid: "u1" }), line(undefined, usage(2, 0), { uuid: "u2" }), '{"type":"assistant","usage":', JSON.stringify({ type: "user", message: { usage: usage(9, 9) } })], "sess/subagents/agent-zz.jsonl");
+    const spend = spendOf(
+      [
+        line("s1", usage(1, 1)),
+        line(undefined, usage(2, 0), { uuid: "u1" }),
+        line(undefined, usage(2, 0), { uuid: "u2" }),
+        '{"type":"assistant","usage":',
+        JSON.stringify({ type: "user", message: { usage: usage(9, 9) } }),
+      ],
+      "sess/subagents/agent-zz.jsonl",
+    );
     expect(spend.map((s) => [s.scope, s.tokens])).toEqual([["agent:zz", { input: 5, output: 1, cacheCreation: 0, cacheRead: 0 }]]);
   });
 
@@ -65,7 +91,10 @@ describe("utility replay reports spend per scope", () => {
     const main = dir.file("sess.jsonl", jsonl([line("m1", usage(1000, 50, 200, 300)), ...subLines.map((l) => agentProgress("a1b2", l))]));
     dir.file("sess/subagents/agent-a1b2.jsonl", jsonl(subLines));
     const report = replayFiles([main]);
-    expect(report.files[0]!.spend.map((s) => [s.scope, s.total])).toEqual([["main", 1550], ["agent:a1b2", 110]]);
+    expect(report.files[0]!.spend.map((s) => [s.scope, s.total])).toEqual([
+      ["main", 1550],
+      ["agent:a1b2", 110],
+    ]);
     expect(report.files[1]!.spend.map((s) => [s.scope, s.total])).toEqual([["agent:a1b2", 110]]);
     expect(report.totals.spend.total).toBe(1660);
     expect(report.totals.spend.messages).toBe(2);

@@ -17,7 +17,16 @@ const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM) console.warn(`html.browser.test: SKIPPED, ${CHROMIUM} is absent (CI installs Debian's chromium through .ci/run)`);
 
 const LOG = join(ROOT, "test", "fixtures", "logs", "gated-session.jsonl");
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 const hex = (rgb: string) =>
   `#${(rgb.match(/\d+/g) ?? [])
@@ -59,8 +68,14 @@ describe.skipIf(!HAVE_CHROMIUM)(`the HTML report in headless Chromium (${CHROMIU
   it("draws exactly one mark per PreToolUse record with a report", async () => {
     expect(reported.length).toBe(14);
     expect(await page.locator("svg.chart [data-step]").count()).toBe(reported.length);
-    const steps = await page.locator("svg.chart [data-step]").evaluateAll((marks) => marks.map((m) => [m.getAttribute("data-step"), m.getAttribute("data-u")]));
-    expect(steps.map(([, u]) => Number(u))).toEqual(parseLogText(logText).records.filter((r) => r.event === "PreToolUse" && r.report).map((r) => r.report!.utility));
+    const steps = await page
+      .locator("svg.chart [data-step]")
+      .evaluateAll((marks) => marks.map((m) => [m.getAttribute("data-step"), m.getAttribute("data-u")]));
+    expect(steps.map(([, u]) => Number(u))).toEqual(
+      parseLogText(logText)
+        .records.filter((r) => r.event === "PreToolUse" && r.report)
+        .map((r) => r.report!.utility),
+    );
     // Every mark is drawn inside the plot.
     const plot = (await page.locator("svg.chart rect.plot").boundingBox())!;
     for (const mark of await page.locator("svg.chart [data-step]").all()) {
@@ -104,7 +119,9 @@ describe.skipIf(!HAVE_CHROMIUM)(`the HTML report in headless Chromium (${CHROMIU
   it("shows model text as text: no script, no markup from the log", async () => {
     expect(await page.locator("script").count()).toBe(0);
     expect(await page.locator("table.records b").count()).toBe(0);
-    expect(await page.locator("table.records").textContent()).toContain('<script>alert("x")</script> & <b>not bold</b> "quotes" \'single\'');
+    expect(await page.locator("table.records").textContent()).toContain(
+      '<script>alert("x")</script> & <b>not bold</b> "quotes" \'single\'',
+    );
     expect(await page.locator("table.summary").textContent()).toContain("exact_repeat 1");
   });
 
@@ -119,7 +136,8 @@ describe.skipIf(!HAVE_CHROMIUM)(`the HTML report in headless Chromium (${CHROMIU
     const colours = colourCounts(shot);
     expect(colours.size).toBeGreaterThan(20);
     // The action colours of the marks are on screen (circle centres are drawn in the exact colour).
-    for (const action of ["retrieve", "verify", "tool_call", "delegate"]) expect(colours.get(ACTION_COLORS[action]!.toLowerCase()) ?? 0, action).toBeGreaterThan(20);
+    for (const action of ["retrieve", "verify", "tool_call", "delegate"])
+      expect(colours.get(ACTION_COLORS[action]!.toLowerCase()) ?? 0, action).toBeGreaterThan(20);
     const page1 = decodePng(await page.screenshot({ fullPage: true }));
     expect(luminanceVariance(page1)).toBeGreaterThan(10);
   });

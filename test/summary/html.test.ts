@@ -31,7 +31,12 @@ const r1 = (n: number) => Math.round(n * 10) / 10;
 const yOf = (u: number) => r1(30 + ((1 - u) / 3.3) * 296);
 
 function floorLines(html: string) {
-  return [...html.matchAll(/<line class="floor" data-floor="([^"]+)" x1="([^"]+)" x2="([^"]+)" y1="([^"]+)" y2="\4"\/>/g)].map((m) => ({ floor: m[1], x1: Number(m[2]), x2: Number(m[3]), y: Number(m[4]) }));
+  return [...html.matchAll(/<line class="floor" data-floor="([^"]+)" x1="([^"]+)" x2="([^"]+)" y1="([^"]+)" y2="\4"\/>/g)].map((m) => ({
+    floor: m[1],
+    x1: Number(m[2]),
+    x2: Number(m[3]),
+    y: Number(m[4]),
+  }));
 }
 
 describe("renderReportHtml", () => {

@@ -5,7 +5,20 @@ import { LogInputError, latestSessionLog, loadSessionLog, parseLogText, resolveS
 import { dataDirs } from "../../src/state/locate.js";
 import { tempDir, type TempDir } from "../transcript/helpers.js";
 
-const RECORD = JSON.stringify({ v: 1, time: "2026-01-01T00:00:00.000Z", event: "UserPromptSubmit", session: "s", scope: "self", task: 1, step: 0, maxSteps: 10, lambdas: [1, 0.5, 0.8], decision: "observed", gated: false, latencyMs: 1 });
+const RECORD = JSON.stringify({
+  v: 1,
+  time: "2026-01-01T00:00:00.000Z",
+  event: "UserPromptSubmit",
+  session: "s",
+  scope: "self",
+  task: 1,
+  step: 0,
+  maxSteps: 10,
+  lambdas: [1, 0.5, 0.8],
+  decision: "observed",
+  gated: false,
+  latencyMs: 1,
+});
 
 let dir: TempDir;
 beforeEach(() => {
@@ -24,7 +37,10 @@ function writeLog(data: string, id: string, ageSeconds: number): string {
 
 describe("parseLogText", () => {
   it("keeps records, skips and counts anything else", () => {
-    expect(parseLogText(`${RECORD}\n\nnot json\n{"v":1}\n${RECORD}\n{"v":1,"ti`)).toMatchObject({ records: [{ event: "UserPromptSubmit" }, { event: "UserPromptSubmit" }], skipped: 3 });
+    expect(parseLogText(`${RECORD}\n\nnot json\n{"v":1}\n${RECORD}\n{"v":1,"ti`)).toMatchObject({
+      records: [{ event: "UserPromptSubmit" }, { event: "UserPromptSubmit" }],
+      skipped: 3,
+    });
   });
 });
 
@@ -33,7 +49,10 @@ describe("which log a SESSION names", () => {
     expect(dataDirs({ UTILITY_DATA_DIR: "/d" })).toEqual(["/d"]);
     mkdirSync(join(dir.path, ".claude", "plugins", "data", "utility-inline"), { recursive: true });
     mkdirSync(join(dir.path, ".claude", "plugins", "data", "other"), { recursive: true });
-    expect(dataDirs({ HOME: dir.path })).toEqual([join(dir.path, ".claude", "plugins", "data", "utility"), join(dir.path, ".claude", "plugins", "data", "utility-inline")]);
+    expect(dataDirs({ HOME: dir.path })).toEqual([
+      join(dir.path, ".claude", "plugins", "data", "utility"),
+      join(dir.path, ".claude", "plugins", "data", "utility-inline"),
+    ]);
     expect(dataDirs({ HOME: dir.path, CLAUDE_PLUGIN_DATA: "/p" })[0]).toBe("/p");
   });
 
@@ -44,7 +63,9 @@ describe("which log a SESSION names", () => {
     writeLog(data, "older", 1000);
     expect(latestSessionLog({ UTILITY_DATA_DIR: data })).toBe(recent);
     expect(resolveSessionLog(undefined, { UTILITY_DATA_DIR: data }, dir.path)).toBe(recent);
-    expect(() => resolveSessionLog(undefined, { UTILITY_DATA_DIR: join(dir.path, "empty") }, dir.path)).toThrow(/no session logs in .*empty\/sessions/);
+    expect(() => resolveSessionLog(undefined, { UTILITY_DATA_DIR: join(dir.path, "empty") }, dir.path)).toThrow(
+      /no session logs in .*empty\/sessions/,
+    );
   });
 
   it("a session id, looked up in the data folders; a path, as given", () => {

@@ -16,7 +16,7 @@ export function decodePng(png: Buffer): Image {
   let height = 0;
   let channels = 0;
   const data: Buffer[] = [];
-  for (let at = 8; at < png.length; ) {
+  for (let at = 8; at < png.length;) {
     const length = png.readUInt32BE(at);
     const type = png.toString("latin1", at + 4, at + 8);
     const body = png.subarray(at + 8, at + 8 + length);
@@ -26,7 +26,8 @@ export function decodePng(png: Buffer): Image {
       const depth = body[8];
       const color = body[9];
       const interlace = body[12];
-      if (depth !== 8 || (color !== 2 && color !== 6) || interlace !== 0) throw new Error(`unsupported PNG: depth ${depth}, colour type ${color}, interlace ${interlace}`);
+      if (depth !== 8 || (color !== 2 && color !== 6) || interlace !== 0)
+        throw new Error(`unsupported PNG: depth ${depth}, colour type ${color}, interlace ${interlace}`);
       channels = color === 6 ? 4 : 3;
     } else if (type === "IDAT") {
       data.push(body);

@@ -8,7 +8,22 @@ import { renderSummaryText, summarize } from "../../src/summary/summarize.js";
 const tokens = (input: number, output: number, cacheCreation = 0, cacheRead = 0) => ({ input, output, cacheCreation, cacheRead });
 
 function rec(over: Partial<LogRecord>): LogRecord {
-  return { v: 1, time: "2026-01-01T00:00:00.000Z", event: "PreToolUse", session: "s1", scope: "self", task: 1, step: 1, maxSteps: 10, lambdas: [1, 0.5, 0.8], decision: "observed", gated: false, latencyMs: 1, tool: "Read", ...over };
+  return {
+    v: 1,
+    time: "2026-01-01T00:00:00.000Z",
+    event: "PreToolUse",
+    session: "s1",
+    scope: "self",
+    task: 1,
+    step: 1,
+    maxSteps: 10,
+    lambdas: [1, 0.5, 0.8],
+    decision: "observed",
+    gated: false,
+    latencyMs: 1,
+    tool: "Read",
+    ...over,
+  };
 }
 
 const SONNET = "claude-sonnet-4-5";
@@ -34,7 +49,10 @@ describe("summarizeSpend: tokens and cost per step, task and scope", () => {
 
   it("per scope and per task", () => {
     const main = s.scopes.find((x) => x.key === "main")!;
-    expect(main.tasks.map((t) => [t.task, t.total])).toEqual([[1, 2330], [2, 2]]);
+    expect(main.tasks.map((t) => [t.task, t.total])).toEqual([
+      [1, 2330],
+      [2, 2],
+    ]);
     expect(main.total.tokens).toEqual(tokens(111, 71, 1000, 1150));
     expect(s.scopes.find((x) => x.key === "agent:a1")!.total.byModel).toEqual({ [HAIKU]: tokens(5, 5) });
     expect(s.total.total).toBe(2342);
@@ -48,7 +66,10 @@ describe("summarizeSpend: tokens and cost per step, task and scope", () => {
   });
 
   it("the same message id in two scopes is two messages", () => {
-    const twice = summarizeSpend([rec({ spend: { messageId: "m", tokens: tokens(1, 0) } }), rec({ agentId: "x", spend: { messageId: "m", tokens: tokens(1, 0) } })], DEFAULT_PRICES);
+    const twice = summarizeSpend(
+      [rec({ spend: { messageId: "m", tokens: tokens(1, 0) } }), rec({ agentId: "x", spend: { messageId: "m", tokens: tokens(1, 0) } })],
+      DEFAULT_PRICES,
+    );
     expect(twice.total.total).toBe(2);
   });
 
@@ -59,7 +80,9 @@ describe("summarizeSpend: tokens and cost per step, task and scope", () => {
   });
 
   it("describes spend in words", () => {
-    expect(describeSpend({ tokens: tokens(1000, 2, 3, 4), total: 1009, costUsd: 0.5 })).toBe("1,009 tokens (input 1,000, output 2, cache writes 3, cache reads 4), about $0.50");
+    expect(describeSpend({ tokens: tokens(1000, 2, 3, 4), total: 1009, costUsd: 0.5 })).toBe(
+      "1,009 tokens (input 1,000, output 2, cache writes 3, cache reads 4), about $0.50",
+    );
   });
 });
 
@@ -79,7 +102,9 @@ describe("spend in utility report", () => {
 
   it("the HTML page draws the cumulative spend under the U timeline, one point per tool call", () => {
     const html = renderReportHtml(RECORDS);
-    expect(cumulativeSpendAt(RECORDS, summarizeSpend(RECORDS, DEFAULT_PRICES)).map((p) => p.tokens)).toEqual([1150, 1150, 2330, 2340, 2342, 2342]);
+    expect(cumulativeSpendAt(RECORDS, summarizeSpend(RECORDS, DEFAULT_PRICES)).map((p) => p.tokens)).toEqual([
+      1150, 1150, 2330, 2340, 2342, 2342,
+    ]);
     expect(html.indexOf('aria-label="U per step"')).toBeLessThan(html.indexOf('aria-label="cumulative spend"'));
     expect((html.match(/class="spend-point"/g) ?? []).length).toBe(6);
     expect(html).toContain('data-final-tokens="2342"');

@@ -51,7 +51,12 @@ describe("summarize", () => {
       ["main", "self", undefined, undefined],
       ["agent:a7f3c2e1", "subagent", "a7f3c2e1", "Explore"],
     ]);
-    expect(summary).toMatchObject({ session: "3f2a9c1e-7b4d-4e8a-9c21-5d6e7f8a9b0c", records: 25, from: "2026-03-02T10:15:04.000Z", to: "2026-03-02T10:18:25.900Z" });
+    expect(summary).toMatchObject({
+      session: "3f2a9c1e-7b4d-4e8a-9c21-5d6e7f8a9b0c",
+      records: 25,
+      from: "2026-03-02T10:15:04.000Z",
+      to: "2026-03-02T10:18:25.900Z",
+    });
   });
 
   it("counts steps by action, refusals by rule, overrides, repeats, stops blocked", () => {
@@ -66,7 +71,16 @@ describe("summarize", () => {
       stopsBlocked: 1,
       gatedBy: ["/home/ana/.claude/skills/careful-refactor/SKILL.md"],
     });
-    expect(main!.overrides).toEqual([{ task: 1, step: 7, action: "tool_call", gain: 0.85, utility: -0.62, rationale: expect.stringContaining("Override: U is below the floor") }]);
+    expect(main!.overrides).toEqual([
+      {
+        task: 1,
+        step: 7,
+        action: "tool_call",
+        gain: 0.85,
+        utility: -0.62,
+        rationale: expect.stringContaining("Override: U is below the floor"),
+      },
+    ]);
     expect(agent).toMatchObject({ steps: 3, stepsByAction: { [NO_REPORT]: 3 }, refusals: 0, repeats: 1, repeatsRefused: 0, gatedBy: [] });
     expect(summary.totals).toEqual({ steps: 15, refusals: 4, overrides: 1, repeats: 3, stopsBlocked: 1 });
   });
@@ -89,7 +103,8 @@ describe("summarize", () => {
   });
 
   it("counts a refused call once, never as a step; an ungated observed call as a step without a report", () => {
-    const s = summarize([record({ decision: "refused", rule: "no_report", step: 0 }), record({ decision: "observed", step: 1 })]).scopes[0]!;
+    const s = summarize([record({ decision: "refused", rule: "no_report", step: 0 }), record({ decision: "observed", step: 1 })])
+      .scopes[0]!;
     expect(s).toMatchObject({ steps: 1, stepsByAction: { [NO_REPORT]: 1 }, refusals: 1, refusalsByRule: { no_report: 1 } });
   });
 });
@@ -109,7 +124,7 @@ describe("renderReportText (what /utility report shows)", () => {
         "  outcomes: ran 0, failed 0, never arrived 12; results 0 bytes", // a log from before outcomes were recorded
         "  stops blocked 1",
         "  budget: task 1 9/10 (3 refused), task 2 3/10 (1 refused)",
-        '    override rationale: Override: U is below the floor but Gain=0.85 ≥ 0.7 — a shared splitter removes three hand-written p…',
+        "    override rationale: Override: U is below the floor but Gain=0.85 ≥ 0.7 — a shared splitter removes three hand-written p…",
         "subagent a7f3c2e1 (Explore): not gated",
         "  steps 3: no report 3",
         "  refused 0",
@@ -124,7 +139,22 @@ describe("renderReportText (what /utility report shows)", () => {
   });
 
   it("never passes control characters from the log to a terminal", () => {
-    const evil = renderReportText([record({ decision: "passed", report: { action: "retrieve", utility: -0.6, gain: 0.8, stepCost: 0.5, uncertainty: 0.4, redundancy: 0.5, rationale: "\u001b[2J\u0007wiped", override: { action: "retrieve", gain: 0.8 } }, gatedBy: "/x/\u001b]0;title\u0007SKILL.md" })]);
+    const evil = renderReportText([
+      record({
+        decision: "passed",
+        report: {
+          action: "retrieve",
+          utility: -0.6,
+          gain: 0.8,
+          stepCost: 0.5,
+          uncertainty: 0.4,
+          redundancy: 0.5,
+          rationale: "\u001b[2J\u0007wiped",
+          override: { action: "retrieve", gain: 0.8 },
+        },
+        gatedBy: "/x/\u001b]0;title\u0007SKILL.md",
+      }),
+    ]);
     // eslint-disable-next-line no-control-regex -- the test is that no control character is left
     expect(evil).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     expect(evil).toContain("\\u001b[2J\\u0007wiped");
@@ -136,7 +166,9 @@ describe("renderLogTable (utility log)", () => {
     const table = renderLogTable(records).split("\n");
     expect(table[0]).toMatch(/^ #\s+time\s+scope\s+task\s+step\s+event\s+tool\s+decision\s+rule\s+action\s+U\s+repeat\s+outcome\s+ms$/);
     expect(table.filter((line) => /^\s*\d+\s+\d\d:\d\d:\d\d/.test(line))).toHaveLength(25);
-    expect(table.find((line) => line.includes("exact_repeat"))).toMatch(/^ 4 {2}10:15:26 {2}self {2}.*Read {6}refused {3}exact_repeat {8}retrieve {4}0\.21 {2}of 1/);
+    expect(table.find((line) => line.includes("exact_repeat"))).toMatch(
+      /^ 4 {2}10:15:26 {2}self {2}.*Read {6}refused {3}exact_repeat {8}retrieve {4}0\.21 {2}of 1/,
+    );
     expect(table.filter((line) => line.trimStart().startsWith("↳"))).toHaveLength(5); // 4 refusals and 1 blocked stop
     expect(renderLogTable([])).toBe("no records\n");
   });
@@ -145,11 +177,26 @@ describe("renderLogTable (utility log)", () => {
 describe("outcomes (SPEC §8)", () => {
   const pre = (id: string, step: number) => record({ toolUseId: id, tool: "Read", step });
   const outcome = (id: string, step: number, result: "ran" | "failed", resultBytes: number) =>
-    record({ event: "Outcome", toolUseId: id, tool: "Read", step, outcome: { result, resultBytes, durationMs: 12, learnedBy: "PreToolUse" } });
-  const log = [pre("t1", 1), pre("t2", 2), outcome("t1", 1, "ran", 2048), pre("t3", 3), outcome("t3", 3, "failed", 10), record({ toolUseId: "t4", decision: "refused", rule: "no_report" })];
+    record({
+      event: "Outcome",
+      toolUseId: id,
+      tool: "Read",
+      step,
+      outcome: { result, resultBytes, durationMs: 12, learnedBy: "PreToolUse" },
+    });
+  const log = [
+    pre("t1", 1),
+    pre("t2", 2),
+    outcome("t1", 1, "ran", 2048),
+    pre("t3", 3),
+    outcome("t3", 3, "failed", 10),
+    record({ toolUseId: "t4", decision: "refused", rule: "no_report" }),
+  ];
 
   it("utility log shows each step's outcome on its row, and a step whose outcome never arrived as such", () => {
-    const rows = renderLogTable(log).split("\n").filter((line) => /^\s*\d+\s+\d\d:/.test(line));
+    const rows = renderLogTable(log)
+      .split("\n")
+      .filter((line) => /^\s*\d+\s+\d\d:/.test(line));
     expect(rows).toHaveLength(4); // the Outcome records join their steps' rows
     expect(rows[0]).toContain("ran 2.0 KB 12 ms");
     expect(rows[1]).toContain("never arrived");

@@ -5,4 +5,6 @@ import { expect } from "vitest";
  * for a call that passed the gate, only the `utility:` line as
  * additionalContext (issue 15). Never a permissionDecision, never "allow".
  */
-export const NO_DECISION = expect.stringMatching(/^(?:|\{"hookSpecificOutput":\{"hookEventName":"PreToolUse","additionalContext":"utility: step [^"\\]*"\}\}\n?)$/);
+export const NO_DECISION = expect.stringMatching(
+  /^(?:|\{"hookSpecificOutput":\{"hookEventName":"PreToolUse","additionalContext":"utility: step [^"\\]*"\}\}\n?)$/,
+);

@@ -17,7 +17,18 @@ export class UnloadableFileAsFailedTest implements Reporter {
   onTestRunEnd(): void {
     for (const file of this.vitest?.state.getFiles() ?? []) {
       if (file.result?.state !== "fail" || file.tasks.length > 0) continue;
-      const test = { type: "test", id: `${file.id}_loads`, name: "the file loads", mode: "run", meta: {}, file, suite: file, timeout: 0, annotations: [], result: { state: "fail", errors: file.result.errors ?? [] } };
+      const test = {
+        type: "test",
+        id: `${file.id}_loads`,
+        name: "the file loads",
+        mode: "run",
+        meta: {},
+        file,
+        suite: file,
+        timeout: 0,
+        annotations: [],
+        result: { state: "fail", errors: file.result.errors ?? [] },
+      };
       file.tasks.push(test as unknown as RunnerTestCase);
     }
   }

@@ -24,10 +24,18 @@ const expected: Record<string, { calls: number; sidechainCalls: number; messages
   "spotter__tool_heavy.jsonl": { calls: 6, sidechainCalls: 0, messages: 4, splitMessages: 3, compactions: 0 },
   "viewer__1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl": { calls: 12, sidechainCalls: 0, messages: 7, splitMessages: 4, compactions: 0 },
   "viewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl": { calls: 21, sidechainCalls: 8, messages: 20, splitMessages: 6, compactions: 0 },
-  "viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl": { calls: 167, sidechainCalls: 156, messages: 170, splitMessages: 88, compactions: 0 },
+  "viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl": {
+    calls: 167,
+    sidechainCalls: 156,
+    messages: 170,
+    splitMessages: 88,
+    compactions: 0,
+  },
 };
 
-const fixtures = readdirSync(FIXTURES_DIR).filter((name) => name.endsWith(".jsonl")).sort();
+const fixtures = readdirSync(FIXTURES_DIR)
+  .filter((name) => name.endsWith(".jsonl"))
+  .sort();
 
 // ---- An independent, naive reading: JSON.parse every line, look at everything ----
 
@@ -69,7 +77,16 @@ function naiveAssistantLines(bytes: Buffer): NaiveMessageLine[] {
     const message = line.message as { id?: string; model?: string; content?: unknown } | undefined;
     if (line.type !== "assistant" || !message?.id || !Array.isArray(message.content)) return [];
     const agentId = nested ? data?.agentId : undefined;
-    return [{ lineEnd, messageId: message.id, sidechain: Boolean(nested) || json.isSidechain === true, ...(agentId ? { agentId } : {}), ...(message.model ? { model: message.model } : {}), blocks: message.content }];
+    return [
+      {
+        lineEnd,
+        messageId: message.id,
+        sidechain: Boolean(nested) || json.isSidechain === true,
+        ...(agentId ? { agentId } : {}),
+        ...(message.model ? { model: message.model } : {}),
+        blocks: message.content,
+      },
+    ];
   });
 }
 
@@ -120,14 +137,21 @@ describe.each(fixtures)("fixture %s", (name) => {
 
   it("finds the governing text of every call as a naive grouping by message.id does, at PreToolUse time", () => {
     const lines = naiveAssistantLines(bytes);
-    const calls = lines.flatMap((line) => line.blocks.filter((block) => block.type === "tool_use").map((block) => ({ line, id: block.id! })));
+    const calls = lines.flatMap((line) =>
+      line.blocks.filter((block) => block.type === "tool_use").map((block) => ({ line, id: block.id! })),
+    );
     expect(calls).toHaveLength(expected[name]!.calls);
     for (const { line, id } of calls) {
       // What Claude Code has written when PreToolUse runs: the file up to the call's line.
       const written = bytes.subarray(0, line.lineEnd);
-      const message = lines.filter((other) => other.messageId === line.messageId && other.sidechain === line.sidechain && other.lineEnd <= line.lineEnd);
+      const message = lines.filter(
+        (other) => other.messageId === line.messageId && other.sidechain === line.sidechain && other.lineEnd <= line.lineEnd,
+      );
       const blocks = message.flatMap((other) => other.blocks);
-      const before = blocks.slice(0, blocks.findIndex((block) => block.id === id));
+      const before = blocks.slice(
+        0,
+        blocks.findIndex((block) => block.id === id),
+      );
       const scope = line.sidechain ? { lines: "sidechain" as const, ...(line.agentId ? { agentId: line.agentId } : {}) } : {};
       const found = findGoverningText(bufferSource(written), id, scope);
       expect(found).toEqual({
@@ -135,7 +159,10 @@ describe.each(fixtures)("fixture %s", (name) => {
         messageId: line.messageId,
         ...(line.model ? { model: line.model } : {}),
         textBlocks: before.filter((block) => block.type === "text").map((block) => block.text),
-        text: before.filter((block) => block.type === "text").map((block) => block.text).join("\n\n"),
+        text: before
+          .filter((block) => block.type === "text")
+          .map((block) => block.text)
+          .join("\n\n"),
         toolUse: expect.objectContaining({ id }),
         toolUseIds: blocks.filter((block) => block.type === "tool_use").map((block) => block.id),
         offset: expect.any(Number),

@@ -11,13 +11,16 @@ afterAll(() => temp.remove());
 describe("readLinesForward", () => {
   it("agrees with splitting on newlines for any chunk size, numbering lines from 1", () => {
     const lineText = fc.string({ unit: fc.constantFrom("a", "é", "😀", "\r"), maxLength: 10 });
-    fc.assert(fc.property(fc.array(lineText, { maxLength: 10 }), fc.integer({ min: 1, max: 16 }), (lines, chunkSize) => {
-      const content = Buffer.from(lines.join("\n"));
-      const read = [...readLinesForward(bufferSource(content), 0, { chunkSize })];
-      const expected = lines.map((line, i) => ({ line, lineNo: i + 1 })).filter(({ line }) => line !== "");
-      expect(read.map((line) => Buffer.from(line.bytes!).toString("utf8"))).toEqual(expected.map(({ line }) => line));
-      expect(read.map((line) => line.lineNo)).toEqual(expected.map(({ lineNo }) => lineNo));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(lineText, { maxLength: 10 }), fc.integer({ min: 1, max: 16 }), (lines, chunkSize) => {
+        const content = Buffer.from(lines.join("\n"));
+        const read = [...readLinesForward(bufferSource(content), 0, { chunkSize })];
+        const expected = lines.map((line, i) => ({ line, lineNo: i + 1 })).filter(({ line }) => line !== "");
+        expect(read.map((line) => Buffer.from(line.bytes!).toString("utf8"))).toEqual(expected.map(({ line }) => line));
+        expect(read.map((line) => line.lineNo)).toEqual(expected.map(({ lineNo }) => lineNo));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -45,18 +48,21 @@ describe("readForwardFrom", () => {
 
   it("reads a transcript appended in random pieces exactly once, in order", () => {
     const whole = Buffer.from(jsonl([prompt("a"), assistant("m", [text("é😀"), call("t1")]), result("t1", "ok"), prompt("b")]));
-    fc.assert(fc.property(fc.uniqueArray(fc.integer({ min: 1, max: whole.length - 1 }), { maxLength: 8 }), (cuts) => {
-      const ends = [...cuts.sort((a, b) => a - b), whole.length];
-      let offset = 0;
-      const kinds: string[] = [];
-      for (const end of ends) {
-        const read = readEventsFrom(bufferSource(whole.subarray(0, end)), offset);
-        kinds.push(...read.events.map((event) => event.kind));
-        offset = read.nextOffset;
-      }
-      expect(kinds).toEqual(["user_text", "assistant", "tool_result", "user_text"]);
-      expect(offset).toBe(whole.length);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: whole.length - 1 }), { maxLength: 8 }), (cuts) => {
+        const ends = [...cuts.sort((a, b) => a - b), whole.length];
+        let offset = 0;
+        const kinds: string[] = [];
+        for (const end of ends) {
+          const read = readEventsFrom(bufferSource(whole.subarray(0, end)), offset);
+          kinds.push(...read.events.map((event) => event.kind));
+          offset = read.nextOffset;
+        }
+        expect(kinds).toEqual(["user_text", "assistant", "tool_result", "user_text"]);
+        expect(offset).toBe(whole.length);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it("reports a file smaller than the offset", () => {

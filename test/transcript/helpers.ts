@@ -43,9 +43,7 @@ export function meta(text: string, extra: LineExtra = {}): string {
 }
 
 export type Block =
-  | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: unknown }
-  | { type: "thinking"; thinking: string };
+  { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: unknown } | { type: "thinking"; thinking: string };
 
 export const text = (value: string): Block => ({ type: "text", text: value });
 export const call = (id: string, name = "Read", input: unknown = { file_path: `/x/${id}` }): Block => ({

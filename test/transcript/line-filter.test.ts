@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { TranscriptEvent } from "../../src/transcript/line.js";
 import { keepsLine, isPrompt } from "../../src/transcript/line-filter.js";
 
-const text = (over: Partial<TranscriptEvent> = {}) => ({ kind: "user_text", text: "go", isMeta: false, isPrompt: true, sidechain: false, ...over }) as TranscriptEvent;
+const text = (over: Partial<TranscriptEvent> = {}) =>
+  ({ kind: "user_text", text: "go", isMeta: false, isPrompt: true, sidechain: false, ...over }) as TranscriptEvent;
 
 describe("keepsLine", () => {
   it("main (the default) takes the main conversation's lines only", () => {

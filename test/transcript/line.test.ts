@@ -39,7 +39,13 @@ describe("parseLine: assistant lines", () => {
   it("skips a malformed block but keeps the rest of the line", () => {
     const line = JSON.stringify({
       type: "assistant",
-      message: { id: "m", content: [{ type: "tool_use", id: 5 }, { type: "text", text: "kept" }] },
+      message: {
+        id: "m",
+        content: [
+          { type: "tool_use", id: 5 },
+          { type: "text", text: "kept" },
+        ],
+      },
     });
     expect(only(line)).toMatchObject({ blocks: [{ type: "text", text: "kept" }] });
   });
@@ -83,7 +89,11 @@ describe("parseLine: user lines", () => {
 
   it("flattens tool result content and measures it in UTF-8 bytes", () => {
     expect(only(result("t1", "héllo"))).toMatchObject({ kind: "tool_result", toolUseId: "t1", text: "héllo", bytes: 6, isError: false });
-    const blocks = [{ type: "text", text: "a" }, { type: "image", source: {} }, { type: "text", text: "b" }];
+    const blocks = [
+      { type: "text", text: "a" },
+      { type: "image", source: {} },
+      { type: "text", text: "b" },
+    ];
     expect(only(result("t2", blocks, { isError: true }))).toMatchObject({ text: "a\nb", bytes: 3, isError: true });
     expect(only(result("t3", null))).toMatchObject({ text: "", bytes: 0 });
   });
@@ -166,28 +176,57 @@ describe("parseLine: what it refuses", () => {
   });
 
   it("never throws, whatever the string", () => {
-    fc.assert(fc.property(fc.string({ unit: "binary" }), (line) => {
-      parseLine(line);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (line) => {
+        parseLine(line);
+      }),
+    );
   });
 
   it("never throws on any JSON, and what it returns has the declared shape", () => {
     const lineType = fc.constantFrom("user", "assistant", "system", "progress", "summary");
-    const shaped = fc.record({
-      type: lineType,
-      subtype: fc.option(fc.constantFrom("compact_boundary", "x"), { nil: undefined }),
-      isMeta: fc.option(fc.anything(), { nil: undefined }),
-      isSidechain: fc.option(fc.boolean(), { nil: undefined }),
-      message: fc.option(
-        fc.record({ id: fc.option(fc.string(), { nil: undefined }), content: fc.oneof(fc.string(), fc.array(fc.anything()), fc.array(fc.record({ type: fc.constantFrom("text", "tool_use", "tool_result"), text: fc.anything(), id: fc.anything(), name: fc.anything(), input: fc.anything(), tool_use_id: fc.anything(), content: fc.anything(), is_error: fc.anything() }, { requiredKeys: ["type"] }))) }),
-        { nil: undefined },
-      ),
-      data: fc.anything(),
-    }, { requiredKeys: ["type"] });
-    fc.assert(fc.property(fc.oneof(fc.jsonValue(), shaped), (value) => {
-      const events = parseLine(JSON.stringify(value) ?? "");
-      for (const event of events ?? []) expect(TranscriptEventSchema.safeParse(event).success).toBe(true);
-    }), { numRuns: 500 });
+    const shaped = fc.record(
+      {
+        type: lineType,
+        subtype: fc.option(fc.constantFrom("compact_boundary", "x"), { nil: undefined }),
+        isMeta: fc.option(fc.anything(), { nil: undefined }),
+        isSidechain: fc.option(fc.boolean(), { nil: undefined }),
+        message: fc.option(
+          fc.record({
+            id: fc.option(fc.string(), { nil: undefined }),
+            content: fc.oneof(
+              fc.string(),
+              fc.array(fc.anything()),
+              fc.array(
+                fc.record(
+                  {
+                    type: fc.constantFrom("text", "tool_use", "tool_result"),
+                    text: fc.anything(),
+                    id: fc.anything(),
+                    name: fc.anything(),
+                    input: fc.anything(),
+                    tool_use_id: fc.anything(),
+                    content: fc.anything(),
+                    is_error: fc.anything(),
+                  },
+                  { requiredKeys: ["type"] },
+                ),
+              ),
+            ),
+          }),
+          { nil: undefined },
+        ),
+        data: fc.anything(),
+      },
+      { requiredKeys: ["type"] },
+    );
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue(), shaped), (value) => {
+        const events = parseLine(JSON.stringify(value) ?? "");
+        for (const event of events ?? []) expect(TranscriptEventSchema.safeParse(event).success).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
@@ -207,11 +246,28 @@ describe("skillBaseDir", () => {
 
 describe("assistant usage (SPEC §12)", () => {
   const line = (usage: unknown) =>
-    JSON.stringify({ type: "assistant", uuid: "u1", isSidechain: false, message: { id: "m1", model: "claude-x", role: "assistant", content: [{ type: "text", text: "hi" }], usage } });
+    JSON.stringify({
+      type: "assistant",
+      uuid: "u1",
+      isSidechain: false,
+      message: { id: "m1", model: "claude-x", role: "assistant", content: [{ type: "text", text: "hi" }], usage },
+    });
 
   it("reads the four counts and the model", () => {
-    const [event] = parseLine(line({ input_tokens: 3, output_tokens: 11, cache_creation_input_tokens: 8490, cache_read_input_tokens: 18014, service_tier: "standard" }))!;
-    expect(event).toMatchObject({ kind: "assistant", model: "claude-x", usage: { input: 3, output: 11, cacheCreation: 8490, cacheRead: 18014 } });
+    const [event] = parseLine(
+      line({
+        input_tokens: 3,
+        output_tokens: 11,
+        cache_creation_input_tokens: 8490,
+        cache_read_input_tokens: 18014,
+        service_tier: "standard",
+      }),
+    )!;
+    expect(event).toMatchObject({
+      kind: "assistant",
+      model: "claude-x",
+      usage: { input: 3, output: 11, cacheCreation: 8490, cacheRead: 18014 },
+    });
   });
 
   it("counts what is not a whole number ≥ 0 as 0, and has no usage when the line has none", () => {
@@ -224,7 +280,22 @@ describe("assistant usage (SPEC §12)", () => {
 
 describe("a result Claude Code's permissions refused", () => {
   it("is marked denied (the line's toolDenialKind), an ordinary failure is not", () => {
-    const denied = JSON.stringify({ type: "user", uuid: "u2", toolDenialKind: "user-rejected", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", is_error: true, content: "Claude requested permissions to write to /x, but you haven't granted it yet." }] } });
+    const denied = JSON.stringify({
+      type: "user",
+      uuid: "u2",
+      toolDenialKind: "user-rejected",
+      message: {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: "t1",
+            is_error: true,
+            content: "Claude requested permissions to write to /x, but you haven't granted it yet.",
+          },
+        ],
+      },
+    });
     expect(parseLine(denied)).toMatchObject([{ kind: "tool_result", toolUseId: "t1", isError: true, denied: true }]);
     expect(parseLine(result("t2", "Exit code 3", { isError: true }))![0]).not.toHaveProperty("denied");
   });

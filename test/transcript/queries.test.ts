@@ -75,7 +75,13 @@ describe("findGoverningText", () => {
   });
 
   it("keeps only the text before the call, in order", () => {
-    const lines = [prompt("go"), assistant("m", [text(REPORT_A)]), assistant("m", [call("t1")]), assistant("m", [text(REPORT_B)]), assistant("m", [call("t2")])];
+    const lines = [
+      prompt("go"),
+      assistant("m", [text(REPORT_A)]),
+      assistant("m", [call("t1")]),
+      assistant("m", [text(REPORT_B)]),
+      assistant("m", [call("t2")]),
+    ];
     expect(findGoverningText(source(lines), "t1")).toMatchObject({ textBlocks: [REPORT_A] });
     expect(findGoverningText(source(lines), "t2")).toMatchObject({ textBlocks: [REPORT_A, REPORT_B], text: `${REPORT_A}\n\n${REPORT_B}` });
   });
@@ -181,7 +187,13 @@ describe("findSkillActivations", () => {
   });
 
   it("keeps activations across a compaction within the task", () => {
-    const withCompaction = [prompt("go"), meta("Base directory for this skill: /s"), compactBoundary(), compactSummary(), assistant("m", [call("t")])];
+    const withCompaction = [
+      prompt("go"),
+      meta("Base directory for this skill: /s"),
+      compactBoundary(),
+      compactSummary(),
+      assistant("m", [call("t")]),
+    ];
     expect(findSkillActivations(source(withCompaction)).map((skill) => skill.folder)).toEqual(["/s"]);
   });
 });

@@ -26,15 +26,23 @@ const lineText = fc.string({ unit: fc.constantFrom("a", "é", "€", "😀", "\r
 
 describe("readLinesBackward", () => {
   it("yields every line newest first, whole, for any chunk size (multi-byte characters split across chunks)", () => {
-    fc.assert(fc.property(fc.array(lineText, { maxLength: 12 }), fc.boolean(), fc.integer({ min: 1, max: 24 }), (lines, trailingNewline, chunkSize) => {
-      const content = Buffer.from(lines.join("\n") + (trailingNewline ? "\n" : ""));
-      const read = [...readLinesBackward(bufferSource(content), { chunkSize })].map((line) => ({
-        offset: line.offset,
-        text: decode(line)!,
-        terminated: line.terminated,
-      }));
-      expect(read).toEqual(expectedLines(content).reverse());
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(
+        fc.array(lineText, { maxLength: 12 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 24 }),
+        (lines, trailingNewline, chunkSize) => {
+          const content = Buffer.from(lines.join("\n") + (trailingNewline ? "\n" : ""));
+          const read = [...readLinesBackward(bufferSource(content), { chunkSize })].map((line) => ({
+            offset: line.offset,
+            text: decode(line)!,
+            terminated: line.terminated,
+          }));
+          expect(read).toEqual(expectedLines(content).reverse());
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 
   it("hands out a character split exactly at a chunk boundary whole", () => {
@@ -109,7 +117,12 @@ describe("readLinesBackward", () => {
   it("yields the events of one line in reverse order too", () => {
     const line = JSON.stringify({
       type: "user",
-      message: { content: [{ type: "tool_result", tool_use_id: "a", content: "1" }, { type: "tool_result", tool_use_id: "b", content: "2" }] },
+      message: {
+        content: [
+          { type: "tool_result", tool_use_id: "a", content: "1" },
+          { type: "tool_result", tool_use_id: "b", content: "2" },
+        ],
+      },
     });
     const events = [...readEventsBackward(bufferSource(Buffer.from(`${line}\n`)))];
     expect(events.map((event) => event.kind === "tool_result" && event.toolUseId)).toEqual(["b", "a"]);

@@ -4,9 +4,12 @@ import type { TranscriptEvent } from "../../src/transcript/line.js";
 
 const TIME = "2026-12-01T10:00:00.000Z";
 const MS = Date.parse(TIME);
-const toolResult = (over: Record<string, unknown> = {}): TranscriptEvent => ({ kind: "tool_result", toolUseId: "t1", isError: false, text: "ok", bytes: 2, sidechain: false, ...over }) as TranscriptEvent;
-const userText = (text: string, lineKind: string): TranscriptEvent => ({ kind: "user_text", text, isMeta: false, lineKind, isPrompt: lineKind === "typed", sidechain: false }) as TranscriptEvent;
-const notification = (status: string) => `<task-notification>\n<task-id>job7</task-id>\n<tool-use-id>t9</tool-use-id>\n<status>${status}</status>\n</task-notification>`;
+const toolResult = (over: Record<string, unknown> = {}): TranscriptEvent =>
+  ({ kind: "tool_result", toolUseId: "t1", isError: false, text: "ok", bytes: 2, sidechain: false, ...over }) as TranscriptEvent;
+const userText = (text: string, lineKind: string): TranscriptEvent =>
+  ({ kind: "user_text", text, isMeta: false, lineKind, isPrompt: lineKind === "typed", sidechain: false }) as TranscriptEvent;
+const notification = (status: string) =>
+  `<task-notification>\n<task-id>job7</task-id>\n<tool-use-id>t9</tool-use-id>\n<status>${status}</status>\n</task-notification>`;
 const usage = { input: 1, output: 2, cacheCreation: 3, cacheRead: 4 };
 
 describe("lineTime", () => {
@@ -20,7 +23,9 @@ describe("lineTime", () => {
 describe("observedEvents", () => {
   it("makes a result of a tool result, with its outcome and size, and only the optional fields it has", () => {
     expect(observedEvents(toolResult())).toEqual([{ kind: "result", toolUseId: "t1", failed: false, bytes: 2 }]);
-    expect(observedEvents(toolResult({ isError: true, bytes: 9, timestamp: TIME }))).toEqual([{ kind: "result", toolUseId: "t1", failed: true, bytes: 9, endedAt: MS }]);
+    expect(observedEvents(toolResult({ isError: true, bytes: 9, timestamp: TIME }))).toEqual([
+      { kind: "result", toolUseId: "t1", failed: true, bytes: 9, endedAt: MS },
+    ]);
   });
 
   it("carries the background job a result launched and a poll that shows it finished", () => {
@@ -41,7 +46,9 @@ describe("observedEvents", () => {
   });
 
   it("ends a background job at a notification line whose status is final, and at nothing else", () => {
-    expect(observedEvents(userText(notification("completed"), "notification"))).toEqual([{ kind: "background_ended", toolUseId: "t9", jobId: "job7" }]);
+    expect(observedEvents(userText(notification("completed"), "notification"))).toEqual([
+      { kind: "background_ended", toolUseId: "t9", jobId: "job7" },
+    ]);
     expect(observedEvents(userText(notification("running"), "notification"))).toEqual([]);
     // A typed prompt that quotes a notification ends nothing.
     expect(observedEvents(userText(notification("completed"), "typed"))).toEqual([]);
@@ -56,7 +63,11 @@ describe("observedEvents", () => {
     ];
     const line = { kind: "assistant", messageId: "m1", blocks, sidechain: false } as TranscriptEvent;
     expect(observedEvents(line)).toEqual([]);
-    expect(observedEvents({ ...line, usage } as TranscriptEvent)).toEqual([{ kind: "usage", messageId: "m1", model: "unknown", tokens: usage, toolUseIds: ["t1", "t2"] }]);
-    expect(observedEvents({ ...line, usage, model: "claude-x", blocks: [blocks[0]] } as TranscriptEvent)).toEqual([{ kind: "usage", messageId: "m1", model: "claude-x", tokens: usage, toolUseIds: [] }]);
+    expect(observedEvents({ ...line, usage } as TranscriptEvent)).toEqual([
+      { kind: "usage", messageId: "m1", model: "unknown", tokens: usage, toolUseIds: ["t1", "t2"] },
+    ]);
+    expect(observedEvents({ ...line, usage, model: "claude-x", blocks: [blocks[0]] } as TranscriptEvent)).toEqual([
+      { kind: "usage", messageId: "m1", model: "claude-x", tokens: usage, toolUseIds: [] },
+    ]);
   });
 });

@@ -13,7 +13,6 @@ import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 import { readOptIn } from "../../optin/read.js";
 import { formatProblemLine, optInProblem, type OptIn, type OptInProblem } from "../../optin/schema.js";
 
-
 const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
 
 export interface CheckedFile {
@@ -59,7 +58,18 @@ export function checkPaths(paths: string[], cwd: string): CheckedFile[] {
     try {
       files = statSync(absolute).isDirectory() ? findOptInFiles(absolute) : [absolute];
     } catch {
-      results.push({ file: display(absolute, cwd), optIn: null, problems: [optInProblem(display(absolute, cwd), "frontmatter", "no file or folder at this path", "a SKILL.md, an agent .md, or a folder holding them")] });
+      results.push({
+        file: display(absolute, cwd),
+        optIn: null,
+        problems: [
+          optInProblem(
+            display(absolute, cwd),
+            "frontmatter",
+            "no file or folder at this path",
+            "a SKILL.md, an agent .md, or a folder holding them",
+          ),
+        ],
+      });
       continue;
     }
     for (const path of files) {

@@ -14,8 +14,10 @@ export type Renderer = (sessionId: string, view: SessionView | undefined) => str
 const RENDERERS: Record<string, Renderer> = {
   "": renderStatus,
   status: renderStatus,
-  report: (id, view) => (view && view.records.length > 0 ? renderReportText(view.records) : `utility: no step of session ${id} has been logged yet.\n`),
-  on: (id, view) => `The utility gate is on for the main scope of this session until /utility off: every tool call needs an action report first, in the same message.\n${renderStatus(id, view)}`,
+  report: (id, view) =>
+    view && view.records.length > 0 ? renderReportText(view.records) : `utility: no step of session ${id} has been logged yet.\n`,
+  on: (id, view) =>
+    `The utility gate is on for the main scope of this session until /utility off: every tool call needs an action report first, in the same message.\n${renderStatus(id, view)}`,
   off: (id, view) =>
     `The /utility on gate is off. Skills that opt in with utility_gated: true still gate the task that activated them.\n${renderStatus(id, view)}`,
 };

@@ -10,7 +10,9 @@ function runLog({ values, positionals }: Parsed, io: CliIo): number {
     printJson(io, { file: log.file, skippedLines: log.skipped, records: log.records });
     return 0;
   }
-  io.stdout(`${log.file}\n${renderLogTable(log.records)}${log.skipped > 0 ? `(${log.skipped} unreadable line${log.skipped === 1 ? "" : "s"} skipped)\n` : ""}`);
+  io.stdout(
+    `${log.file}\n${renderLogTable(log.records)}${log.skipped > 0 ? `(${log.skipped} unreadable line${log.skipped === 1 ? "" : "s"} skipped)\n` : ""}`,
+  );
   return 0;
 }
 

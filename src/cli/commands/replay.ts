@@ -24,7 +24,8 @@ function runReplay({ values, positionals }: Parsed, io: CliIo): number {
   const empty = report.files.filter((file) => file.lines === 0);
   if (values.json) printJson(io, report);
   else if (empty.length < report.files.length) io.stdout(renderReplayText(report));
-  for (const file of empty) io.stderr(`utility replay: ${file.path} holds no Claude Code transcript: none of its lines is a transcript line.\n`);
+  for (const file of empty)
+    io.stderr(`utility replay: ${file.path} holds no Claude Code transcript: none of its lines is a transcript line.\n`);
   return empty.length > 0 ? 1 : 0;
 }
 

@@ -43,7 +43,10 @@ function runReport({ values, positionals }: Parsed, io: CliIo): number {
   }
   const summary = summarize(log.records);
   if (values.json) printJson(io, { file: log.file, skippedLines: log.skipped, ...summary });
-  else io.stdout(`${renderSummaryText(summary)}${log.skipped > 0 ? `(${log.skipped} unreadable line${log.skipped === 1 ? "" : "s"} skipped)\n` : ""}`);
+  else
+    io.stdout(
+      `${renderSummaryText(summary)}${log.skipped > 0 ? `(${log.skipped} unreadable line${log.skipped === 1 ? "" : "s"} skipped)\n` : ""}`,
+    );
   return 0;
 }
 

@@ -21,7 +21,8 @@ function signal(option: string, label: string, raw: string | boolean | undefined
 export function parseLambdas(raw: string | undefined): Lambdas {
   if (raw === undefined) return [...DEFAULT_CONFIG.lambdas];
   const parts = raw.split(",").map((p) => p.trim());
-  if (parts.length !== 3) throw new UsageError(`--lambdas takes three numbers like ${DEFAULT_CONFIG.lambdas.join(",")}; found ${parts.length} in "${raw}".`);
+  if (parts.length !== 3)
+    throw new UsageError(`--lambdas takes three numbers like ${DEFAULT_CONFIG.lambdas.join(",")}; found ${parts.length} in "${raw}".`);
   const bad = (i: number) => new UsageError(`--lambdas: λ${i + 1} is "${parts[i]}"; expected a number ≥ 0.`);
   const numbers = parts.map((p, i) => {
     const parsed = parseNumber(`λ${i + 1}`, p);

@@ -1,7 +1,15 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as z from "zod/mini";
-import { ActionSchema, DECISION_SCOPES, DecisionScopeSchema, LambdasSchema, actionsOf, type Action, type Scope } from "../../engine/vocabulary.js";
+import {
+  ActionSchema,
+  DECISION_SCOPES,
+  DecisionScopeSchema,
+  LambdasSchema,
+  actionsOf,
+  type Action,
+  type Scope,
+} from "../../engine/vocabulary.js";
 import { DEFAULT_CONFIG } from "../../engine/defaults.js";
 import { problemsFromIssues } from "../../engine/problem.js";
 import { checkReport } from "../../engine/report/check.js";
@@ -79,7 +87,10 @@ function tableFromText(text: string, source: string): Table {
 /** Only `Candidates:` and its rows. */
 function plainTable(text: string, source: string): Table {
   const table = parseCandidateTable(text);
-  if (!table) throw new UsageError(`${source} holds no candidate table: give a \`Candidates:\` line and one row per candidate, a long report, or JSON.`);
+  if (!table)
+    throw new UsageError(
+      `${source} holds no candidate table: give a \`Candidates:\` line and one row per candidate, a long report, or JSON.`,
+    );
   if (!table.ok) throw new UsageError(`${source}: ${table.problems[0]!.message}`);
   return { candidates: table.value.map(({ action, signals }) => ({ action, signals })), settings: {} };
 }
@@ -109,7 +120,8 @@ function settingsFrom(values: Record<string, string | boolean | undefined>, tabl
 
 function floorOf(raw: string): number {
   const value = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(value)) throw new UsageError(`--floor is "${raw}"; expected a number in [-2.3, 1.0] (e.g. --floor -1).`);
+  if (raw.trim() === "" || !Number.isFinite(value))
+    throw new UsageError(`--floor is "${raw}"; expected a number in [-2.3, 1.0] (e.g. --floor -1).`);
   return value;
 }
 
@@ -120,7 +132,10 @@ function runSelect({ values, positionals }: Parsed, io: CliIo): number {
   if (table.candidates.length === 0) throw new UsageError(`${source} has no candidates.`);
   const { scope, step, config } = settingsFrom(values, table);
   const outside = table.candidates.find((c) => !actionsOf(scope).includes(c.action));
-  if (outside) throw new UsageError(`candidate ${outside.action} is not available in ${scope} scope; the actions there are ${actionsOf(scope).join(", ")}.`);
+  if (outside)
+    throw new UsageError(
+      `candidate ${outside.action} is not available in ${scope} scope; the actions there are ${actionsOf(scope).join(", ")}.`,
+    );
 
   const selection = selectAction(table.candidates, config.lambdas);
   const termination = checkTermination({ selected: selection.best.action, considered: selection.ranked, step, config });
@@ -142,8 +157,22 @@ interface SelectResult {
 }
 
 function printSelectJson(io: CliIo, { selection, scope, step, config, termination, reportCheck }: SelectResult): void {
-  const candidates = selection.ranked.map((c) => ({ action: c.action, utility: roundUtility(c.utility), unrounded: c.utility, ...c.signals }));
-  printJson(io, { selected: selection.best.action, utility: roundUtility(selection.best.utility), scope, step, config, candidates, termination, ...(reportCheck ? { reportCheck } : {}) });
+  const candidates = selection.ranked.map((c) => ({
+    action: c.action,
+    utility: roundUtility(c.utility),
+    unrounded: c.utility,
+    ...c.signals,
+  }));
+  printJson(io, {
+    selected: selection.best.action,
+    utility: roundUtility(selection.best.utility),
+    scope,
+    step,
+    config,
+    candidates,
+    termination,
+    ...(reportCheck ? { reportCheck } : {}),
+  });
 }
 
 function printSelectText(io: CliIo, { selection, termination, reportCheck }: SelectResult): void {
@@ -154,11 +183,19 @@ function printSelectText(io: CliIo, { selection, termination, reportCheck }: Sel
 }
 
 /** A long report's own claims, checked as the gate would (ending actions aside: select may pick respond or stop). */
-function checkReportText(text: string, ctx: { scope: Scope; step: number; config: Config }): { ok: true } | { ok: false; rule: string; message: string } {
+function checkReportText(
+  text: string,
+  ctx: { scope: Scope; step: number; config: Config },
+): { ok: true } | { ok: false; rule: string; message: string } {
   const parsed = parseLastReport(text)!;
   if (!parsed.ok) return { ok: false, rule: "malformed", message: parsed.problems[0]!.message };
   const outcome = checkReport(parsed.value, ctx);
-  if (outcome.ok || outcome.refusal.rule === "loop_ended" || outcome.refusal.rule === "budget_spent" || outcome.refusal.rule === "below_floor") {
+  if (
+    outcome.ok ||
+    outcome.refusal.rule === "loop_ended" ||
+    outcome.refusal.rule === "budget_spent" ||
+    outcome.refusal.rule === "below_floor"
+  ) {
     return { ok: true };
   }
   return { ok: false, rule: outcome.refusal.rule, message: outcome.refusal.message };

@@ -52,7 +52,9 @@ export function loadSession(env: CliIo["env"], sessionId: string): SessionView |
  * Claude Code skips slash commands for it).
  */
 function withPendingSwitch(state: SessionState): SessionState {
-  const pending = Object.values(state.prompts ?? {}).filter((p) => p.switch !== undefined).at(-1);
+  const pending = Object.values(state.prompts ?? {})
+    .filter((p) => p.switch !== undefined)
+    .at(-1);
   return pending ? { ...state, manualGate: pending.switch === "on" } : state;
 }
 
@@ -69,7 +71,9 @@ function describeScope(name: string, scope: ScopeState, ref: ScopeRef, { session
   const gating = gate
     ? `gated by ${gate.file} (floor ${config.floor}, λ ${config.lambdas.join(",")})${gate.problem ? `; INVALID opt-in: ${gate.problem}` : ""}`
     : "not gated";
-  const lines = [`${name}: task ${scope.task}, step ${scope.step} of ${config.maxSteps}, ${scope.refusals} refused; ${gating}${scope.ended ? "; ended" : ""}`];
+  const lines = [
+    `${name}: task ${scope.task}, step ${scope.step} of ${config.maxSteps}, ${scope.refusals} refused; ${gating}${scope.ended ? "; ended" : ""}`,
+  ];
   lines.push(spendLine(session, scope, userConfig, gate?.budgets));
   const last = [...records].reverse().find((r) => r.report && (ref.agentId ? r.agentId === ref.agentId : !r.agentId));
   if (last?.report) {
@@ -103,7 +107,9 @@ export function renderStatus(sessionId: string, view: SessionView | undefined): 
   const ctx: StatusContext = { session: state, records, userConfig: view.userConfig };
   lines.push(...describeScope("main scope", state.main, { kind: "main" }, ctx));
   for (const [id, scope] of Object.entries(state.agents)) {
-    lines.push(...describeScope(`subagent ${id}${scope.agentType ? ` (${scope.agentType})` : ""}`, scope, { kind: "agent", agentId: id }, ctx));
+    lines.push(
+      ...describeScope(`subagent ${id}${scope.agentType ? ` (${scope.agentType})` : ""}`, scope, { kind: "agent", agentId: id }, ctx),
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -45,7 +45,10 @@ function checkScope(report: Report, scope: Scope): CheckOutcome | undefined {
   const used = [report.action, ...(report.candidates ?? []).map((c) => c.action)];
   const outside = used.find((a) => !allowed.includes(a));
   if (!outside) return undefined;
-  return refuse("unknown_action", `Action ${outside} is not available in ${scope} scope; the actions here are ${allowed.join(", ")}. Rescore with those only.`);
+  return refuse(
+    "unknown_action",
+    `Action ${outside} is not available in ${scope} scope; the actions here are ${allowed.join(", ")}. Rescore with those only.`,
+  );
 }
 
 function checkArithmetic(report: Report, lambdas: Lambdas): CheckOutcome | undefined {
@@ -70,7 +73,12 @@ function checkArithmetic(report: Report, lambdas: Lambdas): CheckOutcome | undef
 }
 
 function sameSignals(a: Signals, b: Signals): boolean {
-  return sameValue(a.gain, b.gain) && sameValue(a.stepCost, b.stepCost) && sameValue(a.uncertainty, b.uncertainty) && sameValue(a.redundancy, b.redundancy);
+  return (
+    sameValue(a.gain, b.gain) &&
+    sameValue(a.stepCost, b.stepCost) &&
+    sameValue(a.uncertainty, b.uncertainty) &&
+    sameValue(a.redundancy, b.redundancy)
+  );
 }
 
 function checkTable(report: Report, lambdas: Lambdas): CheckOutcome | Selection | undefined {
@@ -80,7 +88,10 @@ function checkTable(report: Report, lambdas: Lambdas): CheckOutcome | Selection 
     return refuse("malformed", `Action ${report.action} has no row in Candidates; the Action must be one of the scored candidates.`);
   }
   if (!sameSignals(row.signals, report.signals)) {
-    return refuse("malformed", `The Breakdown of ${report.action} differs from its Candidates row; copy the row's four values into the Breakdown.`);
+    return refuse(
+      "malformed",
+      `The Breakdown of ${report.action} differs from its Candidates row; copy the row's four values into the Breakdown.`,
+    );
   }
   const selection = selectAction(report.candidates, lambdas);
   if (selection.best.action !== report.action) {
@@ -104,10 +115,16 @@ export function rationaleDocumentsOverride(rationale: string, gains: readonly nu
 function checkEnding(report: Report, evaluation: Evaluation, ctx: CheckContext): CheckOutcome | undefined {
   const { termination } = evaluation;
   if (termination.rule === "budget") {
-    return refuse("budget_spent", `The step budget is spent: ${ctx.step} of ${ctx.config.maxSteps} steps taken. Respond with what you have, or stop.`);
+    return refuse(
+      "budget_spent",
+      `The step budget is spent: ${ctx.step} of ${ctx.config.maxSteps} steps taken. Respond with what you have, or stop.`,
+    );
   }
   if (isEndingAction(report.action)) {
-    return refuse("loop_ended", `The report selected ${report.action}, which ends the loop and takes no tool call. Write your answer now, or write a new report whose Action fits this tool.`);
+    return refuse(
+      "loop_ended",
+      `The report selected ${report.action}, which ends the loop and takes no tool call. Write your answer now, or write a new report whose Action fits this tool.`,
+    );
   }
   if (termination.rule === "floor") {
     return refuse(
@@ -124,7 +141,10 @@ function checkEnding(report: Report, evaluation: Evaluation, ctx: CheckContext):
       );
     }
     const considered = evaluation.selection?.ranked ?? [];
-    const gains = considered.length > 0 ? considered.filter((c) => c.signals.gain >= ctx.config.highGainThreshold).map((c) => c.signals.gain) : [report.signals.gain];
+    const gains =
+      considered.length > 0
+        ? considered.filter((c) => c.signals.gain >= ctx.config.highGainThreshold).map((c) => c.signals.gain)
+        : [report.signals.gain];
     if (!rationaleDocumentsOverride(report.rationale, gains)) {
       return refuse(
         "override_undocumented",

@@ -128,7 +128,14 @@ export function signalPairs(text: string): Array<[name: string, raw: string]> {
 export function parseNumber(field: string, raw: string): Result<number> {
   const text = stripDecor(raw).replace(/\u2212/g, "-");
   if (!PLAIN_DECIMAL.test(text)) {
-    return fail(problem(field, showFound(raw), "a plain decimal number such as 0.7", `${field} is ${showFound(raw)}, which is not a plain decimal number; write it like 0.7.`));
+    return fail(
+      problem(
+        field,
+        showFound(raw),
+        "a plain decimal number such as 0.7",
+        `${field} is ${showFound(raw)}, which is not a plain decimal number; write it like 0.7.`,
+      ),
+    );
   }
   const value = Number(text);
   return ok(value === 0 ? 0 : value);
@@ -140,7 +147,12 @@ function parseAction(raw: string): Result<Action> {
   const lower = text.toLowerCase();
   const hint = isAction(lower) ? ` (action ids are lower case: ${lower})` : "";
   return fail({
-    ...problem("Action", showFound(text), `one of ${ACTIONS.join(", ")}`, `Action ${showFound(text)} is not an action${hint}; use one of ${ACTIONS.join(", ")}.`),
+    ...problem(
+      "Action",
+      showFound(text),
+      `one of ${ACTIONS.join(", ")}`,
+      `Action ${showFound(text)} is not an action${hint}; use one of ${ACTIONS.join(", ")}.`,
+    ),
     kind: "unknown_action",
   });
 }
@@ -180,7 +192,14 @@ function readSignalPair(read: SignalsRead, name: string, raw: string): void {
   const { where, problems, values } = read;
   const key = signalKey(name);
   if (!key || (key === "utility" && !read.allowUtility)) {
-    problems.push(problem(`${where} ${stripDecor(name)}`, showFound(name), `only ${SIGNAL_NAMES.map((s) => SIGNAL_LABELS[s]).join(", ")}`, `${where} has an unknown field ${showFound(stripDecor(name))}; it takes Gain, StepCost, Uncertainty and Redundancy.`));
+    problems.push(
+      problem(
+        `${where} ${stripDecor(name)}`,
+        showFound(name),
+        `only ${SIGNAL_NAMES.map((s) => SIGNAL_LABELS[s]).join(", ")}`,
+        `${where} has an unknown field ${showFound(stripDecor(name))}; it takes Gain, StepCost, Uncertainty and Redundancy.`,
+      ),
+    );
     return;
   }
   const label = key === "utility" ? "U" : SIGNAL_LABELS[key];
@@ -191,7 +210,14 @@ function readSignalPair(read: SignalsRead, name: string, raw: string): void {
   }
   const previous = values[key];
   if (previous !== undefined && previous !== parsed.value) {
-    problems.push(problem(`${where} ${label}`, `${previous} and ${parsed.value}`, "one value", `${where} gives ${label} twice with different values (${previous} and ${parsed.value}); give it once.`));
+    problems.push(
+      problem(
+        `${where} ${label}`,
+        `${previous} and ${parsed.value}`,
+        "one value",
+        `${where} gives ${label} twice with different values (${previous} and ${parsed.value}); give it once.`,
+      ),
+    );
   }
   values[key] = parsed.value;
 }
@@ -199,7 +225,14 @@ function readSignalPair(read: SignalsRead, name: string, raw: string): void {
 function checkSignalsPresent({ where, problems, values }: SignalsRead): void {
   for (const name of SIGNAL_NAMES) {
     if (values[name] === undefined && !problems.some((p) => p.field === `${where} ${SIGNAL_LABELS[name]}`)) {
-      problems.push(problem(`${where} ${SIGNAL_LABELS[name]}`, "nothing", "a number in [0, 1]", `${where} is missing ${SIGNAL_LABELS[name]}; all four fields are required: Gain=… StepCost=… Uncertainty=… Redundancy=…`));
+      problems.push(
+        problem(
+          `${where} ${SIGNAL_LABELS[name]}`,
+          "nothing",
+          "a number in [0, 1]",
+          `${where} is missing ${SIGNAL_LABELS[name]}; all four fields are required: Gain=… StepCost=… Uncertainty=… Redundancy=…`,
+        ),
+      );
     }
   }
 }
@@ -208,25 +241,47 @@ function checkSignalsInRange({ where, problems, values }: SignalsRead): void {
   for (const name of SIGNAL_NAMES) {
     const value = values[name];
     if (value !== undefined && (value < 0 || value > 1)) {
-      problems.push(problem(`${where} ${SIGNAL_LABELS[name]}`, String(value), "a number in [0, 1]", `${SIGNAL_LABELS[name]} is ${value} in ${where}; every signal must lie in [0, 1].`));
+      problems.push(
+        problem(
+          `${where} ${SIGNAL_LABELS[name]}`,
+          String(value),
+          "a number in [0, 1]",
+          `${SIGNAL_LABELS[name]} is ${value} in ${where}; every signal must lie in [0, 1].`,
+        ),
+      );
     }
   }
 }
 
 function unquote(text: string): string {
   const t = text.trim();
-  const pairs: Array<[string, string]> = [['"', '"'], ["\u201c", "\u201d"], ["'", "'"], ["\u2018", "\u2019"]];
+  const pairs: Array<[string, string]> = [
+    ['"', '"'],
+    ["\u201c", "\u201d"],
+    ["'", "'"],
+    ["\u2018", "\u2019"],
+  ];
   for (const [open, close] of pairs) {
     if (t.length >= 2 && t.startsWith(open) && t.endsWith(close)) return t.slice(open.length, -close.length).trim();
   }
-  return t.replace(/^["\u201c]/, "").replace(/["\u201d]$/, "").trim();
+  return t
+    .replace(/^["\u201c]/, "")
+    .replace(/["\u201d]$/, "")
+    .trim();
 }
 
 function setField(block: Block, label: Exclude<Label, "candidates">, value: string): void {
   const previous = block.fields[label];
   const name = label[0]!.toUpperCase() + label.slice(1);
   if (previous !== undefined && previous.trim() !== value.trim()) {
-    block.problems.push(problem(name, `${showFound(previous.trim())} and ${showFound(value.trim())}`, "one value", `The report gives ${name} twice with different values (${showFound(previous.trim())} and ${showFound(value.trim())}); give it once.`));
+    block.problems.push(
+      problem(
+        name,
+        `${showFound(previous.trim())} and ${showFound(value.trim())}`,
+        "one value",
+        `The report gives ${name} twice with different values (${showFound(previous.trim())} and ${showFound(value.trim())}); give it once.`,
+      ),
+    );
   }
   block.fields[label] = value;
 }
@@ -293,7 +348,14 @@ function parseCandidates(rows: string[]): Result<Candidate[]> {
       continue;
     }
     if (candidates.some((c) => c.action === action.value)) {
-      problems.push(problem("Candidates", `${action.value} twice`, "one row per action", `Candidates lists ${action.value} twice; give each action one row.`));
+      problems.push(
+        problem(
+          "Candidates",
+          `${action.value} twice`,
+          "one row per action",
+          `Candidates lists ${action.value} twice; give each action one row.`,
+        ),
+      );
       continue;
     }
     const signals = parseSignals(rest!, `Candidates row ${action.value}`, true);
@@ -305,7 +367,14 @@ function parseCandidates(rows: string[]): Result<Candidate[]> {
     candidates.push(utility === undefined ? { action: action.value, signals: s } : { action: action.value, signals: s, utility });
   }
   if (rows.length === 0) {
-    problems.push(problem("Candidates", "no rows", "one row per candidate action", "Candidates has no rows; write one line per action like `- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0`."));
+    problems.push(
+      problem(
+        "Candidates",
+        "no rows",
+        "one row per candidate action",
+        "Candidates has no rows; write one line per action like `- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0`.",
+      ),
+    );
   }
   return problems.length > 0 ? fail(...problems) : ok(candidates);
 }
@@ -346,7 +415,9 @@ function rationaleText(rationale: string | undefined, problems: Problem[]): stri
   if (rationale !== undefined && text === "") {
     problems.push(problem("Rationale", "an empty line", "one sentence", "The Rationale is empty; say in one sentence why this action."));
   } else if (rationale === undefined || stripDecor(rationale) === "") {
-    problems.push(problem("Rationale", "nothing", RATIONALE_EXAMPLE, `The report has no Rationale line; add \`Rationale: ${RATIONALE_EXAMPLE}\`.`));
+    problems.push(
+      problem("Rationale", "nothing", RATIONALE_EXAMPLE, `The report has no Rationale line; add \`Rationale: ${RATIONALE_EXAMPLE}\`.`),
+    );
   }
   return text;
 }
@@ -384,7 +455,15 @@ export function parseCandidateTable(text: string): Result<Candidate[]> | undefin
     if (FENCE.test(line) || line === "") continue;
     if (labelLine(line)?.label === "candidates") rows = [];
     else if (rows && candidateRow(line)) rows.push(line);
-    else if (rows) strays.push(problem("Candidates", showFound(line), "a row like `- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0`", `In Candidates, ${showFound(line)} is not a candidate row; write \`- <action>: Gain=… StepCost=… Uncertainty=… Redundancy=…\`.`));
+    else if (rows)
+      strays.push(
+        problem(
+          "Candidates",
+          showFound(line),
+          "a row like `- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0`",
+          `In Candidates, ${showFound(line)} is not a candidate row; write \`- <action>: Gain=… StepCost=… Uncertainty=… Redundancy=…\`.`,
+        ),
+      );
   }
   if (!rows) return undefined;
   const parsed = parseCandidates(rows);

@@ -44,13 +44,26 @@ export const ScopeEventSchema = z.discriminatedUnion("kind", [
   /** Claude Code refused a call the gate had let through (its own permissions): it never ran, so it is no step. */
   z.object({ kind: z.literal("denied"), toolUseId: z.string() }),
   /** A call ran that the gate never let through (replay of a recording made without the gate): remembered, no step. */
-  z.object({ kind: z.literal("ran_unchecked"), tool: call.tool, digest: call.digest, effect: call.effect, toolUseId: z.optional(z.string()), failed: z.boolean() }),
+  z.object({
+    kind: z.literal("ran_unchecked"),
+    tool: call.tool,
+    digest: call.digest,
+    effect: call.effect,
+    toolUseId: z.optional(z.string()),
+    failed: z.boolean(),
+  }),
   /** The context was compacted: nothing before is a repeat any more (SPEC §7). */
   z.object({ kind: z.literal("compact") }),
   /** A background Bash or Agent has ended, as its task-notification records it (the call that started it, or the job's id): it no longer blocks repeats. */
   z.object({ kind: z.literal("background_ended"), toolUseId: z.optional(z.string()), jobId: z.optional(z.string()) }),
   /** An assistant message's line: its usage (each message counted once, however many lines) and the calls it made. */
-  z.object({ kind: z.literal("usage"), messageId: z.string(), model: z.string(), tokens: TokenCountsSchema, toolUseIds: z.array(z.string()) }),
+  z.object({
+    kind: z.literal("usage"),
+    messageId: z.string(),
+    model: z.string(),
+    tokens: TokenCountsSchema,
+    toolUseIds: z.array(z.string()),
+  }),
   /** A subagent scope begins, launched in the main scope's task `rootTask`. */
   z.object({ kind: z.literal("subagent_started"), rootTask: z.number() }),
   /** The scope's loop ended (Stop, SubagentStop): what is still pending never ran. */

@@ -98,11 +98,21 @@ function prompted(scope: ScopeState, event: Extract<ScopeEvent, { kind: "prompt"
 }
 
 function ranUnchecked(scope: ScopeState, event: Extract<ScopeEvent, { kind: "ran_unchecked" }>): void {
-  remember(scope, { tool: event.tool, digest: event.digest, effect: event.effect, at: scope.step, ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}), ...(event.failed ? { failed: true } : {}) });
+  remember(scope, {
+    tool: event.tool,
+    digest: event.digest,
+    effect: event.effect,
+    at: scope.step,
+    ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}),
+    ...(event.failed ? { failed: true } : {}),
+  });
 }
 
 function jobRefOf(event: Extract<ScopeEvent, { kind: "background_ended" }>): JobRef {
-  return { ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}), ...(event.jobId !== undefined ? { jobId: event.jobId } : {}) };
+  return {
+    ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}),
+    ...(event.jobId !== undefined ? { jobId: event.jobId } : {}),
+  };
 }
 
 function subagentStarted(scope: ScopeState, event: Extract<ScopeEvent, { kind: "subagent_started" }>): void {
@@ -164,7 +174,9 @@ function resulted(scope: ScopeState, event: Extract<ScopeEvent, { kind: "result"
 }
 
 function resultOutcome(call: ScopeState["pending"][string], event: Extract<ScopeEvent, { kind: "result" }>): Outcome {
-  const durationMs = event.durationMs ?? (call.startedAt !== undefined && event.endedAt !== undefined ? Math.max(0, event.endedAt - call.startedAt) : undefined);
+  const durationMs =
+    event.durationMs ??
+    (call.startedAt !== undefined && event.endedAt !== undefined ? Math.max(0, event.endedAt - call.startedAt) : undefined);
   return {
     toolUseId: event.toolUseId,
     tool: call.tool,
@@ -182,7 +194,14 @@ function denied(scope: ScopeState, toolUseId: string, outcomes: Outcome[]): void
   delete scope.pending[toolUseId];
   scope.step = Math.max(0, scope.step - 1);
   if (scope.spend) scope.spend.toolCalls = Math.max(0, scope.spend.toolCalls - 1);
-  outcomes.push({ toolUseId, tool: call.tool, step: call.at, outcome: "denied", resultBytes: 0, ...(call.tokens ? { tokens: call.tokens } : {}) });
+  outcomes.push({
+    toolUseId,
+    tool: call.tool,
+    step: call.at,
+    outcome: "denied",
+    resultBytes: 0,
+    ...(call.tokens ? { tokens: call.tokens } : {}),
+  });
 }
 
 function remember(scope: ScopeState, call: RanCallState): void {
@@ -236,11 +255,15 @@ function usage(scope: ScopeState, event: Extract<ScopeEvent, { kind: "usage" }>)
   }
   forgetOldest(calls, MESSAGE_MEMORY * 4);
   // A call decided before its line was read holds the counts it had then: bring them up to date.
-  for (const [id, call] of Object.entries(scope.pending)) if (calls[id] === event.messageId && Object.hasOwn(calls, id)) scope.pending[id] = { ...call, tokens: largest };
+  for (const [id, call] of Object.entries(scope.pending))
+    if (calls[id] === event.messageId && Object.hasOwn(calls, id)) scope.pending[id] = { ...call, tokens: largest };
 }
 
 /** The message that made a call, its usage and model, when its line was read (SPEC §8: a step's tokens). */
-export function callMessageOf(scope: ScopeState, toolUseId: string): { messageId: string; model?: string; tokens: TokenCounts } | undefined {
+export function callMessageOf(
+  scope: ScopeState,
+  toolUseId: string,
+): { messageId: string; model?: string; tokens: TokenCounts } | undefined {
   const messageId = scope.callMessages && Object.hasOwn(scope.callMessages, toolUseId) ? scope.callMessages[toolUseId]! : undefined;
   if (messageId === undefined || !scope.messages || !Object.hasOwn(scope.messages, messageId)) return undefined;
   const model = scope.messageModels && Object.hasOwn(scope.messageModels, messageId) ? scope.messageModels[messageId] : undefined;
@@ -272,7 +295,12 @@ function spendOf(scope: ScopeState): Spend {
 }
 
 function subtract(a: TokenCounts, b: TokenCounts): TokenCounts {
-  return { input: a.input - b.input, output: a.output - b.output, cacheCreation: a.cacheCreation - b.cacheCreation, cacheRead: a.cacheRead - b.cacheRead };
+  return {
+    input: a.input - b.input,
+    output: a.output - b.output,
+    cacheCreation: a.cacheCreation - b.cacheCreation,
+    cacheRead: a.cacheRead - b.cacheRead,
+  };
 }
 
 function addTokens(into: TokenCounts, add: TokenCounts): void {

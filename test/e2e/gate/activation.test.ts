@@ -7,7 +7,22 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertRunOk, type RunClaudeResult } from "../support/claude.js";
 import { text } from "../support/scripted-model.js";
-import { activate, exampleIn, expectPassed, expectRefused, gateRun, id, logOf, markerDir, ok, preRecords, ran, recordOf, stateOf, touch } from "./support.js";
+import {
+  activate,
+  exampleIn,
+  expectPassed,
+  expectRefused,
+  gateRun,
+  id,
+  logOf,
+  markerDir,
+  ok,
+  preRecords,
+  ran,
+  recordOf,
+  stateOf,
+  touch,
+} from "./support.js";
 
 describe("the gated example activated with the Skill tool", () => {
   const marks = markerDir();
@@ -53,7 +68,15 @@ describe("the gated example activated with the Skill tool", () => {
       step: 2,
       gated: true,
       gatedBy: exampleIn(run),
-      report: { action: "verify", utility: 0.28, gain: 0.7, stepCost: 0.12, uncertainty: 0.6, redundancy: 0, rationale: "Run the failing test." },
+      report: {
+        action: "verify",
+        utility: 0.28,
+        gain: 0.7,
+        stepCost: 0.12,
+        uncertainty: 0.6,
+        redundancy: 0,
+        rationale: "Run the failing test.",
+      },
       selection: { strategy: "reported", candidates: 1, chosen: "verify" },
     });
     expect(stateOf(run).main).toMatchObject({ step: 2, refusals: 1, lastAction: "verify" });
@@ -104,7 +127,9 @@ describe("/utility on", () => {
   afterAll(() => run?.cleanup());
 
   it("gates the main scope with the defaults, through UserPromptSubmit", () => {
-    expect(logOf(run)[0]).toMatchObject({ event: "UserPromptSubmit", reason: "/utility on", gated: true, gatedBy: "/utility on" });
+    // UserPromptSubmit vouches for the prompt (SPEC §2); the next hook sees its line typed and applies the switch.
+    expect(logOf(run)[0]).toMatchObject({ event: "UserPromptSubmit", switch: "on" });
+    expect(logOf(run).find((r) => r.switched === "on")).toMatchObject({ event: "PreToolUse", gated: true, gatedBy: "/utility on" });
     expectRefused(run, ids.bare, "Bash", "no_report");
     expect(ran(join(marks, "bare"))).toBe(false);
     expect(expectPassed(run, ids.valid)).toMatchObject({ step: 1, gatedBy: "/utility on", maxSteps: 10 });

@@ -14,7 +14,10 @@ import { activate, expectPassed, expectRefused, gateRun, id, logOf, markerDir, o
 
 describe.each([
   ["Bash", () => toolUse("Bash", { command: "sleep 1", description: "bg", run_in_background: true }, id("bg_bash"))],
-  ["Agent", () => toolUse("Agent", { subagent_type: "general-purpose", description: "bg agent", prompt: "BG-AGENT: look" }, id("bg_agent"))],
+  [
+    "Agent",
+    () => toolUse("Agent", { subagent_type: "general-purpose", description: "bg agent", prompt: "BG-AGENT: look" }, id("bg_agent")),
+  ],
 ] as const)("a gated skill whose background %s ends", (kind, launch) => {
   const marks = markerDir();
   const ids = { bare: id(`after_${kind}`), valid: id(`valid_${kind}`) };
@@ -40,7 +43,9 @@ describe.each([
   afterAll(() => run?.cleanup());
 
   it("the notification reached UserPromptSubmit and the transcript as a prompt nobody typed", () => {
-    const line = run.transcript().find((l) => l.type === "user" && typeof l.message?.content === "string" && l.message.content.startsWith("<task-notification>"));
+    const line = run
+      .transcript()
+      .find((l) => l.type === "user" && typeof l.message?.content === "string" && l.message.content.startsWith("<task-notification>"));
     expect(line).toMatchObject({ origin: { kind: "task-notification" }, promptSource: "system", turnOrigin: "task_notification" });
     const prompts = logOf(run).filter((r) => r.event === "UserPromptSubmit");
     expect(prompts.length).toBe(2);
@@ -68,7 +73,10 @@ describe("a ScheduleWakeup of /utility off", () => {
       allowedTools: ["Bash", "ScheduleWakeup"],
       timeoutMs: 150_000,
       script: [
-        [text(ok("tool_call", "Schedule the wakeup.")), toolUse("ScheduleWakeup", { delaySeconds: 60, prompt: "/utility off", reason: "switch the gate off" }, ids.wake)],
+        [
+          text(ok("tool_call", "Schedule the wakeup.")),
+          toolUse("ScheduleWakeup", { delaySeconds: 60, prompt: "/utility off", reason: "switch the gate off" }, ids.wake),
+        ],
         [text("Scheduled.")],
         [text("Woke up."), touch(join(marks, "bare"), ids.bare)],
         [text("Still gated.")],

@@ -22,7 +22,10 @@ describe("the utility: line in a gated session", () => {
       script: [
         [activate()],
         [text(ok("verify")), touch(join(marks, "first"), ids.first)],
-        [text(report("verify", "0.99", "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0")), touch(join(marks, "refused"), ids.refused)],
+        [
+          text(report("verify", "0.99", "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0")),
+          touch(join(marks, "refused"), ids.refused),
+        ],
         [text(ok("verify")), touch(join(marks, "second"), ids.second)],
         [text("Answer.")],
       ],

@@ -24,7 +24,10 @@ import { startNetTrap, type NetTrap } from "../support/net-trap.js";
 import { requestText, text } from "../support/scripted-model.js";
 import { activate, id, markerDir, ok, ran, resultFor, touch } from "./support.js";
 
-const MARKETPLACE_JSON = JSON.parse(readFileSync(join(ROOT, ".claude-plugin", "marketplace.json"), "utf8")) as { name: string; plugins: Array<{ source: string }> };
+const MARKETPLACE_JSON = JSON.parse(readFileSync(join(ROOT, ".claude-plugin", "marketplace.json"), "utf8")) as {
+  name: string;
+  plugins: Array<{ source: string }>;
+};
 const MARKETPLACE = MARKETPLACE_JSON.name;
 /** The plugin's own folder in the repository (the marketplace entry's source). */
 const PLUGIN = join(ROOT, MARKETPLACE_JSON.plugins[0]!.source);
@@ -57,7 +60,14 @@ describe("installed from a fresh clone through the marketplace", () => {
   let trap: NetTrap;
   /** `claude plugin …`, async so that the trap proxy (in this process) can answer it. */
   const cli = async (...args: string[]) =>
-    (await promisify(execFile)(CLAUDE_BIN, args, { cwd: scratch, env: claudeEnv(home, "http://127.0.0.1:9", trap.env()), encoding: "utf8", timeout: 30_000 })).stdout;
+    (
+      await promisify(execFile)(CLAUDE_BIN, args, {
+        cwd: scratch,
+        env: claudeEnv(home, "http://127.0.0.1:9", trap.env()),
+        encoding: "utf8",
+        timeout: 30_000,
+      })
+    ).stdout;
   let run: RunClaudeResult;
   let fresh: RunClaudeResult;
   let listed = "";
@@ -140,9 +150,15 @@ describe("installed from a fresh clone through the marketplace", () => {
   it("puts only what Claude Code loads into the plugin cache, under 1 MB, from a clone that has run its tests", () => {
     const cached = join(home, ".claude", "plugins", "cache", MARKETPLACE, "utility", VERSION);
     expect(existsSync(join(cached, "dist", "hooks", "pre-tool-use.js"))).toBe(true);
-    expect(readdirSync(cached).filter((e) => e !== ".in_use").sort()).toEqual(SHIPPED);
+    expect(
+      readdirSync(cached)
+        .filter((e) => e !== ".in_use")
+        .sort(),
+    ).toEqual(SHIPPED);
     const { kb, files } = usage(cached);
-    console.log(`plugin cache copy: ${cached.replace(home, "~")}: ${kb} KB on disk, ${files} files (clone: ${usage(clone).kb} KB with .git)`);
+    console.log(
+      `plugin cache copy: ${cached.replace(home, "~")}: ${kb} KB on disk, ${files} files (clone: ${usage(clone).kb} KB with .git)`,
+    );
     // Issue 11: an install carries only the plugin, under 1 MB, whatever the clone holds beside it.
     expect(kb).toBeLessThan(1024);
   });

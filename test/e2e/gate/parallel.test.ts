@@ -47,7 +47,8 @@ describe("parallel calls under one report", () => {
 
   it("counts each passed call as one step, under the same report", () => {
     expect([recordOf(run, ids.a).step, recordOf(run, ids.b).step].sort()).toEqual([1, 2]);
-    for (const call of [ids.a, ids.b, ids.bash]) expect(recordOf(run, call).report).toMatchObject({ action: "retrieve", rationale: "Read both files." });
+    for (const call of [ids.a, ids.b, ids.bash])
+      expect(recordOf(run, call).report).toMatchObject({ action: "retrieve", rationale: "Read both files." });
     expect(preRecords(run)).toHaveLength(3);
     expect(stateOf(run).main).toMatchObject({ step: 2, refusals: 1 });
   });

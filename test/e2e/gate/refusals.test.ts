@@ -29,7 +29,10 @@ const CASES = {
   stop: { text: report("stop", "-0.3", "Gain=0 StepCost=0 Uncertainty=0.6 Redundancy=0"), rule: "loop_ended" },
   belowFloor: { text: report("verify", "-0.80", "Gain=0.2 StepCost=0.5 Uncertainty=1 Redundancy=0"), rule: "below_floor" },
   overrideSilent: { text: report("verify", "-0.80", LOW_HIGH_GAIN, "Worth one more try."), rule: "override_undocumented" },
-  overrideShort: { text: report("verify", "-0.80", LOW_HIGH_GAIN, "High-gain override: Gain 0.7 ≥ 0.7, the run settles it."), rule: "override_undocumented" },
+  overrideShort: {
+    text: report("verify", "-0.80", LOW_HIGH_GAIN, "High-gain override: Gain 0.7 ≥ 0.7, the run settles it."),
+    rule: "override_undocumented",
+  },
 } as const;
 type Case = keyof typeof CASES;
 
@@ -76,7 +79,9 @@ describe("refusals of the decision table, main scope", () => {
   });
 
   it("a wrong Utility: gives the recomputed value and the arithmetic", () => {
-    expect(said("wrongUtility")).toContain("Utility 0.35 does not match the Breakdown: 0.7 − 1.0·0.12 − 0.5·0.6 − 0.8·0.0 = 0.28. Write Utility: 0.28.");
+    expect(said("wrongUtility")).toContain(
+      "Utility 0.35 does not match the Breakdown: 0.7 − 1.0·0.12 − 0.5·0.6 − 0.8·0.0 = 0.28. Write Utility: 0.28.",
+    );
   });
 
   it("an action the tool does not fit (retrieve + Bash): names the action, what it permits, and what Bash fits", () => {
@@ -120,6 +125,10 @@ describe("refusals of the decision table, main scope", () => {
     // Claude Code lists each refused call, with its input, in the result.
     const denied = run.result!.permission_denials;
     expect(denied.map((d) => d.tool_use_id)).toEqual(Object.values(ids));
-    expect(denied[0]).toEqual({ tool_name: "Bash", tool_use_id: ids.malformed, tool_input: toolUse("Bash", { command: `touch ${join(marks, "malformed")}`, description: "mark" }).input });
+    expect(denied[0]).toEqual({
+      tool_name: "Bash",
+      tool_use_id: ids.malformed,
+      tool_input: toolUse("Bash", { command: `touch ${join(marks, "malformed")}`, description: "mark" }).input,
+    });
   });
 });

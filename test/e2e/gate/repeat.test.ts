@@ -26,7 +26,10 @@ describe("an exact repeat under the gate", () => {
         [activate()],
         [text(ok("retrieve", "Read the test.")), read(ids.first)],
         [text(ok("retrieve", "Read it again.")), read(ids.again)],
-        [text(report("retrieve", "0.20", "Gain=1 StepCost=0 Uncertainty=0 Redundancy=1", "An exact repeat, scored as one.")), read(ids.honest)],
+        [
+          text(report("retrieve", "0.20", "Gain=1 StepCost=0 Uncertainty=0 Redundancy=1", "An exact repeat, scored as one.")),
+          read(ids.honest),
+        ],
         [text("Done.")],
       ],
     });

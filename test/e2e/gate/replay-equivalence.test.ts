@@ -32,14 +32,24 @@ function hooksView(run: RunClaudeResult): Map<string, Map<string, Call & { step:
   for (const r of logOf(run).filter((rec: Rec) => rec.event === "PreToolUse" && rec.toolUseId)) {
     const key = r.agentId ? `agent:${r.agentId}` : "main";
     if (!view.has(key)) view.set(key, new Map());
-    view.get(key)!.set(r.toolUseId!, { decision: r.decision, ...(r.rule ? { rule: r.rule } : {}), task: r.task, step: r.step, ...(r.repeat ? { repeatOf: r.repeat.toolUseId } : {}) });
+    view.get(key)!.set(r.toolUseId!, {
+      decision: r.decision,
+      ...(r.rule ? { rule: r.rule } : {}),
+      task: r.task,
+      step: r.step,
+      ...(r.repeat ? { repeatOf: r.repeat.toolUseId } : {}),
+    });
   }
   return view;
 }
 
 /** Replay's decided calls, by the same keys (a subagent's own file; copies inside the session file left out). */
 function replayView(run: RunClaudeResult, gated: boolean): Map<string, Map<string, Call & { step: number }>> {
-  const cli = spawnSync(process.execPath, [join(PLUGIN_ROOT, "dist", "cli.js"), "replay", "--json", ...(gated ? ["--gated"] : []), run.transcriptPath!], { encoding: "utf8" });
+  const cli = spawnSync(
+    process.execPath,
+    [join(PLUGIN_ROOT, "dist", "cli.js"), "replay", "--json", ...(gated ? ["--gated"] : []), run.transcriptPath!],
+    { encoding: "utf8" },
+  );
   expect(cli.stderr).toBe("");
   const parsed = JSON.parse(cli.stdout) as ReplayReport;
   const view = new Map<string, Map<string, Call & { step: number }>>();
@@ -48,7 +58,14 @@ function replayView(run: RunClaudeResult, gated: boolean): Map<string, Map<strin
       if (scope.duplicateOf || scope.source === "inline") continue;
       const key = scope.scope === "main" ? "main" : `agent:${scope.agentId}`;
       const calls = new Map<string, Call & { step: number }>();
-      for (const d of scope.decided) calls.set(d.toolUseId, { decision: d.decision, ...(d.rule ? { rule: d.rule } : {}), task: d.task, step: d.step, ...(d.repeatOf !== undefined ? { repeatOf: d.repeatOf } : {}) });
+      for (const d of scope.decided)
+        calls.set(d.toolUseId, {
+          decision: d.decision,
+          ...(d.rule ? { rule: d.rule } : {}),
+          task: d.task,
+          step: d.step,
+          ...(d.repeatOf !== undefined ? { repeatOf: d.repeatOf } : {}),
+        });
       view.set(key, calls);
     }
   }
@@ -70,8 +87,15 @@ function expectSame(run: RunClaudeResult, gated: boolean): void {
 
 describe("replay equals the gate, call by call", () => {
   const ids = {
-    a: id("eq_a"), b: id("eq_b"), noReport: id("eq_norep"), repeat: id("eq_rep"), agent: id("eq_agent"),
-    bg: id("eq_bg"), afterBg: id("eq_after_bg"), subA: id("eq_sub_a"), subRepeat: id("eq_sub_rep"),
+    a: id("eq_a"),
+    b: id("eq_b"),
+    noReport: id("eq_norep"),
+    repeat: id("eq_rep"),
+    agent: id("eq_agent"),
+    bg: id("eq_bg"),
+    afterBg: id("eq_after_bg"),
+    subA: id("eq_sub_a"),
+    subRepeat: id("eq_sub_rep"),
   };
   let gated: RunClaudeResult;
   let ungated: RunClaudeResult;
@@ -99,14 +123,37 @@ describe("replay equals the gate, call by call", () => {
       [...(reported ? [text(R0("Read both."))] : []), toolUse("Read", { file_path: a }, ids.a), toolUse("Read", { file_path: b }, ids.b)],
       [toolUse("Bash", { command: "true", description: "no report" }, ids.noReport)],
       [...(reported ? [text(R0("Read a again."))] : []), toolUse("Read", { file_path: a }, ids.repeat)],
-      [...(reported ? [text(ok("delegate", "Hand the check over."))] : []), toolUse("Agent", { subagent_type: agentType, description: "Check", prompt: "SUBTASK: check a", run_in_background: false }, ids.agent)],
-      [...(reported ? [text(ok("tool_call", "Start a job."))] : []), toolUse("Bash", { command: "true", description: "job", run_in_background: true }, ids.bg)],
+      [
+        ...(reported ? [text(ok("delegate", "Hand the check over."))] : []),
+        toolUse(
+          "Agent",
+          { subagent_type: agentType, description: "Check", prompt: "SUBTASK: check a", run_in_background: false },
+          ids.agent,
+        ),
+      ],
+      [
+        ...(reported ? [text(ok("tool_call", "Start a job."))] : []),
+        toolUse("Bash", { command: "true", description: "job", run_in_background: true }, ids.bg),
+      ],
       [...(reported ? [text(R0("Read b again."))] : []), toolUse("Read", { file_path: b }, ids.afterBg)],
       [text("Done.")],
     ];
     [gated, ungated] = await Promise.all([
-      gateRun({ prompt: "check the files", cwd, fixtures: true, script: main(true, "ufix:gated-helper"), subagentScript: subagent(true), timeoutMs: 120_000 }),
-      gateRun({ prompt: "check the files", cwd: markerDir(), script: main(false, "general-purpose").map((t) => JSON.parse(JSON.stringify(t).split(cwd).join(cwd))), subagentScript: subagent(false), timeoutMs: 120_000 }),
+      gateRun({
+        prompt: "check the files",
+        cwd,
+        fixtures: true,
+        script: main(true, "ufix:gated-helper"),
+        subagentScript: subagent(true),
+        timeoutMs: 120_000,
+      }),
+      gateRun({
+        prompt: "check the files",
+        cwd: markerDir(),
+        script: main(false, "general-purpose").map((t) => JSON.parse(JSON.stringify(t).split(cwd).join(cwd))),
+        subagentScript: subagent(false),
+        timeoutMs: 120_000,
+      }),
     ]);
   }, 240_000);
   afterAll(() => {

@@ -13,7 +13,24 @@ import { assertRunOk, makeScratchHome, runClaude, type RunClaudeResult } from ".
 import { requestText, routeByPrompt, systemMessageTexts, text, toolUse, type RecordedRequest } from "../support/scripted-model.js";
 import { ROOT } from "../../support/paths.js";
 import { cli } from "../../support/cli-io.js";
-import { activate, dataDirOf, expectPassed, expectRefused, gateRun, id, logOf, markerDir, ok, preRecords, ran, recordOf, resultFor, stateOf, touch, type Rec } from "./support.js";
+import {
+  activate,
+  dataDirOf,
+  expectPassed,
+  expectRefused,
+  gateRun,
+  id,
+  logOf,
+  markerDir,
+  ok,
+  preRecords,
+  ran,
+  recordOf,
+  resultFor,
+  stateOf,
+  touch,
+  type Rec,
+} from "./support.js";
 
 /** A reply's usage: `input` input tokens and 5 output tokens (the scripted model's output count). */
 const tokens = (input: number) => ({ input_tokens: input, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
@@ -26,7 +43,8 @@ function homeWithOptions(options: Record<string, unknown>): string {
   return home;
 }
 
-const subagentRecords = (run: RunClaudeResult, tool: string): Rec[] => logOf(run).filter((r) => r.event === "PreToolUse" && r.scope === "subagent" && r.tool === tool);
+const subagentRecords = (run: RunClaudeResult, tool: string): Rec[] =>
+  logOf(run).filter((r) => r.event === "PreToolUse" && r.scope === "subagent" && r.tool === tool);
 
 describe("a gated task with a token budget", () => {
   const marks = markerDir();
@@ -39,7 +57,11 @@ describe("a gated task with a token budget", () => {
       fixtures: true,
       // Every reply reports 1000 input and 5 output tokens: 1005 a message.
       usage: () => tokens(1000),
-      script: [[activate("ufix:token-budget")], ...ids.map((call, i) => [text(ok("verify")), touch(join(marks, String(i)), call)]), [text("Budget spent.")]],
+      script: [
+        [activate("ufix:token-budget")],
+        ...ids.map((call, i) => [text(ok("verify")), touch(join(marks, String(i)), call)]),
+        [text("Budget spent.")],
+      ],
     });
   });
   afterAll(() => run?.cleanup());
@@ -54,7 +76,9 @@ describe("a gated task with a token budget", () => {
 
   it("refuses the next call with budget_spent, the spend, the budget and what to do", () => {
     const said = expectRefused(run, ids[3]!, "Bash", "budget_spent");
-    expect(said).toContain("This task's token budget is spent: 5,025 tokens of 4,500 (utility_token_budget; input 5,000, output 25, cache writes 0, cache reads 0). Respond with what you have, or stop.");
+    expect(said).toContain(
+      "This task's token budget is spent: 5,025 tokens of 4,500 (utility_token_budget; input 5,000, output 25, cache writes 0, cache reads 0). Respond with what you have, or stop.",
+    );
     expect(ran(join(marks, "3"))).toBe(false);
     // The final message is counted too when the Stop hook's scan finds its line (it does not wait for it here: nothing is pending).
     const spend = stateOf(run).main.spend;
@@ -71,12 +95,16 @@ describe("a gated task with a token budget", () => {
     expect(report.spend.total.total).toBeGreaterThanOrEqual(4 * 1005);
     expect(report.spend.total.costUsd).toBeGreaterThan(0);
     const text = await cli(["report", run.sessionId!], { env: { UTILITY_DATA_DIR: dataDirOf(run) } });
-    expect(text.stdout).toMatch(/^  spend: [0-9,]+ tokens \(input [0-9,]+, output [0-9,]+, cache writes 0, cache reads 0\), about \$[0-9.]+$/m);
+    expect(text.stdout).toMatch(
+      /^ {2}spend: [0-9,]+ tokens \(input [0-9,]+, output [0-9,]+, cache writes 0, cache reads 0\), about \$[0-9.]+$/m,
+    );
   });
 
   it("tells the model its spend against the budget on the utility: line", () => {
     const afterSecond = run.model.mainRequests()[3]!; // the prompt, the Skill result, after the first call, after the second
-    expect(systemMessageTexts(afterSecond, true).join("\n")).toMatch(/PreToolUse:Bash hook additional context: utility: step 2\/10 · [a-z]+ · StepCost [0-9.]+ · respond [0-9.]+ · tokens 3k\/5k/);
+    expect(systemMessageTexts(afterSecond, true).join("\n")).toMatch(
+      /PreToolUse:Bash hook additional context: utility: step 2\/10 · [a-z]+ · StepCost [0-9.]+ · respond [0-9.]+ · tokens 3k\/5k/,
+    );
   });
 });
 
@@ -93,7 +121,13 @@ describe("a dispatch skill with utility_max_agents: 2", () => {
         [activate("ufix:dispatch-budget")],
         [
           text(ok("delegate", "Three helpers in parallel.")),
-          ...calls.map((call, i) => toolUse("Agent", { subagent_type: "general-purpose", description: `Part ${i + 1}`, prompt: subPrompt(i + 1), run_in_background: false }, call)),
+          ...calls.map((call, i) =>
+            toolUse(
+              "Agent",
+              { subagent_type: "general-purpose", description: `Part ${i + 1}`, prompt: subPrompt(i + 1), run_in_background: false },
+              call,
+            ),
+          ),
         ],
         [text("Two helpers reported.")],
       ],
@@ -130,7 +164,14 @@ describe("a subagent's usage counts toward its parent's budget", () => {
       usage: (req: RecordedRequest) => (req.kind === "subagent" ? tokens(req.turn === 1 ? 4000 : 10) : tokens(1000)),
       script: [
         [activate("ufix:dispatch-budget")],
-        [text(ok("delegate", "A helper does the heavy part.")), toolUse("Agent", { subagent_type: "general-purpose", description: "Heavy", prompt: "HEAVY: do it", run_in_background: false }, ids.agent)],
+        [
+          text(ok("delegate", "A helper does the heavy part.")),
+          toolUse(
+            "Agent",
+            { subagent_type: "general-purpose", description: "Heavy", prompt: "HEAVY: do it", run_in_background: false },
+            ids.agent,
+          ),
+        ],
         [text(ok("verify", "Check the result.")), touch(join(marks, "after"), ids.after)],
         [text("Over budget.")],
       ],
@@ -164,14 +205,31 @@ describe("the user's max_agents counts a subagent's own launches against the roo
       home: homeWithOptions({ max_agents: 2 }),
       allowedTools: ["Bash", "Read", "Agent"],
       whenExhausted: "error",
-      script: [[toolUse("Agent", { subagent_type: "general-purpose", description: "Top", prompt: "TOP: split it", run_in_background: false }, ids.top)], [text("Done.")]],
+      script: [
+        [
+          toolUse(
+            "Agent",
+            { subagent_type: "general-purpose", description: "Top", prompt: "TOP: split it", run_in_background: false },
+            ids.top,
+          ),
+        ],
+        [text("Done.")],
+      ],
       subagentScript: routeByPrompt([
         [
           "TOP:",
           [
             [
-              toolUse("Agent", { subagent_type: "general-purpose", description: "N1", prompt: "NESTED-1: go", run_in_background: false }, ids.n1),
-              toolUse("Agent", { subagent_type: "general-purpose", description: "N2", prompt: "NESTED-2: go", run_in_background: false }, ids.n2),
+              toolUse(
+                "Agent",
+                { subagent_type: "general-purpose", description: "N1", prompt: "NESTED-1: go", run_in_background: false },
+                ids.n1,
+              ),
+              toolUse(
+                "Agent",
+                { subagent_type: "general-purpose", description: "N2", prompt: "NESTED-2: go", run_in_background: false },
+                ids.n2,
+              ),
             ],
             [text("TOP-FINAL")],
           ],
@@ -192,7 +250,9 @@ describe("the user's max_agents counts a subagent's own launches against the roo
     expect(refused[0]).toMatchObject({ rule: "agents_exhausted", gated: false });
     expect(refused[0]!.reason).toContain("This task may launch 2 subagents (utility_max_agents) and has launched 2");
     const state = stateOf(run);
-    expect(state.main.spend.agentsLaunched + (Object.values(state.agents) as any[]).reduce((s, a) => s + (a.spend?.agentsLaunched ?? 0), 0)).toBe(2);
+    expect(
+      state.main.spend.agentsLaunched + (Object.values(state.agents) as any[]).reduce((s, a) => s + (a.spend?.agentsLaunched ?? 0), 0),
+    ).toBe(2);
   });
 });
 
@@ -252,6 +312,8 @@ describe("a budget in the user's settings, in an ungated session; /utility statu
   it("/utility status shows the task's spend against the user's budget (the command's ! injection has no plugin options)", () => {
     const shown = requestText(assertRunOk(status) && status.model.mainRequests()[0]!);
     expect(shown).toMatch(/main scope: task 1, step [12] of 10, [12] refused; not gated/);
-    expect(shown).toMatch(/task: 3,0[0-9]{2} tokens, about \$[0-9.]+, [12] tool calls?, 0 subagents launched; tokens 3,0[0-9]{2} of 2,000 \(15[0-9]%, SPENT: further tool calls are refused\)/);
+    expect(shown).toMatch(
+      /task: 3,0[0-9]{2} tokens, about \$[0-9.]+, [12] tool calls?, 0 subagents launched; tokens 3,0[0-9]{2} of 2,000 \(15[0-9]%, SPENT: further tool calls are refused\)/,
+    );
   });
 });

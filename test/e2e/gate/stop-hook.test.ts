@@ -27,7 +27,9 @@ describe("the Stop hook", () => {
     const result = assertRunOk(run);
     const main = run.model.mainRequests();
     expect(main).toHaveLength(3);
-    const feedback = messagesOf(main[2]!).filter((m) => m.role === "user").at(-1)!;
+    const feedback = messagesOf(main[2]!)
+      .filter((m) => m.role === "user")
+      .at(-1)!;
     expect(feedback.content).toBe(
       "Stop hook feedback:\nutility gate: your last report selected verify (Utility 0.28) but no call was made. Take that action now, or write a new report that selects respond or stop.",
     );
@@ -61,11 +63,17 @@ describe("the Stop hook, when the report and the closing prose are separate text
     const result = assertRunOk(run);
     const main = run.model.mainRequests();
     expect(main).toHaveLength(3);
-    const feedback = messagesOf(main[2]!).filter((m) => m.role === "user").at(-1)!;
+    const feedback = messagesOf(main[2]!)
+      .filter((m) => m.role === "user")
+      .at(-1)!;
     expect(feedback.content).toBe(
       "Stop hook feedback:\nutility gate: your last report selected verify (Utility 0.28) but no call was made. Take that action now, or write a new report that selects respond or stop.",
     );
     expect(result.result).toContain("Still not running it.");
-    expect(logOf(run).filter((r) => r.event === "Stop").map((r) => r.decision)).toEqual(["blocked", "observed"]);
+    expect(
+      logOf(run)
+        .filter((r) => r.event === "Stop")
+        .map((r) => r.decision),
+    ).toEqual(["blocked", "observed"]);
   });
 });

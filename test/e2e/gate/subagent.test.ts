@@ -9,7 +9,21 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertRunOk, type RunClaudeResult } from "../support/claude.js";
 import { routeByPrompt, text, toolUse } from "../support/scripted-model.js";
-import { activate, expectPassed, expectRefused, FIXTURE_PLUGIN, gateRun, id, logOf, markerDir, ok, ran, recordOf, stateOf, touch } from "./support.js";
+import {
+  activate,
+  expectPassed,
+  expectRefused,
+  FIXTURE_PLUGIN,
+  gateRun,
+  id,
+  logOf,
+  markerDir,
+  ok,
+  ran,
+  recordOf,
+  stateOf,
+  touch,
+} from "./support.js";
 
 describe("a gated subagent under a dispatch scope", () => {
   const marks = markerDir();
@@ -24,7 +38,16 @@ describe("a gated subagent under a dispatch scope", () => {
         [activate("ufix:dispatch")],
         [
           text(ok("delegate", "A helper can run the check.")),
-          toolUse("Agent", { subagent_type: "ufix:gated-helper", description: "Run the check", prompt: "SUBTASK-CHECK: run the check", run_in_background: false }, ids.agent),
+          toolUse(
+            "Agent",
+            {
+              subagent_type: "ufix:gated-helper",
+              description: "Run the check",
+              prompt: "SUBTASK-CHECK: run the check",
+              run_in_background: false,
+            },
+            ids.agent,
+          ),
         ],
         [text("The helper reported back.")],
       ],
@@ -35,7 +58,11 @@ describe("a gated subagent under a dispatch scope", () => {
             [text("Running it."), touch(join(marks, "bare"), ids.bare)],
             [
               text(ok("delegate", "Hand it on.")),
-              toolUse("Agent", { subagent_type: "general-purpose", description: "Deeper", prompt: "NESTED: go", run_in_background: false }, ids.delegate),
+              toolUse(
+                "Agent",
+                { subagent_type: "general-purpose", description: "Deeper", prompt: "NESTED: go", run_in_background: false },
+                ids.delegate,
+              ),
             ],
             [text(ok("verify", "Run the check.")), touch(join(marks, "valid"), ids.valid)],
             [text("SUB-FINAL: the check ran.")],
@@ -69,7 +96,9 @@ describe("a gated subagent under a dispatch scope", () => {
 
   it("delegate is not an action of a subagent: refused by name, listing the subagent's actions", () => {
     const said = expectRefused(run, ids.delegate, "Agent", "unknown_action", run.model.subagentRequests());
-    expect(said).toContain("Action delegate is not available in subagent scope; the actions here are respond, retrieve, tool_call, verify, stop.");
+    expect(said).toContain(
+      "Action delegate is not available in subagent scope; the actions here are respond, retrieve, tool_call, verify, stop.",
+    );
     expect(run.model.subagentRequests().filter((r) => JSON.stringify(r.body?.messages?.[0] ?? "").includes("NESTED"))).toEqual([]);
   });
 

@@ -85,7 +85,16 @@ export interface Rec {
   agentType?: string;
   gated: boolean;
   gatedBy?: string;
-  report?: { action: string; utility: number; gain: number; stepCost: number; uncertainty: number; redundancy: number; rationale: string; override?: unknown };
+  report?: {
+    action: string;
+    utility: number;
+    gain: number;
+    stepCost: number;
+    uncertainty: number;
+    redundancy: number;
+    rationale: string;
+    override?: unknown;
+  };
   repeat?: { ofStep: number; toolUseId?: string };
   selection?: { strategy: string; candidates: number; chosen: string };
   latencyMs: number;
@@ -137,7 +146,13 @@ export function resultFor(requests: RecordedRequest[], toolUseId: string): ToolR
 }
 
 /** Asserts that the gate refused `toolUseId`: in permission_denials, as a hook error the model sees, in the log; returns the refusal text. */
-export function expectRefused(run: RunClaudeResult, toolUseId: string, tool: string, rule: string, requests = run.model.mainRequests()): string {
+export function expectRefused(
+  run: RunClaudeResult,
+  toolUseId: string,
+  tool: string,
+  rule: string,
+  requests = run.model.mainRequests(),
+): string {
   const result = assertRunOk(run);
   expect(result.permission_denials.map((d) => d.tool_use_id)).toContain(toolUseId);
   const seen = resultFor(requests, toolUseId);
@@ -150,7 +165,12 @@ export function expectRefused(run: RunClaudeResult, toolUseId: string, tool: str
 }
 
 /** Asserts that the gate let `toolUseId` through: not denied, a normal result, a `passed` record (or `observed` when ungated). */
-export function expectPassed(run: RunClaudeResult, toolUseId: string, decision: "passed" | "observed" = "passed", requests = run.model.mainRequests()): Rec {
+export function expectPassed(
+  run: RunClaudeResult,
+  toolUseId: string,
+  decision: "passed" | "observed" = "passed",
+  requests = run.model.mainRequests(),
+): Rec {
   const result = assertRunOk(run);
   expect(result.permission_denials.map((d) => d.tool_use_id)).not.toContain(toolUseId);
   expect(resultFor(requests, toolUseId).is_error).toBe(false);

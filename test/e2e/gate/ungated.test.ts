@@ -53,7 +53,10 @@ describe("an ungated session", () => {
     const events = logOf(run).map((r) => r.event);
     expect(events[0]).toBe("UserPromptSubmit");
     expect(events.at(-1)).toBe("Stop");
-    for (const r of logOf(run)) {
+    const [prompt, ...steps] = logOf(run);
+    // UserPromptSubmit only vouches for the prompt (SPEC §2): the task starts when the next hook sees its line.
+    expect(prompt).toMatchObject({ event: "UserPromptSubmit", session: run.sessionId, task: 0 });
+    for (const r of steps) {
       expect(r).toMatchObject({ session: run.sessionId, scope: "self", task: 1, maxSteps: 10, lambdas: [1, 0.5, 0.8] });
       expect(typeof r.latencyMs).toBe("number");
     }
@@ -65,7 +68,9 @@ describe("an ungated session", () => {
     expect(recordOf(run, ids.read3).repeat).toBeUndefined();
     const [, , afterRepeat, afterBash, afterRead3] = run.model.mainRequests();
     const hint = systemMessageTexts(afterRepeat!, true).join("\n");
-    expect(hint).toContain("PreToolUse:Read hook additional context: utility: this Read call is an exact repeat of one that already ran (step 1)");
+    expect(hint).toContain(
+      "PreToolUse:Read hook additional context: utility: this Read call is an exact repeat of one that already ran (step 1)",
+    );
     expect(systemMessageTexts(afterBash!, true).join("\n")).not.toContain("exact repeat");
     expect(systemMessageTexts(afterRead3!, true).join("\n")).not.toContain("exact repeat");
   });

@@ -10,7 +10,18 @@
  * killed when the run ends or times out.
  */
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -173,7 +184,11 @@ export function seedScratchHome(home: string, trustedDirs: string[] = []): void 
   if (!existsSync(settingsPath)) {
     writeFileSync(
       settingsPath,
-      JSON.stringify({ $schema: "https://json.schemastore.org/claude-code-settings.json", autoUpdates: false, spinnerTipsEnabled: false }, null, 2),
+      JSON.stringify(
+        { $schema: "https://json.schemastore.org/claude-code-settings.json", autoUpdates: false, spinnerTipsEnabled: false },
+        null,
+        2,
+      ),
     );
   }
 }
@@ -276,7 +291,11 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals = "SIG
  * The project folder and scratch HOME of a run: the given ones (HOME seeded to
  * trust the folder), or new temporary ones, listed in `created` for clean-up.
  */
-export function prepareDirs(opts: { cwd?: string; home?: string; projectSkills?: string[] }): { cwd: string; home: string; created: string[] } {
+export function prepareDirs(opts: { cwd?: string; home?: string; projectSkills?: string[] }): {
+  cwd: string;
+  home: string;
+  created: string[];
+} {
   const cwd = opts.cwd ? realpathSync(opts.cwd) : realpathSync(mkdtempSync(join(tmpdir(), "cc-cwd-")));
   for (const skill of opts.projectSkills ?? []) cpSync(skill, join(cwd, ".claude", "skills", basename(skill)), { recursive: true });
   const home = opts.home ?? makeScratchHome([cwd]);
@@ -302,10 +321,13 @@ export async function runClaude(opts: RunClaudeOptions): Promise<RunClaudeResult
   for (const d of [opts.pluginDir ?? []].flat()) argv.push("--plugin-dir", d);
   if (opts.allowedTools && opts.allowedTools.length > 0) argv.push("--allowedTools", opts.allowedTools.join(","));
   argv.push(...(opts.extraArgs ?? []));
-  const trap = opts.trapNetwork === false ? undefined : await startNetTrap().catch(async (e) => {
-    await model.close();
-    throw e;
-  });
+  const trap =
+    opts.trapNetwork === false
+      ? undefined
+      : await startNetTrap().catch(async (e) => {
+          await model.close();
+          throw e;
+        });
   const env = claudeEnv(home, model.url, { ...(trap?.env() ?? {}), ...opts.env });
   const timeoutMs = opts.timeoutMs ?? 45_000;
   const t0 = Date.now();

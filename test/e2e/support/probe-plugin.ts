@@ -208,7 +208,12 @@ export function makeProbePlugin(opts: ProbePluginOptions = {}): ProbePlugin {
   writeFileSync(
     join(root, "probe-config.json"),
     JSON.stringify(
-      { rules: opts.rules ?? [], snapshotTranscriptAt: opts.snapshotTranscriptAt ?? [], waitForToolUseMs: opts.waitForToolUseMs ?? 0, dumpDir },
+      {
+        rules: opts.rules ?? [],
+        snapshotTranscriptAt: opts.snapshotTranscriptAt ?? [],
+        waitForToolUseMs: opts.waitForToolUseMs ?? 0,
+        dumpDir,
+      },
       null,
       2,
     ),

@@ -122,9 +122,25 @@ export async function startClaudeTui(opts: StartTuiOptions): Promise<ClaudeTui> 
   // claude exits at once.
   try {
     tmux(
-      "-f", "/dev/null",
-      "new-session", "-d", "-s", target, "-x", String(opts.width ?? 160), "-y", String(opts.height ?? 50), "-c", cwd, ...cmd,
-      ";", "set-option", "-t", target, "remain-on-exit", "on",
+      "-f",
+      "/dev/null",
+      "new-session",
+      "-d",
+      "-s",
+      target,
+      "-x",
+      String(opts.width ?? 160),
+      "-y",
+      String(opts.height ?? 50),
+      "-c",
+      cwd,
+      ...cmd,
+      ";",
+      "set-option",
+      "-t",
+      target,
+      "remain-on-exit",
+      "on",
     );
   } catch (e) {
     await model.close();

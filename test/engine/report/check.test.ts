@@ -107,7 +107,14 @@ describe("checkReport", () => {
     });
 
     it("at the default floor stop beats any action below it, so the table refuses by the argmax", () => {
-      const r = refusal(check(table("High-gain override: Gain=0.7").replace("StepCost=0.5", "StepCost=1").replace("Utility: -0.10", "Utility: -0.60").replace("Gain=0.7 StepCost=0.5", "Gain=0.7 StepCost=1")));
+      const r = refusal(
+        check(
+          table("High-gain override: Gain=0.7")
+            .replace("StepCost=0.5", "StepCost=1")
+            .replace("Utility: -0.10", "Utility: -0.60")
+            .replace("Gain=0.7 StepCost=0.5", "Gain=0.7 StepCost=1"),
+        ),
+      );
       expect(r.rule).toBe("not_argmax");
       expect(r.message).toContain("stop has U = -0.45");
     });
@@ -146,7 +153,16 @@ describe("checkReport", () => {
     });
 
     it("refuses a Breakdown that differs from the Action's row", () => {
-      expect(refusal(check(table("retrieve", "0.30", "Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0").replace("- retrieve: Gain=0.6", "- retrieve: Gain=0.65"))).rule).toBe("malformed");
+      expect(
+        refusal(
+          check(
+            table("retrieve", "0.30", "Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0").replace(
+              "- retrieve: Gain=0.6",
+              "- retrieve: Gain=0.65",
+            ),
+          ),
+        ).rule,
+      ).toBe("malformed");
     });
 
     it("refuses an Action with no row", () => {
@@ -155,7 +171,10 @@ describe("checkReport", () => {
     });
 
     it("refuses a row U= that disagrees", () => {
-      const text = table("retrieve", "0.30", "Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0").replace("Redundancy=0.0\n- tool_call", "Redundancy=0.0 U=0.5\n- tool_call");
+      const text = table("retrieve", "0.30", "Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0").replace(
+        "Redundancy=0.0\n- tool_call",
+        "Redundancy=0.0 U=0.5\n- tool_call",
+      );
       expect(refusal(check(text)).rule).toBe("utility_mismatch");
     });
 
@@ -191,10 +210,16 @@ describe("checkReport", () => {
     });
 
     it("refuses a candidate outside the scope, even when the Action is inside it", () => {
-      const text = ["Candidates:", "- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0", "- delegate: Gain=0.1 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0", report("retrieve", "0.30", "Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0")].join("\n");
+      const text = [
+        "Candidates:",
+        "- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0",
+        "- delegate: Gain=0.1 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0",
+        report("retrieve", "0.30", "Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0"),
+      ].join("\n");
       expect(refusal(check(text, { scope: "subagent" }))).toEqual({
         rule: "unknown_action",
-        message: "Action delegate is not available in subagent scope; the actions here are respond, retrieve, tool_call, verify, stop. Rescore with those only.",
+        message:
+          "Action delegate is not available in subagent scope; the actions here are respond, retrieve, tool_call, verify, stop. Rescore with those only.",
       });
       expect(check(text, { scope: "self" }).ok).toBe(true);
     });

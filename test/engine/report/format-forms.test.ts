@@ -7,13 +7,27 @@ const signals = { gain: 0.7, stepCost: 0.12, uncertainty: 0.6, redundancy: 0 };
 
 describe("formatReport, whole", () => {
   it("the short form: three lines, and a fourth for a Rationale, its double quotes made single", () => {
-    expect(formatReport({ action: "tool_call", signals, lambdas: DEFAULT_CONFIG.lambdas })).toBe("Action: tool_call\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0");
-    expect(formatReport({ action: "tool_call", signals, lambdas: DEFAULT_CONFIG.lambdas, rationale: 'run "npm test"' }).split("\n")[3]).toBe(`Rationale: "run 'npm test'"`);
-    expect(formatReport({ action: "tool_call", signals, lambdas: DEFAULT_CONFIG.lambdas, rationale: "" }).split("\n")[3]).toBe('Rationale: ""');
+    expect(formatReport({ action: "tool_call", signals, lambdas: DEFAULT_CONFIG.lambdas })).toBe(
+      "Action: tool_call\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0",
+    );
+    expect(
+      formatReport({ action: "tool_call", signals, lambdas: DEFAULT_CONFIG.lambdas, rationale: 'run "npm test"' }).split("\n")[3],
+    ).toBe(`Rationale: "run 'npm test'"`);
+    expect(formatReport({ action: "tool_call", signals, lambdas: DEFAULT_CONFIG.lambdas, rationale: "" }).split("\n")[3]).toBe(
+      'Rationale: ""',
+    );
   });
 
   it("the long form: the Candidates header and one row per candidate first", () => {
-    const text = formatReport({ action: "tool_call", signals, lambdas: DEFAULT_CONFIG.lambdas, candidates: [{ action: "tool_call", signals }, { action: "stop", signals: { gain: 0, stepCost: 0, uncertainty: 0.5, redundancy: 0 } }] });
+    const text = formatReport({
+      action: "tool_call",
+      signals,
+      lambdas: DEFAULT_CONFIG.lambdas,
+      candidates: [
+        { action: "tool_call", signals },
+        { action: "stop", signals: { gain: 0, stepCost: 0, uncertainty: 0.5, redundancy: 0 } },
+      ],
+    });
     expect(text.split("\n")).toEqual([
       "Candidates:",
       "- tool_call: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0",

@@ -10,7 +10,9 @@ const rationale = "Clear gap exists; tool call likely fills it at acceptable cos
 
 /** The original skill's canonical worked example, its "Resulting report" as written there (rationale wrapped). */
 function seedReport(): string[] {
-  return readFileSync(join(FIXTURES, "reports", "canonical-example.txt"), "utf8").trimEnd().split("\n");
+  return readFileSync(join(FIXTURES, "reports", "canonical-example.txt"), "utf8")
+    .trimEnd()
+    .split("\n");
 }
 
 describe("formatReport", () => {
@@ -21,7 +23,10 @@ describe("formatReport", () => {
   });
 
   it("produces the seed's Rationale line when given that rationale", () => {
-    const seedRationale = seedReport().slice(3).map((l) => l.trim()).join(" ");
+    const seedRationale = seedReport()
+      .slice(3)
+      .map((l) => l.trim())
+      .join(" ");
     const ours = formatReport({ action: "tool_call", signals, lambdas: DEFAULT_CONFIG.lambdas, rationale }).split("\n")[3];
     expect(ours).toBe(seedRationale);
   });
@@ -33,7 +38,11 @@ describe("formatReport", () => {
       lambdas: DEFAULT_CONFIG.lambdas,
       candidates: [{ action: "retrieve", signals: { gain: 0.6, stepCost: 0.1, uncertainty: 0.4, redundancy: 0 } }],
     });
-    expect(text.split("\n").slice(0, 3)).toEqual(["Candidates:", "- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0", "Action: retrieve"]);
+    expect(text.split("\n").slice(0, 3)).toEqual([
+      "Candidates:",
+      "- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0",
+      "Action: retrieve",
+    ]);
   });
 
   it.each([

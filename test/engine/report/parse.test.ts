@@ -33,8 +33,18 @@ describe("parse: tolerant of what models do to text", () => {
     ["surrounding prose", `I need to look at the failing test first.\n\n${CANONICAL}\n\nRunning it now.`],
     ["a code fence", "```\n" + CANONICAL + "\n```"],
     ["a fence with a language", "```text\n" + CANONICAL + "\n```"],
-    ["list bullets", CANONICAL.split("\n").map((l) => `- ${l}`).join("\n")],
-    ["star bullets and numbers", CANONICAL.split("\n").map((l, i) => (i % 2 ? `* ${l}` : `${i + 1}. ${l}`)).join("\n")],
+    [
+      "list bullets",
+      CANONICAL.split("\n")
+        .map((l) => `- ${l}`)
+        .join("\n"),
+    ],
+    [
+      "star bullets and numbers",
+      CANONICAL.split("\n")
+        .map((l, i) => (i % 2 ? `* ${l}` : `${i + 1}. ${l}`))
+        .join("\n"),
+    ],
     ["**bold:** labels", CANONICAL.replace(/^(\w+):/gm, "**$1:**")],
     ["**bold**: labels", CANONICAL.replace(/^(\w+):/gm, "**$1**:")],
     ["extra spaces", CANONICAL.replace(/: /g, " :   ").replace(/=/g, " = ").replace(/^/gm, "   ")],
@@ -42,8 +52,17 @@ describe("parse: tolerant of what models do to text", () => {
     ["a block quote", CANONICAL.replace(/^/gm, "> ")],
     ["backticked values", CANONICAL.replace("tool_call", "`tool_call`")],
     ["blank lines between fields", CANONICAL.replace(/\n/g, "\n\n")],
-    ["fields in another order after Action", [CANONICAL.split("\n")[0], CANONICAL.split("\n")[2], CANONICAL.split("\n")[3], CANONICAL.split("\n")[1]].join("\n")],
-    ["breakdown fields in any order", CANONICAL.replace("Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0", "Redundancy=0.0, Uncertainty=0.6, Gain=0.7, StepCost=0.12")],
+    [
+      "fields in another order after Action",
+      [CANONICAL.split("\n")[0], CANONICAL.split("\n")[2], CANONICAL.split("\n")[3], CANONICAL.split("\n")[1]].join("\n"),
+    ],
+    [
+      "breakdown fields in any order",
+      CANONICAL.replace(
+        "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0",
+        "Redundancy=0.0, Uncertainty=0.6, Gain=0.7, StepCost=0.12",
+      ),
+    ],
     ["many decimals", CANONICAL.replace("Gain=0.7", "Gain=0.700000").replace("Utility: 0.28", "Utility: 0.280")],
   ])("%s", (_name, text) => {
     const result = parsed(text);
@@ -57,7 +76,8 @@ describe("parse: tolerant of what models do to text", () => {
   });
 
   it("joins a Rationale that runs onto the next line (the seed's own layout)", () => {
-    const text = 'Action: tool_call\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: "Clear gap exists; tool call likely fills it at\n            acceptable cost."';
+    const text =
+      'Action: tool_call\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: "Clear gap exists; tool call likely fills it at\n            acceptable cost."';
     const result = parsed(text);
     expect(result.ok && result.value.rationale).toBe(EXPECTED.rationale);
   });
@@ -68,7 +88,8 @@ describe("parse: tolerant of what models do to text", () => {
   });
 
   it("accepts negative utilities, with an ASCII or a Unicode minus", () => {
-    const text = "Action: retrieve\nUtility: −0.80\nBreakdown: Gain=0.7 StepCost=1 Uncertainty=1 Redundancy=0\nRationale: high-gain override, Gain 0.7";
+    const text =
+      "Action: retrieve\nUtility: −0.80\nBreakdown: Gain=0.7 StepCost=1 Uncertainty=1 Redundancy=0\nRationale: high-gain override, Gain 0.7";
     const result = parsed(text);
     expect(result.ok && result.value.utility).toBe(-0.8);
     expect(parsed(text.replace("−", "-")).ok).toBe(true);
@@ -91,7 +112,8 @@ describe("parse: tolerant of what models do to text", () => {
   });
 
   it("accepts a U= on a candidate row", () => {
-    const text = "Candidates:\n- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0 U=0.30\nAction: retrieve\nUtility: 0.30\nBreakdown: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0\nRationale: x";
+    const text =
+      "Candidates:\n- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0 U=0.30\nAction: retrieve\nUtility: 0.30\nBreakdown: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0\nRationale: x";
     const result = parsed(text);
     expect(result.ok && result.value.candidates?.[0]?.utility).toBe(0.3);
   });
@@ -112,7 +134,9 @@ describe("parse: tolerant of what models do to text", () => {
 
 describe("parse: strict about meaning", () => {
   it.each(["Action", "Utility", "Breakdown", "Rationale"])("a missing %s line is named", (label) => {
-    const text = CANONICAL.split("\n").filter((l) => !l.startsWith(label)).join("\n");
+    const text = CANONICAL.split("\n")
+      .filter((l) => !l.startsWith(label))
+      .join("\n");
     if (label === "Action") {
       expect(parseLastReport(text)).toBeUndefined();
       return;
@@ -160,7 +184,9 @@ describe("parse: strict about meaning", () => {
   });
 
   it("an unknown action is named", () => {
-    expect(problemsOf(CANONICAL.replace("tool_call", "search"))).toMatch(/Action "search" is not an action; use one of respond, retrieve, tool_call, verify, delegate, stop/);
+    expect(problemsOf(CANONICAL.replace("tool_call", "search"))).toMatch(
+      /Action "search" is not an action; use one of respond, retrieve, tool_call, verify, delegate, stop/,
+    );
   });
 
   it("a Unicode look-alike of an action id is unknown, and shown escaped", () => {
@@ -181,7 +207,9 @@ describe("parse: strict about meaning", () => {
   it("a candidate row with an unknown action or a duplicate is an error", () => {
     const base = "Action: retrieve\nUtility: 0.30\nBreakdown: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0\nRationale: x";
     const row = "- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0";
-    expect(problemsOf(`Candidates:\n${row}\n- browse: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0\n${base}`)).toMatch(/In Candidates, Action "browse"/);
+    expect(problemsOf(`Candidates:\n${row}\n- browse: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0\n${base}`)).toMatch(
+      /In Candidates, Action "browse"/,
+    );
     expect(problemsOf(`Candidates:\n${row}\n${row}\n${base}`)).toMatch(/lists retrieve twice/);
   });
 

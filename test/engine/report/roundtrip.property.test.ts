@@ -28,15 +28,20 @@ describe("properties", () => {
 
   it("format → parse gives back the same report", () => {
     fc.assert(
-      fc.property(action, signals, fc.string({ minLength: 1, maxLength: 60 }).filter((s) => /\S/.test(s) && !/["\n\r]/.test(s)), (a, s, why) => {
-        const text = formatReport({ action: a, signals: s, lambdas: config.lambdas, rationale: why });
-        const parsed = parseLastReport(text);
-        expect(parsed?.ok).toBe(true);
-        if (!parsed?.ok) return;
-        expect(parsed.value.action).toBe(a);
-        expect(parsed.value.signals).toEqual(s);
-        expect(parsed.value.utility).toBe(roundUtility(utility(s, config.lambdas)));
-      }),
+      fc.property(
+        action,
+        signals,
+        fc.string({ minLength: 1, maxLength: 60 }).filter((s) => /\S/.test(s) && !/["\n\r]/.test(s)),
+        (a, s, why) => {
+          const text = formatReport({ action: a, signals: s, lambdas: config.lambdas, rationale: why });
+          const parsed = parseLastReport(text);
+          expect(parsed?.ok).toBe(true);
+          if (!parsed?.ok) return;
+          expect(parsed.value.action).toBe(a);
+          expect(parsed.value.signals).toEqual(s);
+          expect(parsed.value.utility).toBe(roundUtility(utility(s, config.lambdas)));
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -46,7 +51,13 @@ describe("properties", () => {
     fc.assert(
       fc.property(table, fc.integer({ min: 0, max: 12 }), (candidates, step) => {
         const best = selectAction(candidates, config.lambdas).best;
-        const text = formatReport({ action: best.action, signals: best.signals, lambdas: config.lambdas, rationale: "override noted: Gain 0.7", candidates });
+        const text = formatReport({
+          action: best.action,
+          signals: best.signals,
+          lambdas: config.lambdas,
+          rationale: "override noted: Gain 0.7",
+          candidates,
+        });
         const parsed = parseLastReport(text);
         expect(parsed?.ok).toBe(true);
         if (!parsed?.ok) return;

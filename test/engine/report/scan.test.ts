@@ -17,7 +17,9 @@ const oldStrip = (v: string) => v.replace(/^[*_`\s]+|[*_`\s]+$/g, "");
 /** Short strings over the characters each pattern cares about. */
 const chars = (alphabet: string[]) => fc.array(fc.constantFrom(...alphabet), { maxLength: 14 }).map((a) => a.join(""));
 const TRICKY = ["*", "_", "`", " ", "\t", ":", "=", "a", "b", "\u2028", "\u2029", "\r", "\u00a0", ",", ";", "|", "1", "."];
-const LABELISH = fc.tuple(chars(TRICKY), fc.constantFrom("action", "Utility", "BREAKDOWN", "rationale", "candidates", "actio"), chars(TRICKY)).map(([a, l, b]) => a + l + b);
+const LABELISH = fc
+  .tuple(chars(TRICKY), fc.constantFrom("action", "Utility", "BREAKDOWN", "rationale", "candidates", "actio"), chars(TRICKY))
+  .map(([a, l, b]) => a + l + b);
 
 describe("the scanners agree with the patterns they replaced", () => {
   it("isSpace is \\s on every BMP character", () => {
@@ -57,8 +59,11 @@ describe("the scanners agree with the patterns they replaced", () => {
   });
 
   it("stripDecorAndSpace", () => {
-    fc.assert(fc.property(chars(TRICKY), (text) => {
+    fc.assert(
+      fc.property(chars(TRICKY), (text) => {
         expect(stripDecorAndSpace(text)).toBe(oldStrip(text));
-      }), { numRuns: 3000 });
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

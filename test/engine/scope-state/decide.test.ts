@@ -9,12 +9,26 @@ import { effectOf, inputDigest } from "../../../src/engine/redundancy.js";
 const READ_A = { file_path: "/repo/a.ts" };
 const GOOD = "Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0";
 const report = (action: string, utility = "0.28") => `Action: ${action}\nUtility: ${utility}\nBreakdown: ${GOOD}\nRationale: "worth it"`;
-const gate = (over: Partial<GateSource> = {}): GateSource => ({ file: "/skills/a/SKILL.md", gated: true, scope: "self", config: defaultConfig(), extraTools: {}, ...over });
+const gate = (over: Partial<GateSource> = {}): GateSource => ({
+  file: "/skills/a/SKILL.md",
+  gated: true,
+  scope: "self",
+  config: defaultConfig(),
+  extraTools: {},
+  ...over,
+});
 const rule = (d: ReturnType<typeof decideCall>) => (d.decision.decision === "refused" ? d.decision.rule : d.decision.decision);
 
 /** A scope where READ_A has run once. */
 function afterOneRead(): ScopeState {
-  const call = { kind: "call" as const, decision: "observed" as const, tool: "Read", digest: inputDigest(READ_A), effect: effectOf("Read", READ_A), toolUseId: "t0" };
+  const call = {
+    kind: "call" as const,
+    decision: "observed" as const,
+    tool: "Read",
+    digest: inputDigest(READ_A),
+    effect: effectOf("Read", READ_A),
+    toolUseId: "t0",
+  };
   return applyEvents(newScope(), [call, { kind: "result", toolUseId: "t0", failed: false, bytes: 3 }]).state;
 }
 
@@ -23,12 +37,23 @@ describe("decideCall", () => {
     const d = decideCall(newScope(), "self", undefined, { tool: "Read", input: READ_A });
     expect(d.decision).toStrictEqual({ decision: "observed" });
     expect(d.digest).toBe(inputDigest(READ_A));
-    expect(d.event).toStrictEqual({ kind: "call", decision: "observed", tool: "Read", digest: inputDigest(READ_A), effect: effectOf("Read", READ_A) });
+    expect(d.event).toStrictEqual({
+      kind: "call",
+      decision: "observed",
+      tool: "Read",
+      digest: inputDigest(READ_A),
+      effect: effectOf("Read", READ_A),
+    });
     expect(d).not.toHaveProperty("repeat");
   });
 
   it("carries the call's id, its start (0 included) and the job a poll names", () => {
-    const d = decideCall(newScope(), "self", undefined, { tool: "BashOutput", input: { bash_id: "bash_2" }, toolUseId: "t1", startedAt: 0 });
+    const d = decideCall(newScope(), "self", undefined, {
+      tool: "BashOutput",
+      input: { bash_id: "bash_2" },
+      toolUseId: "t1",
+      startedAt: 0,
+    });
     expect(d.event).toMatchObject({ toolUseId: "t1", startedAt: 0, jobOf: "bash_2" });
     expect(decideCall(newScope(), "self", undefined, { tool: "Read", input: READ_A, startedAt: 1000 }).event.startedAt).toBe(1000);
   });
@@ -42,7 +67,11 @@ describe("decideCall", () => {
   });
 
   it("refuses every call under a gate whose opt-in is invalid, with the problem", () => {
-    const d = decideCall(newScope(), "self", gate({ problem: "utility_floor must be a number" }), { tool: "Read", input: READ_A, reportText: report("retrieve") });
+    const d = decideCall(newScope(), "self", gate({ problem: "utility_floor must be a number" }), {
+      tool: "Read",
+      input: READ_A,
+      reportText: report("retrieve"),
+    });
     expect(rule(d)).toBe("optin_invalid");
     expect(d.decision.decision === "refused" && d.decision.reason).toContain("utility_floor must be a number");
   });
@@ -58,7 +87,12 @@ describe("decideCall", () => {
   });
 
   it("refuses a write aimed at the gate's own records, with why", () => {
-    const d = decideCall(newScope(), "self", gate(), { tool: "Write", input: { file_path: "/x" }, reportText: report("tool_call"), protectedTarget: "it is the gate's state file" });
+    const d = decideCall(newScope(), "self", gate(), {
+      tool: "Write",
+      input: { file_path: "/x" },
+      reportText: report("tool_call"),
+      protectedTarget: "it is the gate's state file",
+    });
     expect(rule(d)).toBe("protected_target");
   });
 
@@ -75,6 +109,8 @@ describe("decideCall", () => {
     expect(ungated.decision).toMatchObject({ decision: "observed", hint: expect.any(String) });
     const gated = decideCall(afterOneRead(), "self", gate(), { tool: "Read", input: READ_A, reportText: report("retrieve") });
     expect(rule(gated)).not.toBe("passed");
-    expect(decideCall(afterOneRead(), "self", undefined, { tool: "Read", input: { file_path: "/repo/b.ts" } })).not.toHaveProperty("repeat");
+    expect(decideCall(afterOneRead(), "self", undefined, { tool: "Read", input: { file_path: "/repo/b.ts" } })).not.toHaveProperty(
+      "repeat",
+    );
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ScopeEvent } from "../../../src/engine/scope-state/events.js";
-import { HISTORY_LIMIT, MESSAGE_MEMORY, applyEvent, applyEvents, callMessageOf, neverRan } from "../../../src/engine/scope-state/reducer.js";
+import {
+  HISTORY_LIMIT,
+  MESSAGE_MEMORY,
+  applyEvent,
+  applyEvents,
+  callMessageOf,
+  neverRan,
+} from "../../../src/engine/scope-state/reducer.js";
 import { newScope, type ScopeState } from "../../../src/engine/scope-state/state.js";
 import { zeroSpend } from "../../../src/engine/spend.js";
 
@@ -14,12 +21,22 @@ const call = (id: string | undefined, tool = "Read", over: Partial<Extract<Scope
   ...(id !== undefined ? { toolUseId: id } : {}),
   ...over,
 });
-const result = (id: string, over: Partial<Extract<ScopeEvent, { kind: "result" }>> = {}): ScopeEvent => ({ kind: "result", toolUseId: id, failed: false, bytes: 1, ...over });
+const result = (id: string, over: Partial<Extract<ScopeEvent, { kind: "result" }>> = {}): ScopeEvent => ({
+  kind: "result",
+  toolUseId: id,
+  failed: false,
+  bytes: 1,
+  ...over,
+});
 const run = (events: ScopeEvent[], from: ScopeState = newScope()) => applyEvents(from, events);
 
 describe("calls the gate never let through (ran_unchecked)", () => {
   it("are remembered at the current step, with their id and failure, and take no step", () => {
-    const s = run([call("t1"), result("t1"), { kind: "ran_unchecked", tool: "Bash", digest: "x", effect: { kind: "exec" }, toolUseId: "u1", failed: true }]).state;
+    const s = run([
+      call("t1"),
+      result("t1"),
+      { kind: "ran_unchecked", tool: "Bash", digest: "x", effect: { kind: "exec" }, toolUseId: "u1", failed: true },
+    ]).state;
     expect(s.step).toBe(1);
     expect(s.history.at(-1)).toStrictEqual({ tool: "Bash", digest: "x", effect: { kind: "exec" }, at: 1, toolUseId: "u1", failed: true });
     const plain = run([{ kind: "ran_unchecked", tool: "Read", digest: "y", effect: { kind: "read", paths: ["/b"] }, failed: false }]).state;
@@ -31,14 +48,25 @@ describe("calls the gate never let through (ran_unchecked)", () => {
 describe("spend measured elsewhere (spend_added)", () => {
   it("adds every count, by model too, to what the scope spent", () => {
     const add = { tokens: tokens(1, 2, 3, 4), byModel: { a: tokens(1, 2, 3, 4) }, toolCalls: 2, agentsLaunched: 1 };
-    const s = run([{ kind: "spend_added", spend: add }, { kind: "spend_added", spend: { ...add, byModel: { a: tokens(1, 2, 3, 4), b: tokens(5) } } }]).state;
-    expect(s.spend).toStrictEqual({ tokens: tokens(2, 4, 6, 8), byModel: { a: tokens(2, 4, 6, 8), b: tokens(5) }, toolCalls: 4, agentsLaunched: 2 });
+    const s = run([
+      { kind: "spend_added", spend: add },
+      { kind: "spend_added", spend: { ...add, byModel: { a: tokens(1, 2, 3, 4), b: tokens(5) } } },
+    ]).state;
+    expect(s.spend).toStrictEqual({
+      tokens: tokens(2, 4, 6, 8),
+      byModel: { a: tokens(2, 4, 6, 8), b: tokens(5) },
+      toolCalls: 4,
+      agentsLaunched: 2,
+    });
   });
 });
 
 describe("a subagent's start", () => {
   it("keeps the first root task it is given", () => {
-    const s = run([{ kind: "subagent_started", rootTask: 2 }, { kind: "subagent_started", rootTask: 5 }]).state;
+    const s = run([
+      { kind: "subagent_started", rootTask: 2 },
+      { kind: "subagent_started", rootTask: 5 },
+    ]).state;
     expect(s.rootTask).toBe(2);
   });
 });
@@ -53,7 +81,13 @@ describe("copying the state", () => {
   it("never changes the caller's messages, models, call messages or spend", () => {
     const before = run([call("t1"), { kind: "usage", messageId: "m1", model: "a", tokens: tokens(1), toolUseIds: ["t1"] }]).state;
     const frozen = structuredClone(before);
-    run([{ kind: "usage", messageId: "m2", model: "b", tokens: tokens(7), toolUseIds: ["t2"] }, { kind: "usage", messageId: "m1", model: "a", tokens: tokens(9), toolUseIds: ["t1"] }], before);
+    run(
+      [
+        { kind: "usage", messageId: "m2", model: "b", tokens: tokens(7), toolUseIds: ["t2"] },
+        { kind: "usage", messageId: "m1", model: "a", tokens: tokens(9), toolUseIds: ["t1"] },
+      ],
+      before,
+    );
     expect(before).toStrictEqual(frozen);
   });
 });
@@ -86,7 +120,8 @@ describe("steps and delegation", () => {
 describe("results", () => {
   it("measure the duration from the start to the end, never below 0, and only with both", () => {
     const at = (startedAt: number | undefined, endedAt: number | undefined) =>
-      run([call("t1", "Read", startedAt !== undefined ? { startedAt } : {}), result("t1", endedAt !== undefined ? { endedAt } : {})]).outcomes[0]!;
+      run([call("t1", "Read", startedAt !== undefined ? { startedAt } : {}), result("t1", endedAt !== undefined ? { endedAt } : {})])
+        .outcomes[0]!;
     expect(at(1000, 1250).durationMs).toBe(250);
     expect(at(1000, 900).durationMs).toBe(0);
     expect(at(undefined, 1250)).not.toHaveProperty("durationMs");
@@ -112,7 +147,12 @@ describe("results", () => {
     expect(state).toMatchObject({ step: 0, pending: {} });
     expect(state.spend?.toolCalls).toBe(0);
     expect(outcomes).toStrictEqual([{ toolUseId: "t1", tool: "Read", step: 1, outcome: "denied", resultBytes: 0 }]);
-    const fromZero = run([{ kind: "denied", toolUseId: "t1" }], { ...newScope(), step: 0, spend: zeroSpend(), pending: { t1: { tool: "Read", digest: "d", effect: { kind: "neutral" }, at: 0 } } }).state;
+    const fromZero = run([{ kind: "denied", toolUseId: "t1" }], {
+      ...newScope(),
+      step: 0,
+      spend: zeroSpend(),
+      pending: { t1: { tool: "Read", digest: "d", effect: { kind: "neutral" }, at: 0 } },
+    }).state;
     expect(fromZero.step).toBe(0);
     expect(fromZero.spend?.toolCalls).toBe(0);
   });
@@ -121,7 +161,8 @@ describe("results", () => {
 describe("the history", () => {
   it("keeps the newest HISTORY_LIMIT calls", () => {
     const events: ScopeEvent[] = [];
-    for (let i = 0; i <= HISTORY_LIMIT; i++) events.push({ kind: "ran_unchecked", tool: "Read", digest: `d${i}`, effect: { kind: "neutral" }, failed: false });
+    for (let i = 0; i <= HISTORY_LIMIT; i++)
+      events.push({ kind: "ran_unchecked", tool: "Read", digest: `d${i}`, effect: { kind: "neutral" }, failed: false });
     const s = run(events.slice(0, HISTORY_LIMIT)).state;
     expect(s.history).toHaveLength(HISTORY_LIMIT);
     expect(s.history[0]!.digest).toBe("d0");
@@ -133,7 +174,15 @@ describe("the history", () => {
 
 describe("the end of a turn", () => {
   it("takes back what never ran, never below 0, and ends a subagent's history", () => {
-    const pendingTwo = { ...newScope(), step: 1, spend: { ...zeroSpend(), toolCalls: 1 }, pending: { a: { tool: "Read", digest: "d", effect: { kind: "neutral" as const }, at: 1 }, b: { tool: "Read", digest: "e", effect: { kind: "neutral" as const }, at: 1 } } };
+    const pendingTwo = {
+      ...newScope(),
+      step: 1,
+      spend: { ...zeroSpend(), toolCalls: 1 },
+      pending: {
+        a: { tool: "Read", digest: "d", effect: { kind: "neutral" as const }, at: 1 },
+        b: { tool: "Read", digest: "e", effect: { kind: "neutral" as const }, at: 1 },
+      },
+    };
     expect(neverRan(pendingTwo)).toBe(2);
     const s = run([{ kind: "turn_end", subagent: false }], pendingTwo).state;
     expect(s).toMatchObject({ step: 0, pending: {} });
@@ -160,7 +209,8 @@ describe("usage", () => {
 
   it("remembers the newest MESSAGE_MEMORY messages and models", () => {
     const events: ScopeEvent[] = [];
-    for (let i = 0; i <= MESSAGE_MEMORY; i++) events.push({ kind: "usage", messageId: `m${i}`, model: "a", tokens: tokens(1), toolUseIds: [`t${i}`] });
+    for (let i = 0; i <= MESSAGE_MEMORY; i++)
+      events.push({ kind: "usage", messageId: `m${i}`, model: "a", tokens: tokens(1), toolUseIds: [`t${i}`] });
     const s = run(events).state;
     expect(Object.keys(s.messages!)).toHaveLength(MESSAGE_MEMORY);
     expect(s.messages).not.toHaveProperty("m0");
@@ -173,7 +223,11 @@ describe("usage", () => {
   it("a call decided before its message's line gets the message's tokens from the call-message map", () => {
     const s = run([call("t1"), { kind: "usage", messageId: "m1", model: "a", tokens: tokens(3), toolUseIds: ["t1"] }]).state;
     expect(s.pending.t1!.tokens).toStrictEqual(tokens(3));
-    const other = run([call("t1"), call("t2"), { kind: "usage", messageId: "m1", model: "a", tokens: tokens(3), toolUseIds: ["t1"] }]).state;
+    const other = run([
+      call("t1"),
+      call("t2"),
+      { kind: "usage", messageId: "m1", model: "a", tokens: tokens(3), toolUseIds: ["t1"] },
+    ]).state;
     expect(other.pending.t2).not.toHaveProperty("tokens");
   });
 });

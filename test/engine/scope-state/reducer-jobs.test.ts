@@ -7,12 +7,36 @@ import { zeroSpend } from "../../../src/engine/spend.js";
 type Effect = RanCallState["effect"];
 const BG: Effect = { kind: "exec", background: true };
 const tokens = (input: number) => ({ input, output: 0, cacheCreation: 0, cacheRead: 0 });
-const call = (id: string, tool: string, effect: Effect, over: Partial<Extract<ScopeEvent, { kind: "call" }>> = {}): ScopeEvent => ({ kind: "call", decision: "observed", tool, digest: `d-${id}`, effect, toolUseId: id, ...over });
-const result = (id: string, over: Partial<Extract<ScopeEvent, { kind: "result" }>> = {}): ScopeEvent => ({ kind: "result", toolUseId: id, failed: false, bytes: 1, ...over });
-const usage = (messageId: string, ids: string[], n = 1): ScopeEvent => ({ kind: "usage", messageId, model: "m", tokens: tokens(n), toolUseIds: ids });
+const call = (id: string, tool: string, effect: Effect, over: Partial<Extract<ScopeEvent, { kind: "call" }>> = {}): ScopeEvent => ({
+  kind: "call",
+  decision: "observed",
+  tool,
+  digest: `d-${id}`,
+  effect,
+  toolUseId: id,
+  ...over,
+});
+const result = (id: string, over: Partial<Extract<ScopeEvent, { kind: "result" }>> = {}): ScopeEvent => ({
+  kind: "result",
+  toolUseId: id,
+  failed: false,
+  bytes: 1,
+  ...over,
+});
+const usage = (messageId: string, ids: string[], n = 1): ScopeEvent => ({
+  kind: "usage",
+  messageId,
+  model: "m",
+  tokens: tokens(n),
+  toolUseIds: ids,
+});
 const run = (events: ScopeEvent[], from: ScopeState = newScope()) => applyEvents(from, events).state;
 const launchBash = [call("t1", "Bash", BG), result("t1", { jobId: "bash_1" })];
-const pendingOnly = (): ScopeState => ({ ...newScope(), step: 1, pending: { a: { tool: "Read", digest: "d", effect: { kind: "neutral" }, at: 1 } } });
+const pendingOnly = (): ScopeState => ({
+  ...newScope(),
+  step: 1,
+  pending: { a: { tool: "Read", digest: "d", effect: { kind: "neutral" }, at: 1 } },
+});
 
 describe("background jobs in the reducer", () => {
   it("keeps the job id only of a background launch that reports one", () => {
@@ -22,7 +46,8 @@ describe("background jobs in the reducer", () => {
   });
 
   it("a poll that shows the job finished ends it; a poll that does not, or a failed one, does not", () => {
-    const poll = (over: Partial<Extract<ScopeEvent, { kind: "result" }>>) => run([...launchBash, call("t2", "BashOutput", { kind: "poll" }, { jobOf: "bash_1" }), result("t2", over)]).history;
+    const poll = (over: Partial<Extract<ScopeEvent, { kind: "result" }>>) =>
+      run([...launchBash, call("t2", "BashOutput", { kind: "poll" }, { jobOf: "bash_1" }), result("t2", over)]).history;
     expect(poll({ finished: true })[0]!.effect).toStrictEqual({ kind: "exec" });
     expect(poll({})[0]!.effect).toStrictEqual(BG);
     expect(poll({ finished: true, failed: true })[0]!.effect).toStrictEqual(BG);
@@ -40,7 +65,9 @@ describe("background jobs in the reducer", () => {
     const pending = [call("t1", "Bash", BG)];
     expect(run([...pending, { kind: "background_ended", toolUseId: "t1" }]).pending.t1!.effect).toStrictEqual({ kind: "exec" });
     expect(run([...pending, { kind: "background_ended", jobId: "t1" }]).pending.t1!.effect).toStrictEqual(BG);
-    expect(run([call("t1", "Read", { kind: "read", paths: ["/a"] }), { kind: "background_ended", toolUseId: "t1" }]).pending.t1!.effect).toStrictEqual({ kind: "read", paths: ["/a"] });
+    expect(
+      run([call("t1", "Read", { kind: "read", paths: ["/a"] }), { kind: "background_ended", toolUseId: "t1" }]).pending.t1!.effect,
+    ).toStrictEqual({ kind: "read", paths: ["/a"] });
     expect(run([...launchBash, { kind: "background_ended", jobId: "bash_1" }]).history[0]!.effect).toStrictEqual({ kind: "exec" });
   });
 });
@@ -64,7 +91,10 @@ describe("a call's tokens", () => {
   it("callMessageOf is undefined before any line, and gives the model only when known", () => {
     expect(callMessageOf(newScope(), "t1")).toBeUndefined();
     expect(callMessageOf({ ...newScope(), callMessages: { t1: "m1" } }, "t1")).toBeUndefined();
-    expect(callMessageOf({ ...newScope(), callMessages: { t1: "m1" }, messages: { m1: tokens(3) } }, "t1")).toStrictEqual({ messageId: "m1", tokens: tokens(3) });
+    expect(callMessageOf({ ...newScope(), callMessages: { t1: "m1" }, messages: { m1: tokens(3) } }, "t1")).toStrictEqual({
+      messageId: "m1",
+      tokens: tokens(3),
+    });
   });
 });
 

@@ -8,10 +8,30 @@ import { effectOf, inputDigest } from "../../../src/engine/redundancy.js";
 
 const READ_A = { file_path: "/repo/a.ts" };
 
-function callEvent(id: string, tool = "Read", input: unknown = READ_A, decision: "passed" | "observed" | "refused" = "observed", startedAt?: number): ScopeEvent {
-  return { kind: "call", decision, tool, digest: inputDigest(input), effect: effectOf(tool, input), toolUseId: id, ...(startedAt !== undefined ? { startedAt } : {}) };
+function callEvent(
+  id: string,
+  tool = "Read",
+  input: unknown = READ_A,
+  decision: "passed" | "observed" | "refused" = "observed",
+  startedAt?: number,
+): ScopeEvent {
+  return {
+    kind: "call",
+    decision,
+    tool,
+    digest: inputDigest(input),
+    effect: effectOf(tool, input),
+    toolUseId: id,
+    ...(startedAt !== undefined ? { startedAt } : {}),
+  };
 }
-const result = (id: string, failed = false, bytes = 10, endedAt?: number): ScopeEvent => ({ kind: "result", toolUseId: id, failed, bytes, ...(endedAt !== undefined ? { endedAt } : {}) });
+const result = (id: string, failed = false, bytes = 10, endedAt?: number): ScopeEvent => ({
+  kind: "result",
+  toolUseId: id,
+  failed,
+  bytes,
+  ...(endedAt !== undefined ? { endedAt } : {}),
+});
 const tokens = (input: number, output: number, cacheCreation = 0, cacheRead = 0) => ({ input, output, cacheCreation, cacheRead });
 const run = (events: ScopeEvent[], from: ScopeState = newScope()) => applyEvents(from, events);
 
@@ -38,8 +58,12 @@ describe("the scope reducer", () => {
     ]);
     expect(state.step).toBe(1);
     expect(state.pending).toEqual({});
-    expect(state.history).toEqual([{ tool: "Read", digest: inputDigest(READ_A), effect: { kind: "read", paths: ["/repo/a.ts"] }, at: 1, toolUseId: "t1" }]);
-    expect(outcomes).toEqual([{ toolUseId: "t1", tool: "Read", step: 1, outcome: "ran", resultBytes: 42, durationMs: 250, tokens: tokens(3, 7) }]);
+    expect(state.history).toEqual([
+      { tool: "Read", digest: inputDigest(READ_A), effect: { kind: "read", paths: ["/repo/a.ts"] }, at: 1, toolUseId: "t1" },
+    ]);
+    expect(outcomes).toEqual([
+      { toolUseId: "t1", tool: "Read", step: 1, outcome: "ran", resultBytes: 42, durationMs: 250, tokens: tokens(3, 7) },
+    ]);
   });
 
   it("learns each outcome once, and never for a call it does not know", () => {
@@ -92,7 +116,13 @@ describe("the scope reducer", () => {
     s = run([callEvent("t2"), result("t2")], s).state;
     expect(decideCall(s, "self", undefined, { tool: "Read", input: READ_A }).repeat?.toolUseId).toBe("t2");
     // Still a shell in between for a call before it.
-    const before = run([callEvent("t0", "Read", { file_path: "/b" }), result("t0"), callEvent("bg2", "Bash", { command: "x", run_in_background: true }), result("bg2"), { kind: "background_ended", toolUseId: "bg2" }]).state;
+    const before = run([
+      callEvent("t0", "Read", { file_path: "/b" }),
+      result("t0"),
+      callEvent("bg2", "Bash", { command: "x", run_in_background: true }),
+      result("bg2"),
+      { kind: "background_ended", toolUseId: "bg2" },
+    ]).state;
     expect(decideCall(before, "self", undefined, { tool: "Read", input: { file_path: "/b" } }).repeat).toBeUndefined();
   });
 
@@ -122,13 +152,23 @@ describe("the scope reducer", () => {
   it("never changes the state it is given, and its result is a valid state", () => {
     const before = run([callEvent("t1"), { kind: "usage", messageId: "m", model: "x", tokens: tokens(1, 1), toolUseIds: ["t1"] }]).state;
     const copy = JSON.parse(JSON.stringify(before));
-    const after = run([result("t1"), { kind: "usage", messageId: "m", model: "x", tokens: tokens(1, 5), toolUseIds: [] }, { kind: "prompt", typed: true }], before).state;
+    const after = run(
+      [result("t1"), { kind: "usage", messageId: "m", model: "x", tokens: tokens(1, 5), toolUseIds: [] }, { kind: "prompt", typed: true }],
+      before,
+    ).state;
     expect(before).toEqual(copy);
     expect(ScopeStateSchema.safeParse(after).success).toBe(true);
   });
 
   it("every event it handles is one the schema accepts", () => {
-    for (const e of [callEvent("t"), result("t"), { kind: "compact" }, { kind: "background_ended", toolUseId: "t" }, { kind: "turn_end", subagent: true }, { kind: "subagent_started", rootTask: 2 }]) {
+    for (const e of [
+      callEvent("t"),
+      result("t"),
+      { kind: "compact" },
+      { kind: "background_ended", toolUseId: "t" },
+      { kind: "turn_end", subagent: true },
+      { kind: "subagent_started", rootTask: 2 },
+    ]) {
       expect(ScopeEventSchema.safeParse(e).success).toBe(true);
     }
     expect(ScopeEventSchema.safeParse({ kind: "prompt" }).success).toBe(false);
@@ -138,7 +178,11 @@ describe("the scope reducer", () => {
 describe("rootTaskSpend", () => {
   it("adds every subagent launched in the main scope's current task, nested ones included", () => {
     const main = run([{ kind: "usage", messageId: "m", model: "x", tokens: tokens(10, 1), toolUseIds: [] }]).state;
-    const agent = (rootTask: number, t: number) => run([{ kind: "subagent_started", rootTask }, { kind: "usage", messageId: `a${t}`, model: "x", tokens: tokens(t, 0), toolUseIds: [] }]).state;
+    const agent = (rootTask: number, t: number) =>
+      run([
+        { kind: "subagent_started", rootTask },
+        { kind: "usage", messageId: `a${t}`, model: "x", tokens: tokens(t, 0), toolUseIds: [] },
+      ]).state;
     const total = rootTaskSpend(main, [agent(1, 5), agent(1, 7), agent(0, 100)]);
     expect(total.tokens).toEqual(tokens(22, 1));
   });

@@ -10,7 +10,17 @@ const readEffect = { kind: "read" as const, paths: ["/repo/a.ts"] };
 // One event of each kind with every field it can carry: parsing must keep each field as it is.
 const EVERY_EVENT: ScopeEvent[] = [
   { kind: "prompt", typed: true },
-  { kind: "call", decision: "passed", tool: "Read", digest: "d1", effect: readEffect, toolUseId: "t1", action: "retrieve", startedAt: 10, jobOf: "job1" },
+  {
+    kind: "call",
+    decision: "passed",
+    tool: "Read",
+    digest: "d1",
+    effect: readEffect,
+    toolUseId: "t1",
+    action: "retrieve",
+    startedAt: 10,
+    jobOf: "job1",
+  },
   { kind: "result", toolUseId: "t1", failed: false, bytes: 42, endedAt: 20, durationMs: 10, jobId: "job2", finished: true },
   { kind: "denied", toolUseId: "t1" },
   { kind: "ran_unchecked", tool: "Bash", digest: "d2", effect: { kind: "exec", background: true }, toolUseId: "t2", failed: true },
@@ -72,8 +82,27 @@ describe("the scope state's schemas", () => {
     expect(call({ kind: "exec", background: "yes" })).toBe(false);
   });
 
-  const fullCall = { tool: "Bash", digest: "d", effect: { kind: "exec", background: true }, at: 2, toolUseId: "t1", jobId: "j1", jobOf: "j0", failed: false, startedAt: 5, tokens };
-  const source = { file: "/skills/a/SKILL.md", gated: true, scope: "self", config: defaultConfig(), extraTools: { tool_call: ["MyTool"] }, problem: "bad", budgets: { maxAgents: 2 } };
+  const fullCall = {
+    tool: "Bash",
+    digest: "d",
+    effect: { kind: "exec", background: true },
+    at: 2,
+    toolUseId: "t1",
+    jobId: "j1",
+    jobOf: "j0",
+    failed: false,
+    startedAt: 5,
+    tokens,
+  };
+  const source = {
+    file: "/skills/a/SKILL.md",
+    gated: true,
+    scope: "self",
+    config: defaultConfig(),
+    extraTools: { tool_call: ["MyTool"] },
+    problem: "bad",
+    budgets: { maxAgents: 2 },
+  };
 
   it("keeps every field of a ran call and of a gate source", () => {
     expect(RanCallSchema.parse(fullCall)).toEqual(fullCall);

@@ -21,7 +21,10 @@ afterAll(() => box.remove());
 const READ = { file_path: "/etc/hostname" };
 
 /** Bash in the background (shell id bj7), then a Read; the job's end (if any) recorded by `end`; then the same Read again. */
-async function scenario(id: string, end: (s: Session, bg: { id: string }) => Promise<void>): Promise<{ s: Session; second: { denied: string } }> {
+async function scenario(
+  id: string,
+  end: (s: Session, bg: { id: string }) => Promise<void>,
+): Promise<{ s: Session; second: { denied: string } }> {
   const s = Session.start(box, id);
   await s.typed("go");
   s.append(line.skill(gated));
@@ -43,7 +46,9 @@ describe("a finished background job no longer blocks a repeat", () => {
   });
 
   it("after its <task-notification> says completed, the second Read is an exact repeat (refused with Redundancy 0)", async () => {
-    const { s, second } = await scenario("bg-notified", (s, bg) => s.submit(NOTIFICATION(bg.id, "bj7"), "prompt-n7", written.notification("prompt-n7", bg.id, "bj7")));
+    const { s, second } = await scenario("bg-notified", (s, bg) =>
+      s.submit(NOTIFICATION(bg.id, "bj7"), "prompt-n7", written.notification("prompt-n7", bg.id, "bj7")),
+    );
     expect(second.denied).toMatch(/exact repeat/);
     // Replay reads the same transcript the same way.
     const replayed = replayEvents(readAll(s.transcript));

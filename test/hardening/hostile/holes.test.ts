@@ -28,13 +28,18 @@ describe("tools that act on background jobs are not neutral (SPEC §6)", () => {
     expect((await s.call("KillShell", { shell_id: "b1" }, GOOD("retrieve"))).denied).toMatch(/Action retrieve does not permit KillShell/);
     expect((await s.call("TaskOutput", { task_id: "b1" })).denied).toMatch(/No action report/);
     expect((await s.call("TaskOutput", { task_id: "b1" }, GOOD("retrieve"))).denied).toBe("");
-    expect((await s.call("BashOutput", { bash_id: "b1" }, GOOD("tool_call"))).denied).toMatch(/Action tool_call does not permit BashOutput/);
+    expect((await s.call("BashOutput", { bash_id: "b1" }, GOOD("tool_call"))).denied).toMatch(
+      /Action tool_call does not permit BashOutput/,
+    );
   });
 });
 
 describe("opt-in values (SPEC §5)", () => {
   it("utility_gated false at the top level and true under metadata is an error that gates (either order)", async () => {
-    for (const [i, fm] of ["utility_gated: false\nmetadata:\n  utility_gated: true", "utility_gated: true\nmetadata:\n  utility_gated: false"].entries()) {
+    for (const [i, fm] of [
+      "utility_gated: false\nmetadata:\n  utility_gated: true",
+      "utility_gated: true\nmetadata:\n  utility_gated: false",
+    ].entries()) {
       const s = await gatedBy(`conflict-${i}`, fm);
       expect((await s.call("Bash", { command: "echo x" }, GOOD("tool_call"))).denied).toMatch(/invalid opt-in.*utility_gated/);
     }
@@ -83,7 +88,9 @@ describe("what the gate remembers (SPEC §10)", () => {
     // No UserPromptSubmit: it could not keep its state either (it says so on stderr, and the prompt goes on).
     const s = new Session(box, "links", box.transcript("links.jsonl", [line.prompt("go")]), box.env({ UTILITY_DATA_DIR: data }));
     s.append(line.skill(skillFolder(box, "links-gated", "utility_gated: true")));
-    expect((await s.call("Bash", { command: "echo 1" }, GOOD("tool_call"))).denied).toMatch(/the gate's state cannot be read .*symbolic link/);
+    expect((await s.call("Bash", { command: "echo 1" }, GOOD("tool_call"))).denied).toMatch(
+      /the gate's state cannot be read .*symbolic link/,
+    );
     expect(readdirSync(outside)).toEqual([]);
   });
 
@@ -106,7 +113,15 @@ describe("the gate's own records are not the model's to edit (SPEC §6)", () => 
     expect((await s.call("Bash", { command: "echo 1" }, GOOD("tool_call"))).denied).toBe("");
     const write = await s.call("Write", { file_path: join(box.data, "state", "records.json"), content: "{}" }, GOOD("tool_call"));
     expect(write.denied).toMatch(/inside the plugin's data folder/);
-    expect((await s.call("Edit", { file_path: join(box.data, "sessions", "records.jsonl"), old_string: "a", new_string: "b" }, GOOD("tool_call"))).denied).toMatch(/data folder/);
+    expect(
+      (
+        await s.call(
+          "Edit",
+          { file_path: join(box.data, "sessions", "records.jsonl"), old_string: "a", new_string: "b" },
+          GOOD("tool_call"),
+        )
+      ).denied,
+    ).toMatch(/data folder/);
     expect((await s.call("Write", { file_path: s.transcript, content: "" }, GOOD("tool_call"))).denied).toMatch(/is a transcript file/);
     expect((await s.call("Write", { file_path: join(box.project, "notes.md"), content: "x" }, GOOD("tool_call"))).denied).toBe("");
   });

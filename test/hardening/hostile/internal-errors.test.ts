@@ -13,7 +13,10 @@ import { callAfter, decisionOf } from "./support.js";
 let box: Sandbox;
 beforeAll(() => {
   box = sandbox("utility-interr-");
-  box.file("project/.claude/agents/gated-helper.md", "---\nname: gated-helper\ndescription: gated from its start\nutility_gated: true\n---\nHelp.\n");
+  box.file(
+    "project/.claude/agents/gated-helper.md",
+    "---\nname: gated-helper\ndescription: gated from its start\nutility_gated: true\n---\nHelp.\n",
+  );
   box.file("project/.claude/agents/free-helper.md", "---\nname: free-helper\ndescription: not gated\n---\nHelp.\n");
 });
 afterAll(() => box.remove());
@@ -34,10 +37,18 @@ describe("tool names that are Object.prototype keys", () => {
     const d = await callAfter(box, { before: "no report", tool, gated: false });
     expect(d.proc.stderr).toBe("");
     expect(d.proc.stdout).toBe("");
-    const post = hookInput("post-tool-use", { session: d.session, transcript: d.transcript, cwd: box.project }, { tool_name: tool, tool_input: { command: "echo hostile" }, tool_use_id: "toolu_h1" });
+    const post = hookInput(
+      "post-tool-use",
+      { session: d.session, transcript: d.transcript, cwd: box.project },
+      { tool_name: tool, tool_input: { command: "echo hostile" }, tool_use_id: "toolu_h1" },
+    );
     const p = await runEntry("post-tool-use", JSON.stringify(post), box.env());
     expect(p.stderr).toBe("");
-    expect(logRecords(box.data, d.session).filter((r) => r.event === "PreToolUse").map((r) => r.decision)).toEqual(["observed"]);
+    expect(
+      logRecords(box.data, d.session)
+        .filter((r) => r.event === "PreToolUse")
+        .map((r) => r.decision),
+    ).toEqual(["observed"]);
   });
 });
 
@@ -45,15 +56,24 @@ describe("an exception inside PreToolUse", () => {
   /** A subagent call whose agent id cannot become a path: scopeOf throws before any state is read. */
   async function unsafeAgentCall(agentType: string) {
     const session = `interr-${agentType}`;
-    const transcript = box.transcript(`${session}.jsonl`, [line.prompt("go"), ...line.assistant("m1", [text("x"), use("toolu_x", "Bash", {})])]);
-    const input = hookInput("pre-tool-use", { session, transcript, cwd: box.project, agentId: "../../etc", agentType }, { tool_use_id: "toolu_x" });
+    const transcript = box.transcript(`${session}.jsonl`, [
+      line.prompt("go"),
+      ...line.assistant("m1", [text("x"), use("toolu_x", "Bash", {})]),
+    ]);
+    const input = hookInput(
+      "pre-tool-use",
+      { session, transcript, cwd: box.project, agentId: "../../etc", agentType },
+      { tool_use_id: "toolu_x" },
+    );
     return decisionOf(await runEntry("pre-tool-use", JSON.stringify(input), box.env()));
   }
 
   it("in a gated scope (its definition opts in) refuses, naming what failed", async () => {
     const d = await unsafeAgentCall("gated-helper");
     expect(d.denied).toBe(true);
-    expect(d.reason).toMatch(/^utility gate: the hook failed \(agent id "\.\.\/\.\.\/etc" is not a safe id.*\), so this call cannot be checked and is refused/);
+    expect(d.reason).toMatch(
+      /^utility gate: the hook failed \(agent id "\.\.\/\.\.\/etc" is not a safe id.*\), so this call cannot be checked and is refused/,
+    );
   });
 
   it("in an ungated scope stays silent: no decision, one line on stderr", async () => {
@@ -85,7 +105,11 @@ describe("the hook's own deadline", () => {
     mkdirSync(join(box.data, "state"), { recursive: true });
     // This test's own process: alive, and the lock is fresh, so it is not stale.
     writeFileSync(lock, `${process.pid} ${Date.now()} held-by-test`);
-    const input = hookInput("pre-tool-use", { session: first.session, transcript: first.transcript, cwd: box.project }, { tool_input: { command: "echo hostile" }, tool_use_id: "toolu_h1" });
+    const input = hookInput(
+      "pre-tool-use",
+      { session: first.session, transcript: first.transcript, cwd: box.project },
+      { tool_input: { command: "echo hostile" }, tool_use_id: "toolu_h1" },
+    );
     const proc = await runEntry("pre-tool-use", JSON.stringify(input), box.env({ UTILITY_TEST_DEADLINE_MS: "1500" }));
     const d = decisionOf(proc);
     expect(d.denied).toBe(true);

@@ -71,4 +71,3 @@ describe("a report text too large to be one", () => {
     }
   });
 });
-

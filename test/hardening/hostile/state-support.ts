@@ -11,7 +11,15 @@ import { hookInput, jsonl, line, promptIdOf, readState, runEntry, type Block, ty
 
 let n = 0;
 const uuid = () => `hostile-${process.pid}-${++n}`;
-const base = (extra: Record<string, unknown>) => ({ parentUuid: null, isSidechain: false, type: "user", uuid: uuid(), sessionId: "s", version: "2.1.328", ...extra });
+const base = (extra: Record<string, unknown>) => ({
+  parentUuid: null,
+  isSidechain: false,
+  type: "user",
+  uuid: uuid(),
+  sessionId: "s",
+  version: "2.1.328",
+  ...extra,
+});
 
 /** The lines Claude Code writes for prompts nobody typed. */
 export const written = {
@@ -29,8 +37,18 @@ export const written = {
       }),
     ),
   wakeup: (promptId: string, prompt: string) =>
-    JSON.stringify(base({ promptId, isMeta: true, promptSource: "system", wakeupSource: "loop_wakeup", turnOrigin: "scheduled", message: { role: "user", content: prompt } })),
-  typed: (promptId: string, prompt: string) => JSON.stringify(base({ promptId, promptSource: "sdk", turnOrigin: "sdk", message: { role: "user", content: prompt } })),
+    JSON.stringify(
+      base({
+        promptId,
+        isMeta: true,
+        promptSource: "system",
+        wakeupSource: "loop_wakeup",
+        turnOrigin: "scheduled",
+        message: { role: "user", content: prompt },
+      }),
+    ),
+  typed: (promptId: string, prompt: string) =>
+    JSON.stringify(base({ promptId, promptSource: "sdk", turnOrigin: "sdk", message: { role: "user", content: prompt } })),
 };
 
 export const NOTIFICATION = (toolUseId: string, taskId: string) =>
@@ -55,7 +73,11 @@ export class Session {
 
   /** UserPromptSubmit as Claude Code runs it (for any prompt it submits), then the line it writes for it. */
   async submit(prompt: string, promptId: string, lineText: string): Promise<void> {
-    const run = await runEntry("user-prompt-submit", JSON.stringify(hookInput("user-prompt-submit", { session: this.id, transcript: this.transcript }, { prompt, prompt_id: promptId })), this.env);
+    const run = await runEntry(
+      "user-prompt-submit",
+      JSON.stringify(hookInput("user-prompt-submit", { session: this.id, transcript: this.transcript }, { prompt, prompt_id: promptId })),
+      this.env,
+    );
     expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
     this.append(lineText);
   }
@@ -66,10 +88,28 @@ export class Session {
   }
 
   /** The model writes `blocks` (text, then one call), and PreToolUse decides the call; returns the deny reason, or "" when let through. */
-  async call(tool: string, input: Record<string, unknown>, reportText?: string, id = `toolu_h_${++this.calls}`): Promise<{ id: string; denied: string; rule?: string }> {
-    const blocks: Block[] = [...(reportText ? [{ type: "text" as const, text: reportText }] : []), { type: "tool_use", id, name: tool, input }];
+  async call(
+    tool: string,
+    input: Record<string, unknown>,
+    reportText?: string,
+    id = `toolu_h_${++this.calls}`,
+  ): Promise<{ id: string; denied: string; rule?: string }> {
+    const blocks: Block[] = [
+      ...(reportText ? [{ type: "text" as const, text: reportText }] : []),
+      { type: "tool_use", id, name: tool, input },
+    ];
     this.append(...line.assistant(`msg_${id}`, blocks));
-    const run = await runEntry("pre-tool-use", JSON.stringify(hookInput("pre-tool-use", { session: this.id, transcript: this.transcript, cwd: this.box.project }, { tool_name: tool, tool_input: input, tool_use_id: id })), this.env);
+    const run = await runEntry(
+      "pre-tool-use",
+      JSON.stringify(
+        hookInput(
+          "pre-tool-use",
+          { session: this.id, transcript: this.transcript, cwd: this.box.project },
+          { tool_name: tool, tool_input: input, tool_use_id: id },
+        ),
+      ),
+      this.env,
+    );
     expect(run.code).toBe(0);
     const denied = run.stdout ? (JSON.parse(run.stdout).hookSpecificOutput?.permissionDecisionReason ?? "") : "";
     return { id, denied };
@@ -78,7 +118,17 @@ export class Session {
   /** The call ran: its result line, and PostToolUse with Claude Code's tool_response. */
   async ran(call: { id: string }, tool: string, input: Record<string, unknown>, response: unknown, resultText = "ok"): Promise<void> {
     this.append(line.result(call.id, resultText));
-    const run = await runEntry("post-tool-use", JSON.stringify(hookInput("post-tool-use", { session: this.id, transcript: this.transcript }, { tool_name: tool, tool_input: input, tool_use_id: call.id, tool_response: response })), this.env);
+    const run = await runEntry(
+      "post-tool-use",
+      JSON.stringify(
+        hookInput(
+          "post-tool-use",
+          { session: this.id, transcript: this.transcript },
+          { tool_name: tool, tool_input: input, tool_use_id: call.id, tool_response: response },
+        ),
+      ),
+      this.env,
+    );
     expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
   }
 

@@ -28,10 +28,18 @@ async function stopAfter(blocks: string[], options: { skill?: string; active?: b
     ...line.assistant(`msg_final_${counter}`, blocks.map(text)),
   ]);
   const base = { session, transcript, cwd: box.project };
-  const ups = await runEntry("user-prompt-submit", JSON.stringify(hookInput("user-prompt-submit", base, { prompt: "why does test_parse fail?" })), box.env());
+  const ups = await runEntry(
+    "user-prompt-submit",
+    JSON.stringify(hookInput("user-prompt-submit", base, { prompt: "why does test_parse fail?" })),
+    box.env(),
+  );
   expect(ups.stderr).toBe("");
   const stop = (active: boolean) =>
-    runEntry("stop", JSON.stringify(hookInput("stop", base, { last_assistant_message: blocks.at(-1), stop_hook_active: active })), box.env());
+    runEntry(
+      "stop",
+      JSON.stringify(hookInput("stop", base, { last_assistant_message: blocks.at(-1), stop_hook_active: active })),
+      box.env(),
+    );
   return { session, stop };
 }
 
@@ -40,10 +48,17 @@ describe("a final message split over text blocks", () => {
     const { session, stop } = await stopAfter([GOOD("verify"), "I will run the test next."]);
     const first = await stop(false);
     expect(first.stderr).toBe("");
-    expect(JSON.parse(first.stdout)).toEqual({ decision: "block", reason: expect.stringContaining("your last report selected verify (Utility 0.28) but no call was made") });
+    expect(JSON.parse(first.stdout)).toEqual({
+      decision: "block",
+      reason: expect.stringContaining("your last report selected verify (Utility 0.28) but no call was made"),
+    });
     const again = await stop(true);
     expect(again.stdout).toBe("");
-    expect(logRecords(box.data, session).filter((r) => r.event === "Stop").map((r) => r.decision)).toEqual(["blocked", "observed"]);
+    expect(
+      logRecords(box.data, session)
+        .filter((r) => r.event === "Stop")
+        .map((r) => r.decision),
+    ).toEqual(["blocked", "observed"]);
   });
 
   it("the report between two prose blocks is found too", async () => {

@@ -15,7 +15,9 @@ export interface Decision {
 let counter = 0;
 
 export function decisionOf(proc: Proc): Decision {
-  const out = proc.stdout ? (JSON.parse(proc.stdout) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } }) : undefined;
+  const out = proc.stdout
+    ? (JSON.parse(proc.stdout) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } })
+    : undefined;
   const h = out?.hookSpecificOutput;
   return { proc, denied: h?.permissionDecision === "deny", reason: h?.permissionDecisionReason ?? "" };
 }
@@ -35,9 +37,20 @@ export interface CallOptions {
 export async function callAfter(box: Sandbox, options: CallOptions): Promise<Decision & { session: string; transcript: string }> {
   const session = `hostile-${process.pid}-${++counter}`;
   const folder = skillFolder(box, `gated-${counter}`, options.gated === false ? "" : "utility_gated: true");
-  const blocks = [text(options.before), ...(options.lineMissing ? [] : [use("toolu_h1", options.tool ?? "Bash", { command: "echo hostile" })])];
-  const transcript = box.transcript(`${session}.jsonl`, [line.prompt("fix the test"), line.skill(folder), ...line.assistant(`msg_${counter}`, blocks)]);
-  const input = hookInput("pre-tool-use", { session, transcript, cwd: box.project }, { tool_name: options.tool ?? "Bash", tool_input: { command: "echo hostile" }, tool_use_id: "toolu_h1" });
+  const blocks = [
+    text(options.before),
+    ...(options.lineMissing ? [] : [use("toolu_h1", options.tool ?? "Bash", { command: "echo hostile" })]),
+  ];
+  const transcript = box.transcript(`${session}.jsonl`, [
+    line.prompt("fix the test"),
+    line.skill(folder),
+    ...line.assistant(`msg_${counter}`, blocks),
+  ]);
+  const input = hookInput(
+    "pre-tool-use",
+    { session, transcript, cwd: box.project },
+    { tool_name: options.tool ?? "Bash", tool_input: { command: "echo hostile" }, tool_use_id: "toolu_h1" },
+  );
   const proc = await runEntry("pre-tool-use", JSON.stringify(input), box.env(options.env), { timeoutMs: options.timeoutMs ?? 60_000 });
   return { ...decisionOf(proc), session, transcript };
 }

@@ -33,7 +33,11 @@ describe("a background job's notification is not a new task", () => {
   it("the gate holds after a background Bash's <task-notification>: a report-less call is refused, the step count goes on", async () => {
     const s = await gatedWithBackgroundBash("notify-bash");
     const before = s.state().main;
-    await s.submit(NOTIFICATION("toolu_h_1", "bj1"), "prompt-notification-1", written.notification("prompt-notification-1", "toolu_h_1", "bj1"));
+    await s.submit(
+      NOTIFICATION("toolu_h_1", "bj1"),
+      "prompt-notification-1",
+      written.notification("prompt-notification-1", "toolu_h_1", "bj1"),
+    );
     const bare = await s.call("Bash", { command: "echo after" });
     expect(bare.denied).toMatch(/^utility gate: No action report before this Bash call/);
     const next = await s.call("Bash", { command: "echo reported" }, GOOD("tool_call"));
@@ -51,8 +55,18 @@ describe("a background job's notification is not a new task", () => {
     const input = { subagent_type: "general-purpose", description: "d", prompt: "work" };
     const agent = await s.call("Agent", input, GOOD("delegate"));
     expect(agent.denied).toBe("");
-    await s.ran(agent, "Agent", input, { isAsync: true, status: "async_launched", agentId: "a150bc437d9f2be4b" }, "Async agent launched successfully.\nagentId: a150bc437d9f2be4b");
-    await s.submit(NOTIFICATION(agent.id, "a150bc437d9f2be4b"), "prompt-notification-2", written.notification("prompt-notification-2", agent.id, "a150bc437d9f2be4b"));
+    await s.ran(
+      agent,
+      "Agent",
+      input,
+      { isAsync: true, status: "async_launched", agentId: "a150bc437d9f2be4b" },
+      "Async agent launched successfully.\nagentId: a150bc437d9f2be4b",
+    );
+    await s.submit(
+      NOTIFICATION(agent.id, "a150bc437d9f2be4b"),
+      "prompt-notification-2",
+      written.notification("prompt-notification-2", agent.id, "a150bc437d9f2be4b"),
+    );
     expect((await s.call("Bash", { command: "echo after" })).denied).toMatch(/No action report/);
     expect(s.state().main).toMatchObject({ task: 1, step: 1 });
   });
