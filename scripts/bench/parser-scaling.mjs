@@ -153,7 +153,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     const result = await parserScaling({
       root,
       work,
-      preHook: join(root, "dist", "hooks", "pre-tool-use.js"),
+      preHook: join(root, "plugin", "dist", "hooks", "pre-tool-use.js"),
       runs: i > 0 ? Number(process.argv[i + 1]) : 5,
     });
     printParserScaling(result);
