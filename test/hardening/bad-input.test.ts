@@ -224,7 +224,8 @@ describe.concurrent.each(ENTRIES.map((e) => e.file))("dist/hooks/%s.js", (entry)
       const { transcript } = await seeded(box);
       const before = expectDataWhole(box.data);
       const logBefore = logRecords(box.data, SESSION);
-      const run = await runEntry(entry, c.stdin(baseInput(entry, transcript)), box.env());
+      // 10 MB through a pipe to a fresh process, many cases at once on 2 cores: a generous kill limit; what is tested is the outcome, not the time.
+      const run = await runEntry(entry, c.stdin(baseInput(entry, transcript)), box.env(), { timeoutMs: 60_000 });
       expect(run.code).toBe(0);
       expect(run.signal).toBeNull();
       expect(run.stdout).toBe("");
@@ -248,7 +249,7 @@ describe.concurrent.each(ENTRIES.map((e) => e.file))("dist/hooks/%s.js", (entry)
       const logBefore = logRecords(box.data, SESSION);
       const input = c.input(baseInput(entry, transcript), box, entry);
       const text = JSON.stringify(input).replace(JSON.stringify(DEEP), DEEP_TEXT);
-      const run = await runEntry(entry, `${c.bom ? "\uFEFF" : ""}${text}`, box.env());
+      const run = await runEntry(entry, `${c.bom ? "\uFEFF" : ""}${text}`, box.env(), { timeoutMs: 60_000 });
       expect(run.code).toBe(0);
       expect(run.signal).toBeNull();
       expectOneLineStderr(run.stderr);
