@@ -9,7 +9,10 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+
+// Each case spawns real hook processes and many run together on 2 cores; the 10 MB ones need room (the outcome is tested, not the time).
+vi.setConfig({ testTimeout: 180_000 });
 import { processContext } from "../../src/hooks/context.js";
 import { postToolUse } from "../../src/hooks/post-tool-use.js";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
@@ -225,7 +228,7 @@ describe.concurrent.each(ENTRIES.map((e) => e.file))("dist/hooks/%s.js", (entry)
       const before = expectDataWhole(box.data);
       const logBefore = logRecords(box.data, SESSION);
       // 10 MB through a pipe to a fresh process, many cases at once on 2 cores: a generous kill limit; what is tested is the outcome, not the time.
-      const run = await runEntry(entry, c.stdin(baseInput(entry, transcript)), box.env(), { timeoutMs: 60_000 });
+      const run = await runEntry(entry, c.stdin(baseInput(entry, transcript)), box.env(), { timeoutMs: 150_000 });
       expect(run.code).toBe(0);
       expect(run.signal).toBeNull();
       expect(run.stdout).toBe("");
@@ -249,7 +252,7 @@ describe.concurrent.each(ENTRIES.map((e) => e.file))("dist/hooks/%s.js", (entry)
       const logBefore = logRecords(box.data, SESSION);
       const input = c.input(baseInput(entry, transcript), box, entry);
       const text = JSON.stringify(input).replace(JSON.stringify(DEEP), DEEP_TEXT);
-      const run = await runEntry(entry, `${c.bom ? "\uFEFF" : ""}${text}`, box.env(), { timeoutMs: 60_000 });
+      const run = await runEntry(entry, `${c.bom ? "\uFEFF" : ""}${text}`, box.env(), { timeoutMs: 150_000 });
       expect(run.code).toBe(0);
       expect(run.signal).toBeNull();
       expectOneLineStderr(run.stderr);
