@@ -95,6 +95,47 @@ function scanTaskStart(ref: ScopeRef, size: number, vouched: ((promptId: string)
   return { items: newest.reverse().flat(), compacted, nextOffset: size };
 }
 
+/**
+ * A skill may just have been activated (a Skill call, a slash command, a
+ * prompt after one): the scope's next call waits for its own line, after
+ * which every line the activation wrote is there.
+ */
+export function awaitActivation(scope: ScopeState): void {
+  scope.awaitingActivation = true;
+  delete scope.awaitingPrompt;
+}
+
+/**
+ * A prompt that is no slash command activates no skill: once its own line is
+ * written, the next call need not wait. Behind an activation still awaited,
+ * the wait stays whole.
+ */
+export function awaitPrompt(scope: ScopeState, promptId: string, prompt: string | undefined): void {
+  const whole = SLASH_COMMAND.test(prompt ?? "") || (scope.awaitingActivation === true && scope.awaitingPrompt === undefined);
+  if (whole) return awaitActivation(scope);
+  scope.awaitingActivation = true;
+  scope.awaitingPrompt = promptId;
+}
+
+const SLASH_COMMAND = /^\s*\//;
+
+/** Nothing is awaited any more: the hook that scanned under the lock saw what there was. */
+export function activationSeen(scope: ScopeState): void {
+  delete scope.awaitingActivation;
+  delete scope.awaitingPrompt;
+}
+
+/**
+ * Is the line of the prompt the scope awaits already written? Then so is
+ * every line before it, and the scan under the lock applies it: no wait.
+ * Read on the state as it is, outside the lock; nothing is changed.
+ */
+export function awaitedPromptWritten(scope: ScopeState, ref: ScopeRef, session: SessionState): boolean {
+  const key = scope.awaitingPrompt;
+  if (key === undefined) return false;
+  return scanTranscript(scope, ref, vouchedIn(session)).items.some((item) => item.kind === "prompt" && item.promptId === key);
+}
+
 /** What applying a scan did to the task: each prompt line, and what it was. */
 export interface PromptOutcome {
   promptId?: string;

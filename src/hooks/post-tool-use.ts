@@ -4,7 +4,7 @@ import { isNeutralTool } from "../engine/tools.js";
 import { launchedJobId, resultShowsFinished } from "../engine/background.js";
 import { freshSession } from "./user-prompt-submit.js";
 import type { HookContext } from "./context.js";
-import { effectiveGate } from "./gating.js";
+import { awaitActivation, effectiveGate } from "./gating.js";
 import type { PostToolUseInput } from "./input.js";
 import { logOutcomes, type HookResult } from "./output.js";
 import { reduceScope, scopeOf, scopeState } from "./scope.js";
@@ -66,7 +66,7 @@ async function skillRan(input: PostToolUseInput, ctx: HookContext): Promise<Hook
   const ref = scopeOf(input);
   await ctx.store.transact(input.session_id, (existing) => {
     const session = existing ?? freshSession(ctx, input.session_id);
-    scopeState(session, ref).awaitingActivation = true;
+    awaitActivation(scopeState(session, ref));
     return { state: session, result: undefined };
   });
   return {};

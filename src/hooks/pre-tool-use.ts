@@ -17,7 +17,16 @@ import type { LogRecord } from "../log/record.js";
 import type { HookContext } from "./context.js";
 import { DeadlineError } from "./deadline.js";
 import { recordError } from "./run.js";
-import { applyScan, effectiveGate, scanTranscript, vouchedIn, type PromptOutcome } from "./gating.js";
+import {
+  activationSeen,
+  applyScan,
+  awaitActivation,
+  awaitedPromptWritten,
+  effectiveGate,
+  scanTranscript,
+  vouchedIn,
+  type PromptOutcome,
+} from "./gating.js";
 import { protectedTargetOf } from "./protected.js";
 import { freshSession, recoverSwitches, switchRecords } from "./user-prompt-submit.js";
 import type { PreToolUseInput } from "./input.js";
@@ -52,7 +61,8 @@ async function needsTranscript(input: PreToolUseInput, ref: ScopeRef, ctx: HookC
   if (!session) return ref.kind === "main" || input.agent_type !== undefined ? await firstSight(input, ref, ctx) : false;
   const scope = scopeState(session, ref);
   if (scope.agentType === undefined && input.agent_type) await ensureDefinition(scope, input, ctx);
-  return scope.awaitingActivation === true || effectiveGate(session, scope, ref) !== undefined || mayBeUnprovenRepeat(scope, input);
+  if (effectiveGate(session, scope, ref) !== undefined || mayBeUnprovenRepeat(scope, input)) return true;
+  return scope.awaitingActivation === true && !awaitedPromptWritten(scope, ref, session);
 }
 
 /**
@@ -295,7 +305,7 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
       const applied = await applyScan(scope, scanTranscript(scope, ref, vouchedIn(session)), ctx.loadSkill, session);
       prompts = applied.prompts;
       seen = session;
-      delete scope.awaitingActivation;
+      activationSeen(scope);
       // Gated only now (a skill seen in this scan): the text is there, since the scan found lines written before the call.
       // Already waited (and found nothing): never wait a second time, holding the lock.
       const governing = needed ? waited : effectiveGate(session, scope, ref) ? governingText(ref, input.tool_use_id, ctx) : {};
@@ -332,7 +342,7 @@ async function skillCalled(input: PreToolUseInput, ctx: HookContext): Promise<Ho
   try {
     await ctx.store.transact(input.session_id, (existing) => {
       const session = existing ?? freshSession(ctx, input.session_id);
-      scopeState(session, ref).awaitingActivation = true;
+      awaitActivation(scopeState(session, ref));
       return { state: session, result: undefined };
     });
   } catch (error) {

@@ -4,7 +4,7 @@ import { neverRan } from "../engine/scope-state/reducer.js";
 import { newSession } from "../state/schema.js";
 import { flattenResultContent } from "../transcript/line.js";
 import type { HookContext } from "./context.js";
-import { applyScan, effectiveGate, scanTranscript, vouchedIn } from "./gating.js";
+import { activationSeen, applyScan, effectiveGate, scanTranscript, vouchedIn } from "./gating.js";
 import { freshSession, switchRecords } from "./user-prompt-submit.js";
 import type { StopInput } from "./input.js";
 import { baseRecord, logOutcomes, type HookResult } from "./output.js";
@@ -71,7 +71,7 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
     const applied = await applyScan(scope, scanTranscript(scope, ref, vouchedIn(session)), ctx.loadSkill, session);
     const outcomes = applied.outcomes;
     switchRecords(ctx, event, { input, ref, session }, applied.prompts, started);
-    delete scope.awaitingActivation;
+    activationSeen(scope);
     const gate = effectiveGate(session, scope, ref);
     const untaken = gate && !input.stop_hook_active && !scope.stopBlocked ? untakenAction(finalText) : undefined;
     const uncounted = neverRan(scope);

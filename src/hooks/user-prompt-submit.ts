@@ -3,7 +3,7 @@ import { sessionLogPath } from "../state/paths.js";
 import { newScope, newSession, VOUCHED_PROMPTS_LIMIT, type SessionState } from "../state/schema.js";
 import type { LogRecord } from "../log/record.js";
 import type { HookContext } from "./context.js";
-import { effectiveGate, type PromptOutcome } from "./gating.js";
+import { awaitPrompt, effectiveGate, type PromptOutcome } from "./gating.js";
 import type { UserPromptSubmitInput } from "./input.js";
 import { baseRecord, type HookResult, type RecordScope } from "./output.js";
 import { scopeOf, type ScopeRef } from "./scope.js";
@@ -59,8 +59,8 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
     // A session's first prompt starts task 1 once its line is seen.
     const state = existing ?? { ...freshSession(ctx, input.session_id), main: newScope(0) };
     vouch(state, promptId, { own: isOwnCommand(input.prompt), ...(switched ? { switch: switched } : {}) });
-    // The prompt's line (and a slash command's skill activation) is written after this hook: the next call waits for it.
-    state.main.awaitingActivation = true;
+    // The prompt's line (and a slash command's skill activation) is written after this hook: the next call looks for it.
+    awaitPrompt(state.main, promptId, input.prompt);
     return { state, result: state };
   });
   const gate = effectiveGate(session, session.main, ref);

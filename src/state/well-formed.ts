@@ -23,6 +23,7 @@ export const STATE_KEYS = {
     optional: [
       "lastAction",
       "awaitingActivation",
+      "awaitingPrompt",
       "stopBlocked",
       "agentType",
       "definition",
@@ -160,6 +161,7 @@ const isScope = objectOf(STATE_KEYS.scope, {
   history: arrayOf(isRanCall),
   lastAction: oneOf(ACTIONS),
   awaitingActivation: isBoolean,
+  awaitingPrompt: isString,
   stopBlocked: isBoolean,
   agentType: isString,
   definition: isGateSource,

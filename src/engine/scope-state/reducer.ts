@@ -125,6 +125,7 @@ function startTask(scope: ScopeState): void {
   delete scope.lastAction;
   delete scope.stopBlocked;
   delete scope.awaitingActivation;
+  delete scope.awaitingPrompt;
   delete scope.spend;
 }
 

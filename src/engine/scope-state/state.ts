@@ -68,6 +68,8 @@ export const ScopeStateSchema = z.object({
   lastAction: z.optional(ActionSchema),
   /** A skill may have been activated (Skill tool ran, or a slash command was typed) and its lines may not be written yet. */
   awaitingActivation: z.optional(z.boolean()),
+  /** Set with awaitingActivation by a prompt that is no slash command: its key. Once that prompt's line is written, nothing more is awaited. */
+  awaitingPrompt: z.optional(z.string()),
   /** The Stop hook blocked once this task (it blocks at most once). */
   stopBlocked: z.optional(z.boolean()),
   /** A subagent's type and, when its definition opts in, that definition. */
