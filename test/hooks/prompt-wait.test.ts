@@ -32,7 +32,10 @@ const typedLine = (text: string, promptId: string) =>
   JSON.stringify({ ...JSON.parse(prompt(text)), promptId, origin: { kind: "human" }, promptSource: "typed" });
 
 async function submit(ctx: FakeContext, file: string, text: string, promptId: string) {
-  await userPromptSubmit({ session_id: SESSION, transcript_path: file, hook_event_name: "UserPromptSubmit", prompt: text, prompt_id: promptId }, ctx);
+  await userPromptSubmit(
+    { session_id: SESSION, transcript_path: file, hook_event_name: "UserPromptSubmit", prompt: text, prompt_id: promptId },
+    ctx,
+  );
 }
 
 /** Task 1 with one call, whose result line is written. */
