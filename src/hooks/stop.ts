@@ -37,23 +37,28 @@ export function untakenAction(lastMessage: unknown): { action: Action; utility: 
 async function readFinalMessage(input: StopInput, ref: ScopeRef, ctx: HookContext): Promise<string> {
   const given = messageText(input.last_assistant_message);
   if (input.stop_hook_active || given.trim() === "") return given;
-  const { mayBeGated, uncounted } = await lookAtScope(input, ref, ctx);
-  if (!mayBeGated && uncounted === 0) return given;
+  const { mayBeGated, awaitsLines } = await lookAtScope(input, ref, ctx);
+  if (!mayBeGated && !awaitsLines) return given;
   if (!ctx.waitForFinal?.(ref, given) || !mayBeGated) return given;
   const texts = ctx.readFinal?.(ref);
   return texts && texts.length > 0 ? texts.join("\n\n") : given;
 }
 
+interface ScopeLook {
+  /** The final message may be checked against a report: its lines must be read. */
+  mayBeGated: boolean;
+  /** Calls still pending (their results come before the final message) or budgets to keep (its usage, SPEC §12): wait for its line. */
+  awaitsLines: boolean;
+}
+
 /** A look at what the transcript shows so far, on a copy: the state is changed under the lock only. */
-async function lookAtScope(input: StopInput, ref: ScopeRef, ctx: HookContext): Promise<{ mayBeGated: boolean; uncounted: number }> {
+async function lookAtScope(input: StopInput, ref: ScopeRef, ctx: HookContext): Promise<ScopeLook> {
   const session = ctx.store.read(input.session_id) ?? newSession(input.session_id);
   const scope = scopeState(session, ref);
-  // Calls pending before this look, or budgets to keep: the final message's line (and its usage, SPEC §12) comes after the hook starts.
   const pendingBefore = neverRan(scope);
   if (!scope.awaitingActivation) await applyScan(scope, scanTranscript(scope, ref, vouchedIn(session)), ctx.loadSkill, session);
   const mayBeGated = scope.awaitingActivation === true || effectiveGate(session, scope, ref) !== undefined;
-  const budgeted = userBudgetsSet(ctx.env);
-  return { mayBeGated, uncounted: mayBeGated ? 0 : pendingBefore + (budgeted ? 1 : 0) };
+  return { mayBeGated, awaitsLines: pendingBefore > 0 || userBudgetsSet(ctx.env) };
 }
 
 /**

@@ -213,35 +213,32 @@ function checkTools(key: string, value: unknown): Check<OptIn["tools"]> {
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: tools };
 }
 
+/** How each key's value is checked, with the hint a near miss gets beyond what is expected. */
+const CHECKS: Record<OptInKey, (key: string, value: unknown) => Check<unknown>> = {
+  utility_gated: (key, value) => checkSimple(GatedSchema, key, "utility_gated", value, gatedHint),
+  utility_floor: (key, value) => checkSimple(FloorSchema, key, "utility_floor", value),
+  utility_max_steps: (key, value) => checkSimple(MaxStepsSchema, key, "utility_max_steps", value),
+  utility_lambdas: (key, value) => checkSimple(LambdasSchema, key, "utility_lambdas", value),
+  utility_scope: (key, value) => checkSimple(OptInScopeSchema, key, "utility_scope", value, scopeHint),
+  utility_tools: checkTools,
+  utility_token_budget: (key, value) => checkSimple(TokenBudgetSchema, key, "utility_token_budget", value),
+  utility_cost_budget_usd: (key, value) => checkSimple(CostBudgetSchema, key, "utility_cost_budget_usd", value),
+  utility_max_agents: (key, value) => checkSimple(MaxAgentsSchema, key, "utility_max_agents", value),
+  utility_step_cost: (key, value) => checkSimple(StepCostModeSchema, key, "utility_step_cost", value),
+};
+
+/** `"true"` or `off` written as text: say which boolean to write. */
+function gatedHint(value: unknown): string | undefined {
+  if (typeof value !== "string" || !/^(true|false|yes|no|on|off)$/i.test(value.trim())) return undefined;
+  return `${EXPECTED.utility_gated}; write ${/^(true|yes|on)$/i.test(value.trim()) ? "true" : "false"}`;
+}
+
+function scopeHint(value: unknown): string | undefined {
+  return value === "subagent" ? `${EXPECTED.utility_scope} (a subagent's scope comes from being spawned, not from frontmatter)` : undefined;
+}
+
 function checkKey(base: OptInKey, key: string, value: unknown): Check<unknown> {
-  switch (base) {
-    case "utility_gated":
-      return checkSimple(GatedSchema, key, base, value, (v) =>
-        typeof v === "string" && /^(true|false|yes|no|on|off)$/i.test(v.trim())
-          ? `${EXPECTED.utility_gated}; write ${/^(true|yes|on)$/i.test(v.trim()) ? "true" : "false"}`
-          : undefined,
-      );
-    case "utility_floor":
-      return checkSimple(FloorSchema, key, base, value);
-    case "utility_max_steps":
-      return checkSimple(MaxStepsSchema, key, base, value);
-    case "utility_lambdas":
-      return checkSimple(LambdasSchema, key, base, value);
-    case "utility_scope":
-      return checkSimple(OptInScopeSchema, key, base, value, (v) =>
-        v === "subagent" ? `${EXPECTED.utility_scope} (a subagent's scope comes from being spawned, not from frontmatter)` : undefined,
-      );
-    case "utility_tools":
-      return checkTools(key, value);
-    case "utility_token_budget":
-      return checkSimple(TokenBudgetSchema, key, base, value);
-    case "utility_cost_budget_usd":
-      return checkSimple(CostBudgetSchema, key, base, value);
-    case "utility_max_agents":
-      return checkSimple(MaxAgentsSchema, key, base, value);
-    case "utility_step_cost":
-      return checkSimple(StepCostModeSchema, key, base, value);
-  }
+  return CHECKS[base](key, value);
 }
 
 function levenshtein(a: string, b: string): number {
