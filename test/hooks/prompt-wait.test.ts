@@ -11,9 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
+import { stopHook } from "../../src/hooks/stop.js";
 import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
 import type { MemoryStateStore } from "../../src/state/store.js";
-import { assistant, call, jsonl, prompt } from "../transcript/helpers.js";
+import { assistant, call, jsonl, prompt, result } from "../transcript/helpers.js";
 import { fakeContext, preInput, SESSION, source, type FakeContext } from "./fake-context.js";
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), "utility-prompt-wait-")));
@@ -38,11 +39,21 @@ async function submit(ctx: FakeContext, file: string, text: string, promptId: st
   );
 }
 
-/** Task 1 with one call, whose result line is written. */
+const stop = (ctx: FakeContext, file: string) =>
+  stopHook(
+    { session_id: SESSION, transcript_path: file, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "Done." },
+    ctx,
+    "Stop",
+  );
+
+/** Task 1 with one call, whose result line is written, and the turn's end. */
 async function firstTask(ctx: FakeContext, file: string): Promise<void> {
   await submit(ctx, file, "first task", "p1");
   appendFileSync(file, jsonl([typedLine("first task", "p1"), assistant("m1", [call("toolu_1")])]));
   await preToolUse(preInput("Read", { file_path: "/x/toolu_1" }, { id: "toolu_1", transcript: file }), ctx);
+  appendFileSync(file, jsonl([result("toolu_1"), assistant("m2", [{ type: "text", text: "Done." }])]));
+  await stop(ctx, file);
+  ctx.finals.length = 0;
 }
 
 describe("the first call after a plain prompt", () => {
@@ -132,5 +143,27 @@ describe("the first call after a slash command", () => {
     const before = ctx.waits.length;
     await preToolUse(preInput("Read", { file_path: "/other" }, { transcript: file }), ctx);
     expect(ctx.waits.length - before).toBe(1);
+  });
+});
+
+describe("a Stop after a plain prompt, with no call in between", () => {
+  it("does not wait for the final message once the prompt's line is written in an ungated scope", async () => {
+    const ctx = fakeContext();
+    const file = transcript([]);
+    await firstTask(ctx, file);
+    await submit(ctx, file, "second task", "p2");
+    appendFileSync(file, jsonl([typedLine("second task", "p2")]));
+    await stop(ctx, file);
+    expect(ctx.finals).toEqual([]);
+    expect(ctx.records.at(-1)).toMatchObject({ event: "Stop", task: 2 });
+  });
+
+  it("waits for it while the prompt's line is not written: what the prompt was is not known yet", async () => {
+    const ctx = fakeContext();
+    const file = transcript([]);
+    await firstTask(ctx, file);
+    await submit(ctx, file, "second task", "p2");
+    await stop(ctx, file);
+    expect(ctx.finals).toEqual(["Done."]);
   });
 });
