@@ -56,6 +56,17 @@ describe("a <task-notification> ends the job it names (SPEC §7)", () => {
     expect(notificationEnd(notification({ taskId: "j1", status: "FAILED" }))).toStrictEqual({ jobId: "j1" });
   });
 
+  it("ids are read without the spaces and line breaks around them", () => {
+    expect(
+      notificationEnd(
+        "<task-notification>\n<task-id>\n  j1\n</task-id>\n<tool-use-id> toolu_01 </tool-use-id>\n<status>completed</status>",
+      ),
+    ).toStrictEqual({
+      toolUseId: "toolu_01",
+      jobId: "j1",
+    });
+  });
+
   it("a notification without a status ends nothing", () => {
     expect(notificationEnd(notification({ taskId: "j1", toolUseId: "toolu_01" }))).toBeUndefined();
   });
@@ -142,6 +153,9 @@ describe("a result that shows its job finished (SPEC §7: BashOutput, TaskOutput
     expect(resultShowsFinished("completed</status>")).toBe(false);
     expect(resultShowsFinished("<status>completed")).toBe(false);
     expect(resultShowsFinished("</status>completed<status>")).toBe(false);
+    // Text around a lone tag is no status either: only what stands between the two tags is.
+    expect(resultShowsFinished("status: completed</status>")).toBe(false);
+    expect(resultShowsFinished("<status>completed\n")).toBe(false);
   });
 
   it("a result of no usable shape shows nothing", () => {
