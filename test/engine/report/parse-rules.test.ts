@@ -121,7 +121,9 @@ describe("the Action line", () => {
 
   it("an action in upper case gets the lower-case hint; a word that is no action in any case gets none", () => {
     expect(problems(report({ action: "RETRIEVE" }))[0]!.message).toContain("(action ids are lower case: retrieve)");
-    expect(problems(report({ action: "Search" }))[0]!.message).not.toContain("lower case");
+    expect(problems(report({ action: "Search" }))[0]!.message).toBe(
+      'Action "Search" is not an action; use one of respond, retrieve, tool_call, verify, delegate, stop.',
+    );
   });
 });
 
@@ -210,6 +212,8 @@ describe("the Rationale's quotes", () => {
     ["a closing straight quote alone", 'read it"', "read it"],
     ["quotes inside an unquoted rationale", 'run "npm test" first', 'run "npm test" first'],
     ["a quote inside, after an opening quote that is never closed", '"run "npm test first', 'run "npm test first'],
+    ["spaces inside the quotes", '" read it "', "read it"],
+    ["an unclosed opening quote and the space after it", '" read it', "read it"],
     ["a lone apostrophe, which quotes nothing", "'", "'"],
     ["a leading apostrophe alone, which may be part of the text", "'tis read", "'tis read"],
   ])("%s", (_name, written, rationale) => {
@@ -218,6 +222,18 @@ describe("the Rationale's quotes", () => {
 });
 
 describe("a line given twice", () => {
+  it("a Rationale wrapped from the line below its label, then given again differently, names both values as written", () => {
+    const text = [...report().split("\n").slice(0, 3), "Rationale:", "read it", "", "Rationale: skip it"].join("\n");
+    expect(problems(text)).toEqual([
+      {
+        field: "Rationale",
+        found: '"read it" and "skip it"',
+        expected: "one value",
+        message: 'The report gives Rationale twice with different values ("read it" and "skip it"); give it once.',
+      },
+    ]);
+  });
+
   it("the same Rationale given again after it was wrapped from the line below its label is not a conflict", () => {
     const text = [...report().split("\n").slice(0, 3), "Rationale:", "read it", "", "Rationale: read it"].join("\n");
     expect(value(text).rationale).toBe("read it");
