@@ -4,6 +4,7 @@
 // parse-problems.test.ts pass through without pinning.
 import { describe, expect, it } from "vitest";
 import {
+  candidateRow,
   normalizeLine,
   parseCandidateTable,
   parseLastReport,
@@ -326,5 +327,64 @@ describe("parseCandidateTable: only what is below the Candidates line", () => {
 
   it("a ~~~ fence around the table is skipped", () => {
     expect(parseCandidateTable(`~~~\nCandidates:\n${ROW}\n~~~`)?.ok).toBe(true);
+  });
+});
+
+describe("candidateRow: a row's name is the visible word right after its decoration", () => {
+  it("trailing underscores are decoration, as in __retrieve__:", () => {
+    expect(candidateRow("__retrieve__: Gain=0.6")).toEqual({ name: "retrieve", rest: "Gain=0.6" });
+    expect(candidateRow("tool_call_: Gain=0.6")).toEqual({ name: "tool_call", rest: "Gain=0.6" });
+  });
+
+  it.each([
+    ["a space between the decoration and the name", "** retrieve: Gain=0.6"],
+    ["a name that starts with a colon", ":: Gain=0.6"],
+    ["a name that starts with an equals sign", "=: Gain=0.6"],
+  ])("no row: %s", (_name, line) => {
+    expect(candidateRow(line)).toBeUndefined();
+  });
+
+  it("a table line with a space inside the bold before the name is a stray line, not the row it resembles", () => {
+    const result = parseCandidateTable("Candidates:\n** retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0");
+    expect(result?.ok || result?.problems.map((p) => p.found)).toEqual([
+      '"** retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0"',
+      "no rows",
+    ]);
+  });
+});
+
+describe("problems that name their field", () => {
+  it("a doubled candidate row is a Candidates problem naming the action", () => {
+    expect(parseCandidateTable(`Candidates:\n${ROW}\n${ROW}`)).toEqual({
+      ok: false,
+      problems: [
+        {
+          field: "Candidates",
+          found: "retrieve twice",
+          expected: "one row per action",
+          message: "Candidates lists retrieve twice; give each action one row.",
+        },
+      ],
+    });
+  });
+
+  it("a malformed Utility line is named Utility", () => {
+    expect(problems(report({ utility: "about 0.3" }))).toEqual([
+      {
+        field: "Utility",
+        found: '"about 0.3"',
+        expected: "a plain decimal number such as 0.7",
+        message: 'Utility is "about 0.3", which is not a plain decimal number; write it like 0.7.',
+      },
+    ]);
+  });
+
+  it("the Breakdown takes no U=: a U= there is an unknown field (the Utility line gives it)", () => {
+    const text = report({ breakdown: `${BREAKDOWN} U=0.30` });
+    expect(problems(text).map((p) => p.field)).toEqual(["Breakdown U"]);
+  });
+
+  it("a Rationale that is the word undefined is text like any other", () => {
+    expect(value(report({ rationale: "undefined" })).rationale).toBe("undefined");
   });
 });
