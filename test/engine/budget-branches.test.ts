@@ -6,11 +6,13 @@ import {
   BudgetsSchema,
   STEP_COST_MODES,
   checkAgentLimit,
+  checkReportedStepCost,
   dominantModel,
   hasBudget,
   measuredStepCost,
   tightestBudgets,
 } from "../../src/engine/budget.js";
+import { EPSILON, STEP_COST_TOLERANCE } from "../../src/engine/defaults.js";
 import { zeroSpend, zeroTokens } from "../../src/engine/spend.js";
 
 const tokens = (input: number) => ({ ...zeroTokens(), input });
@@ -102,5 +104,15 @@ describe("measuredStepCost's shown formula", () => {
     expect(none.shown).not.toContain("agents)");
     const four = measuredStepCost({ scope: "dispatch", step: 1, maxSteps: 10, spend: { ...spend, agentsLaunched: 4 }, budgets: {} });
     expect(four.shown).toMatch(/ \+ [\d.]+ \(4 agents\) = /);
+  });
+});
+
+describe("step_cost_understated's tolerance is inclusive (SPEC §12)", () => {
+  it("a shortfall of exactly the tolerance plus EPSILON passes; any more is refused", () => {
+    const measured = { value: 0.125, raw: 0.125, clamped: false, shown: "…" };
+    const atLimit = measured.value - (STEP_COST_TOLERANCE + EPSILON);
+    expect(measured.value - atLimit).toBe(STEP_COST_TOLERANCE + EPSILON); // exact in floating point for these numbers
+    expect(checkReportedStepCost(atLimit, measured)).toBeUndefined();
+    expect(checkReportedStepCost(atLimit - 1e-9, measured)?.rule).toBe("step_cost_understated");
   });
 });
