@@ -79,6 +79,16 @@ describe("a call's tokens", () => {
     expect(run([usage("m1", ["t9"], 5), call("t1", "Read", { kind: "neutral" })]).pending.t1).not.toHaveProperty("tokens");
   });
 
+  it("a call Claude Code denied keeps its message's tokens in its outcome (SPEC §8), and one made before any usage has none", () => {
+    const denied: ScopeEvent = { kind: "denied", toolUseId: "t1" };
+    const known = applyEvents(newScope(), [usage("m1", ["t1"], 5), call("t1", "Read", { kind: "neutral" }), denied]);
+    expect(known.outcomes).toStrictEqual([
+      { toolUseId: "t1", tool: "Read", step: 1, outcome: "denied", resultBytes: 0, tokens: tokens(5) },
+    ]);
+    const unknown = applyEvents(newScope(), [call("t1", "Read", { kind: "neutral" }), denied]);
+    expect(unknown.outcomes[0]).not.toHaveProperty("tokens");
+  });
+
   it("a usage line naming a call that is not pending adds no pending call", () => {
     expect(run([usage("m1", ["t9"])]).pending).toStrictEqual({});
   });
