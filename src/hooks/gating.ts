@@ -1,4 +1,5 @@
 import { transcriptSize } from "../transcript/source.js";
+import { sha256Hex } from "../engine/sha256.js";
 import { join } from "node:path";
 import type { ScopeEvent } from "../engine/scope-state/events.js";
 import type { Outcome } from "../engine/scope-state/reducer.js";
@@ -16,6 +17,17 @@ import { reduceScope, type ScopeRef } from "./scope.js";
 // Pure rules over the state, shared with the CLI; they live in src/engine/gate-policy.ts.
 export { effectiveGate, gateSourceFrom, manualSource, MANUAL_GATE_FILE, readsAsNo } from "../engine/gate-policy.js";
 
+/**
+ * The key a prompt is vouched under: a digest of its prompt id, never the id
+ * itself. The state and the log are files a model's shell can read; were the
+ * id in them, a shell job could append a line that claims the id before
+ * Claude Code writes the prompt's own (SPEC §2). Versions without prompt ids
+ * write none on the line either; their prompt is matched by the empty key.
+ */
+export function promptKey(promptId: string | null | undefined): string {
+  return typeof promptId === "string" && promptId !== "" ? sha256Hex(`utility prompt ${promptId}`).slice(0, 32) : "";
+}
+
 export type SkillLoader = (skillFile: string) => Promise<GateSource | undefined>;
 
 /** Loads a skill's opt-in; the frontmatter reader (gray-matter, js-yaml) is imported only when a skill is activated. */
@@ -27,7 +39,7 @@ export const loadSkillSource: SkillLoader = async (skillFile) => {
 /** What a scan saw, in transcript order: skill activations, prompt lines (main scope), and what the lines tell the reducer. */
 export type ScanItem =
   | { kind: "skill"; folder: string }
-  /** promptId "": a line without one (versions before prompt ids). */
+  /** promptId: the line's promptKey; "" for a line without one (versions before prompt ids). */
   | { kind: "prompt"; lineKind: LineKind; promptId: string }
   /** Results, compactions, usage, background jobs' ends (src/transcript/scope-events.ts). */
   | { kind: "event"; event: ScopeEvent };
@@ -66,7 +78,7 @@ export function scanTranscript(scope: ScopeState, ref: ScopeRef, vouched?: (prom
 function itemsOf(event: TranscriptEvent, ref: ScopeRef): ScanItem[] {
   const items: ScanItem[] = [];
   if (event.kind === "user_text" && ref.kind === "main" && event.lineKind !== "meta") {
-    items.push({ kind: "prompt", lineKind: event.lineKind, promptId: event.promptId ?? "" });
+    items.push({ kind: "prompt", lineKind: event.lineKind, promptId: promptKey(event.promptId) });
   }
   for (const observed of observedEvents(event)) items.push({ kind: "event", event: observed });
   const folder = skillBaseDir(event);
@@ -82,7 +94,8 @@ function itemsOf(event: TranscriptEvent, ref: ScopeRef): ScanItem[] {
 function scanTaskStart(ref: ScopeRef, size: number, vouched: ((promptId: string) => boolean) | undefined): ScanResult {
   const newest: ScanItem[][] = [];
   let compacted = false;
-  const isStart = (event: TranscriptEvent) => event.kind === "user_text" && isPrompt(event) && (!vouched || vouched(event.promptId ?? ""));
+  const isStart = (event: TranscriptEvent) =>
+    event.kind === "user_text" && isPrompt(event) && (!vouched || vouched(promptKey(event.promptId)));
   // The size is taken before reading: lines written meanwhile are read again next time, never skipped.
   withSource(ref.transcript, (bytes) => {
     for (const event of readEventsBackward(bytes)) {

@@ -3,7 +3,7 @@ import { sessionLogPath } from "../state/paths.js";
 import { newScope, newSession, VOUCHED_PROMPTS_LIMIT, type SessionState } from "../state/schema.js";
 import type { LogRecord } from "../log/record.js";
 import type { HookContext } from "./context.js";
-import { awaitPrompt, effectiveGate, type PromptOutcome } from "./gating.js";
+import { awaitPrompt, effectiveGate, promptKey, type PromptOutcome } from "./gating.js";
 import type { UserPromptSubmitInput } from "./input.js";
 import { baseRecord, type HookResult, type RecordScope } from "./output.js";
 import { scopeOf, type ScopeRef } from "./scope.js";
@@ -74,13 +74,7 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
   return {};
 }
 
-/**
- * The key a prompt is vouched under: its prompt id. Versions without prompt
- * ids write none on the line either; their prompt is matched by the empty key.
- */
-export function promptKey(promptId: string | null | undefined): string {
-  return typeof promptId === "string" ? promptId : "";
-}
+export { promptKey } from "./gating.js";
 
 function vouch(state: SessionState, promptId: string, prompt: { own: boolean; switch?: "on" | "off" }): void {
   const prompts = (state.prompts ??= {});

@@ -76,7 +76,7 @@ export const LogRecordSchema = z.object({
       chosen: ActionSchema,
     }),
   ),
-  /** UserPromptSubmit: the prompt's id (what its transcript line carries), and the `/utility on|off` it asks for, applied once that line shows it typed. */
+  /** UserPromptSubmit: the prompt's key (a digest of the id its transcript line carries, src/hooks/gating.ts promptKey), and the `/utility on|off` it asks for, applied once that line shows it typed. */
   promptId: z.optional(z.string()),
   switch: z.optional(z.enum(["on", "off"])),
   /** The `/utility on|off` a hook applied when it saw the typed prompt's line: what the log says of the gate when the state is gone. */

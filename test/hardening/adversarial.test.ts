@@ -11,6 +11,7 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_DECISION } from "../support/hook-output.js";
+import { promptKey } from "../../src/hooks/gating.js";
 import {
   GOOD,
   hookInput,
@@ -488,7 +489,7 @@ describe("nothing but the user ungates a scope", () => {
     ];
     const { id, transcript } = await session({ main, sub, prompt: "/utility on" });
     // Vouched for; it switches once a main-scope hook sees its typed line (SPEC §2).
-    expect(readState(box.data, id)!.prompts).toHaveProperty(promptIdOf("/utility on"));
+    expect(readState(box.data, id)!.prompts).toHaveProperty(promptKey(promptIdOf("/utility on")));
     // The subagent is not gated: its call passes without a report (and counts in its own scope only).
     expectPassed(await pre(id, transcript, { id: "s1c", agent: true }));
     const post = await runInProcess(

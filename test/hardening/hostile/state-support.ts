@@ -71,7 +71,7 @@ export class Session {
     appendFileSync(this.transcript, jsonl(lines));
   }
 
-  /** UserPromptSubmit as Claude Code runs it (for any prompt it submits), then the line it writes for it. */
+  /** UserPromptSubmit as Claude Code runs it (for any prompt it submits), then the line it writes for it ("": not written yet). */
   async submit(prompt: string, promptId: string, lineText: string): Promise<void> {
     const run = await runEntry(
       "user-prompt-submit",
@@ -79,7 +79,7 @@ export class Session {
       this.env,
     );
     expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
-    this.append(lineText);
+    if (lineText !== "") this.append(lineText);
   }
 
   /** The user types `prompt`. */

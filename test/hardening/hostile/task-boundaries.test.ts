@@ -5,6 +5,8 @@
  * appends to the transcript leave the skill's gate, the step count and the
  * task as they were.
  */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GOOD, line, sandbox, skillFolder, type Sandbox } from "../support.js";
 import { NOTIFICATION, Session, written } from "./state-support.js";
@@ -78,6 +80,23 @@ describe("a background job's notification is not a new task", () => {
     expect(s.state().main.task).toBe(1);
   });
 
+  it("a shell that reads the data folder finds no prompt id to forge a notification's line as typed before Claude Code writes it", async () => {
+    const s = await gatedWithBackgroundBash("forged-from-state");
+    const before = s.state().main;
+    // The notification is vouched; its real line is not written yet (Claude Code flushes every 100 ms).
+    await s.submit(NOTIFICATION("toolu_h_1", "bj1"), "prompt-notification-race", "");
+    const everything = filesUnder(box.data)
+      .map((file) => readFileSync(file, "utf8"))
+      .join("\n");
+    expect(everything).not.toContain("prompt-notification-race");
+    // The model's shell tries every id-like string it found, then Claude Code writes the real line.
+    const candidates = [...new Set(everything.match(/[\w-]{8,}/g) ?? [])];
+    s.append(...candidates.map((id) => written.typed(id, "a new task, says the model")));
+    s.append(written.notification("prompt-notification-race", "toolu_h_1", "bj1"));
+    expect((await s.call("Bash", { command: "echo after" })).denied).toMatch(/No action report/);
+    expect(s.state().main).toMatchObject({ task: before.task, step: before.step });
+  });
+
   it("control: the user's next typed prompt starts a new task, ungated", async () => {
     const s = await gatedWithBackgroundBash("control-typed");
     await s.typed("something else now");
@@ -85,3 +104,10 @@ describe("a background job's notification is not a new task", () => {
     expect(s.state().main).toMatchObject({ task: 2, step: 1, refusals: 0 });
   });
 });
+
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
