@@ -139,14 +139,16 @@ export function activationSeen(scope: ScopeState): void {
 }
 
 /**
- * Is the line of the prompt the scope awaits already written? Then so is
- * every line before it, and the scan under the lock applies it: no wait.
- * Read on the state as it is, outside the lock; nothing is changed.
+ * Does the scope still await an activation? Not once the plain prompt it
+ * awaits has its line among the scope's new lines (then so does every line
+ * before it, and applying the scan applies the prompt). `scan` is asked only
+ * then, so a caller can reuse the one it already made.
  */
-export function awaitedPromptWritten(scope: ScopeState, ref: ScopeRef, session: SessionState): boolean {
+export function stillAwaiting(scope: ScopeState, scan: () => ScanResult): boolean {
+  if (scope.awaitingActivation !== true) return false;
   const key = scope.awaitingPrompt;
-  if (key === undefined) return false;
-  return scanTranscript(scope, ref, vouchedIn(session)).items.some((item) => item.kind === "prompt" && item.promptId === key);
+  if (key === undefined) return true;
+  return !scan().items.some((item) => item.kind === "prompt" && item.promptId === key);
 }
 
 /** What applying a scan did to the task: each prompt line, and what it was. */

@@ -21,9 +21,9 @@ import {
   activationSeen,
   applyScan,
   awaitActivation,
-  awaitedPromptWritten,
   effectiveGate,
   scanTranscript,
+  stillAwaiting,
   vouchedIn,
   type PromptOutcome,
 } from "./gating.js";
@@ -62,7 +62,8 @@ async function needsTranscript(input: PreToolUseInput, ref: ScopeRef, ctx: HookC
   const scope = scopeState(session, ref);
   if (scope.agentType === undefined && input.agent_type) await ensureDefinition(scope, input, ctx);
   if (effectiveGate(session, scope, ref) !== undefined || mayBeUnprovenRepeat(scope, input)) return true;
-  return scope.awaitingActivation === true && !awaitedPromptWritten(scope, ref, session);
+  // Read on the state as it is, outside the lock: the scan under the lock reads these lines again.
+  return stillAwaiting(scope, () => scanTranscript(scope, ref, vouchedIn(session)));
 }
 
 /**

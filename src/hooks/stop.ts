@@ -4,7 +4,7 @@ import { neverRan } from "../engine/scope-state/reducer.js";
 import { newSession } from "../state/schema.js";
 import { flattenResultContent } from "../transcript/line.js";
 import type { HookContext } from "./context.js";
-import { activationSeen, applyScan, awaitedPromptWritten, effectiveGate, scanTranscript, vouchedIn } from "./gating.js";
+import { activationSeen, applyScan, effectiveGate, scanTranscript, stillAwaiting, vouchedIn, type ScanResult } from "./gating.js";
 import { freshSession, switchRecords } from "./user-prompt-submit.js";
 import type { StopInput } from "./input.js";
 import { baseRecord, logOutcomes, type HookResult } from "./output.js";
@@ -56,8 +56,10 @@ async function lookAtScope(input: StopInput, ref: ScopeRef, ctx: HookContext): P
   const session = ctx.store.read(input.session_id) ?? newSession(input.session_id);
   const scope = scopeState(session, ref);
   const pendingBefore = neverRan(scope);
-  const awaiting = scope.awaitingActivation === true && !awaitedPromptWritten(scope, ref, session);
-  if (!awaiting) await applyScan(scope, scanTranscript(scope, ref, vouchedIn(session)), ctx.loadSkill, session);
+  let scan: ScanResult | undefined;
+  const scanned = () => (scan ??= scanTranscript(scope, ref, vouchedIn(session)));
+  const awaiting = stillAwaiting(scope, scanned);
+  if (!awaiting) await applyScan(scope, scanned(), ctx.loadSkill, session);
   const mayBeGated = awaiting || effectiveGate(session, scope, ref) !== undefined;
   return { mayBeGated, awaitsLines: pendingBefore > 0 || userBudgetsSet(ctx.env) };
 }

@@ -46,21 +46,21 @@ export function recoverSwitches(session: SessionState, dataDir: string): Session
  * UserPromptSubmit. Claude Code runs it alike for a prompt the user typed, a
  * background task's `<task-notification>` and a ScheduleWakeup prompt (its
  * input tells them apart by nothing, docs/claude-code-facts.md). So it starts
- * no task here: it vouches for the prompt id, and the transcript line Claude
+ * no task here: it vouches for the prompt's key, and the transcript line Claude
  * Code writes for it next shows what the prompt was (SPEC §2). The next hook
- * of the scope applies it (applyScan); it waits for that line first.
+ * of the scope applies it (applyScan), once it sees that line.
  */
 export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookContext): Promise<HookResult> {
   const started = ctx.now();
   const ref = scopeOf({ ...input, agent_id: undefined });
-  const promptId = promptKey(input.prompt_id);
+  const key = promptKey(input.prompt_id);
   const switched = manualSwitch(input.prompt);
   const session = await ctx.store.transact(input.session_id, (existing) => {
     // A session's first prompt starts task 1 once its line is seen.
     const state = existing ?? { ...freshSession(ctx, input.session_id), main: newScope(0) };
-    vouch(state, promptId, { own: isOwnCommand(input.prompt), ...(switched ? { switch: switched } : {}) });
+    vouch(state, key, { own: isOwnCommand(input.prompt), ...(switched ? { switch: switched } : {}) });
     // The prompt's line (and a slash command's skill activation) is written after this hook: the next call looks for it.
-    awaitPrompt(state.main, promptId, input.prompt);
+    awaitPrompt(state.main, key, input.prompt);
     return { state, result: state };
   });
   const gate = effectiveGate(session, session.main, ref);
@@ -68,17 +68,15 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
     ...baseRecord(ctx, "UserPromptSubmit", { input, ref, scope: session.main, gate }, started),
     decision: "observed",
     reason: "prompt received; what it is shows in its transcript line",
-    promptId,
+    promptId: key,
     ...(switched ? { switch: switched } : {}),
   });
   return {};
 }
 
-export { promptKey } from "./gating.js";
-
-function vouch(state: SessionState, promptId: string, prompt: { own: boolean; switch?: "on" | "off" }): void {
+function vouch(state: SessionState, key: string, prompt: { own: boolean; switch?: "on" | "off" }): void {
   const prompts = (state.prompts ??= {});
-  prompts[promptId] = prompt;
+  prompts[key] = prompt;
   const ids = Object.keys(prompts);
   for (const old of ids.slice(0, Math.max(0, ids.length - VOUCHED_PROMPTS_LIMIT))) delete prompts[old];
 }
