@@ -1,4 +1,7 @@
+import type { Budgets } from "./budget.js";
 import { EPSILON, MODEL_RATIOS, STEP_COST_WEIGHTS } from "./defaults.js";
+import { estimateCostUsd, type PriceTable } from "./prices.js";
+import { totalTokens, type Spend } from "./spend.js";
 import { computeStepCost, type ModelTier } from "./step-cost.js";
 
 /**
@@ -27,6 +30,22 @@ export interface ContextLineInput {
   spend?: ContextSpend;
   /** The budgets set for the task (frontmatter or the user's settings). */
   budgets?: ContextSpend;
+}
+
+/** What the line shows of a task's spend: tokens always, cost and agents only where a budget limits them; and each budget set. */
+export function spendAgainstBudgets(spend: Spend, budgets: Budgets, prices: PriceTable): Pick<ContextLineInput, "spend" | "budgets"> {
+  return {
+    spend: {
+      tokens: totalTokens(spend.tokens),
+      ...(budgets.costBudgetUsd !== undefined ? { costUsd: estimateCostUsd(spend.byModel, prices) } : {}),
+      ...(budgets.maxAgents !== undefined ? { agents: spend.agentsLaunched } : {}),
+    },
+    budgets: {
+      ...(budgets.tokenBudget !== undefined ? { tokens: budgets.tokenBudget } : {}),
+      ...(budgets.costBudgetUsd !== undefined ? { costUsd: budgets.costBudgetUsd } : {}),
+      ...(budgets.maxAgents !== undefined ? { agents: budgets.maxAgents } : {}),
+    },
+  };
 }
 
 /** The tier of a model name as the transcript writes it (`claude-opus-4-5-20251101` → opus); undefined when none fits. */

@@ -1,19 +1,15 @@
-import { formatContextLine, tierOf } from "../engine/context-line.js";
-import type { GateDecision } from "../engine/gate.js";
+import { formatContextLine, spendAgainstBudgets, tierOf } from "../engine/context-line.js";
 import { inputDigest, type RanCall } from "../engine/redundancy.js";
 import { decideCall } from "../engine/scope-state/decide.js";
 import { callMessageOf, type Outcome } from "../engine/scope-state/reducer.js";
-import { budgetsInForce, type GateBudget } from "../engine/gate.js";
-import type { Budgets } from "../engine/budget.js";
-import { estimateCostUsd } from "../engine/prices.js";
-import { totalTokens, type Spend } from "../engine/spend.js";
-import type { RecordSpend } from "../log/record.js";
+import { budgetsInForce, type GateBudget, type GateDecision } from "../engine/gate.js";
+import type { Spend } from "../engine/spend.js";
+import type { LogRecord, RecordSpend } from "../log/record.js";
 import { parseUserConfig } from "../optin/user-config.js";
 import { gateBudgetFrom, userBudgetsSet } from "./budgets.js";
 import { isNeutralTool } from "../engine/tools.js";
 import { newScope, newSession, type GateSource, type ScopeState, type SessionState } from "../state/schema.js";
 import { StateUnreadableError } from "../state/store.js";
-import type { LogRecord } from "../log/record.js";
 import type { HookContext } from "./context.js";
 import { DeadlineError } from "./deadline.js";
 import { recordError } from "./run.js";
@@ -197,30 +193,7 @@ function contextLine(
   if (!tier || maxSteps === undefined) return undefined;
   if (!budget) return formatContextLine({ step: scope.step, maxSteps, tier });
   const budgets = budgetsInForce({ gated: gate !== undefined, budget });
-  return formatContextLine({
-    step: scope.step,
-    maxSteps,
-    tier,
-    spend: spentAgainst(spend, budgets, budget),
-    budgets: budgetLimits(budgets),
-  });
-}
-
-/** What the context line shows as spent: tokens always, cost and agents only where a budget limits them. */
-function spentAgainst(spend: Spend, budgets: Budgets, budget: GateBudget) {
-  return {
-    tokens: totalTokens(spend.tokens),
-    ...(budgets.costBudgetUsd !== undefined ? { costUsd: estimateCostUsd(spend.byModel, budget.prices) } : {}),
-    ...(budgets.maxAgents !== undefined ? { agents: spend.agentsLaunched } : {}),
-  };
-}
-
-function budgetLimits(budgets: Budgets) {
-  return {
-    ...(budgets.tokenBudget !== undefined ? { tokens: budgets.tokenBudget } : {}),
-    ...(budgets.costBudgetUsd !== undefined ? { costUsd: budgets.costBudgetUsd } : {}),
-    ...(budgets.maxAgents !== undefined ? { agents: budgets.maxAgents } : {}),
-  };
+  return formatContextLine({ step: scope.step, maxSteps, tier, ...spendAgainstBudgets(spend, budgets, budget.prices) });
 }
 
 function toOutput(decided: Decided): HookResult["output"] {

@@ -1,6 +1,8 @@
 import { countTokens } from "@anthropic-ai/tokenizer";
 import { describe, expect, it } from "vitest";
-import { formatContextLine, tierOf } from "../../src/engine/context-line.js";
+import { formatContextLine, spendAgainstBudgets, tierOf } from "../../src/engine/context-line.js";
+import { DEFAULT_PRICES, estimateCostUsd } from "../../src/engine/prices.js";
+import { zeroSpend, type Spend } from "../../src/engine/spend.js";
 import { computeStepCost } from "../../src/engine/step-cost.js";
 
 describe("tierOf", () => {
@@ -67,5 +69,27 @@ describe("formatContextLine", () => {
       budgets: { tokens: 200000, costUsd: 2, agents: 3 },
     });
     expect(countTokens(full)).toBeLessThanOrEqual(50);
+  });
+});
+
+describe("spendAgainstBudgets", () => {
+  const spend = (): Spend => ({
+    ...zeroSpend(),
+    tokens: { input: 1000, output: 200, cacheCreation: 0, cacheRead: 300 },
+    byModel: { "claude-opus-4-5": { input: 1000, output: 200, cacheCreation: 0, cacheRead: 300 } },
+    agentsLaunched: 2,
+  });
+
+  it("shows the tokens spent always, and no budget when none is set", () => {
+    expect(spendAgainstBudgets(spend(), {}, DEFAULT_PRICES)).toEqual({ spend: { tokens: 1500 }, budgets: {} });
+  });
+
+  it("shows cost and agents only where a budget limits them, with each budget set", () => {
+    const shown = spendAgainstBudgets(spend(), { tokenBudget: 5000, costBudgetUsd: 1, maxAgents: 3 }, DEFAULT_PRICES);
+    expect(shown).toEqual({
+      spend: { tokens: 1500, costUsd: estimateCostUsd(spend().byModel, DEFAULT_PRICES), agents: 2 },
+      budgets: { tokens: 5000, costUsd: 1, agents: 3 },
+    });
+    expect(shown.spend!.costUsd).toBeGreaterThan(0);
   });
 });
