@@ -5,10 +5,10 @@
  * appends to the transcript leave the skill's gate, the step count and the
  * task as they were.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GOOD, line, sandbox, skillFolder, type Sandbox } from "../support.js";
+import { GOOD, line, sandbox, skillFolder, tree, type Sandbox } from "../support.js";
 import { NOTIFICATION, Session, written } from "./state-support.js";
 
 let box: Sandbox;
@@ -85,9 +85,8 @@ describe("a background job's notification is not a new task", () => {
     const before = s.state().main;
     // The notification is vouched; its real line is not written yet (Claude Code flushes every 100 ms).
     await s.submit(NOTIFICATION("toolu_h_1", "bj1"), "prompt-notification-race", "");
-    const everything = filesUnder(box.data)
-      .map((file) => readFileSync(file, "utf8"))
-      .join("\n");
+    const files = [...tree(box.data)].filter(([, kind]) => kind.startsWith("file ")).map(([path]) => join(box.data, path));
+    const everything = files.map((file) => readFileSync(file, "utf8")).join("\n");
     expect(everything).not.toContain("prompt-notification-race");
     // The model's shell tries every id-like string it found, then Claude Code writes the real line.
     const candidates = [...new Set(everything.match(/[\w-]{8,}/g) ?? [])];
@@ -104,10 +103,3 @@ describe("a background job's notification is not a new task", () => {
     expect(s.state().main).toMatchObject({ task: 2, step: 1, refusals: 0 });
   });
 });
-
-function filesUnder(folder: string): string[] {
-  return readdirSync(folder).flatMap((name) => {
-    const path = join(folder, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
