@@ -118,6 +118,8 @@ export function awaitActivation(scope: ScopeState): void {
   delete scope.awaitingPrompt;
 }
 
+const SLASH_COMMAND = /^\s*\//;
+
 /**
  * A prompt that is no slash command activates no skill: once its own line is
  * written, the next call need not wait. Behind an activation still awaited,
@@ -129,8 +131,6 @@ export function awaitPrompt(scope: ScopeState, promptId: string, prompt: string 
   scope.awaitingActivation = true;
   scope.awaitingPrompt = promptId;
 }
-
-const SLASH_COMMAND = /^\s*\//;
 
 /** Nothing is awaited any more: the hook that scanned under the lock saw what there was. */
 export function activationSeen(scope: ScopeState): void {
