@@ -128,6 +128,19 @@ export function checkAgentLimit(tool: string, launched: number, budgets: Budgets
   };
 }
 
+/**
+ * `agents_exhausted` inside a subagent that started past the task's
+ * `utility_max_agents` (a Workflow, a forked skill or a nested launch can
+ * start several at once; SPEC §12 counts what starts): none of its calls run.
+ */
+export function checkStartedPastLimit(startedAs: number | undefined, budgets: Budgets): BudgetRefusal | undefined {
+  if (startedAs === undefined || budgets.maxAgents === undefined || startedAs <= budgets.maxAgents) return undefined;
+  return {
+    rule: "agents_exhausted",
+    reason: `This subagent is number ${startedAs} of its task, which may launch ${budgets.maxAgents} (utility_max_agents): it started past the limit, so none of its tool calls may run. Respond with what you know, or stop.`,
+  };
+}
+
 /** The model the task spent most on decides the model ratio; with no measured model, the dearest (the cost is not understated). */
 export function dominantModel(byModel: Readonly<Record<string, TokenCounts>>): string | undefined {
   let best: string | undefined;

@@ -1,6 +1,6 @@
 import { tightestBudgets } from "./budget.js";
 import { ConfigSchema } from "./signals.js";
-import type { GateSource, ScopeState } from "./scope-state/state.js";
+import type { GateSource, ScopeState } from "./session/state.js";
 import type { Budgets } from "./budget.js";
 import type { CallAction, Conversation, Lambdas, OptInScope } from "./vocabulary.js";
 

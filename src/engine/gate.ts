@@ -8,7 +8,15 @@ import { actionPermits, actionsPermitting, describePermits, isNeutralTool, type 
 import { formatUtility, roundUtility, utility } from "./utility.js";
 import type { Repeat } from "./redundancy.js";
 import type { Report } from "./report/types.js";
-import { checkAgentLimit, checkReportedStepCost, checkSpendBudget, measuredStepCost, tightestBudgets, type Budgets } from "./budget.js";
+import {
+  checkAgentLimit,
+  checkReportedStepCost,
+  checkSpendBudget,
+  checkStartedPastLimit,
+  measuredStepCost,
+  tightestBudgets,
+  type Budgets,
+} from "./budget.js";
 import type { PriceTable } from "./prices.js";
 import type { Spend } from "./spend.js";
 
@@ -49,11 +57,13 @@ export interface GateBudget {
   spend: Spend;
   /** The user's budgets (plugin settings): they apply to every scope, gated or not. */
   user: Budgets;
-  /** The budgets of the frontmatter that gates this scope: they apply only while it is gated. */
+  /** The frontmatter budgets that bind this scope: its own gate's, and its root task's gate's (src/engine/session/views.ts). */
   gate?: Budgets;
   prices: PriceTable;
   /** Subagents the task launched or admitted before this call, parallel calls of the same message included. */
   launched: number;
+  /** This scope is a subagent that started past the task's `maxAgents`: its ordinal among the task's subagents. */
+  startedAs?: number;
   /** The model making this call, for a computed StepCost. */
   model?: string;
   /** The user's budget settings are invalid: every call that is not neutral is refused with this. */
@@ -101,19 +111,27 @@ function checkRepeat(input: GateInput, evaluation: Evaluation): GateDecision | u
   );
 }
 
-/** Budgets in force: the user's always, the frontmatter's only in a gated scope; the smallest of each wins. */
-export function budgetsInForce(input: Pick<GateInput, "gated" | "budget">): Budgets {
+/** Budgets in force: the user's, and the frontmatter's that bind the scope; the smallest of each wins. */
+export function budgetsInForce(input: { budget?: Pick<GateBudget, "user" | "gate"> }): Budgets {
   if (!input.budget) return {};
-  return input.gated ? tightestBudgets(input.budget.user, input.budget.gate) : tightestBudgets(input.budget.user);
+  return tightestBudgets(input.budget.user, input.budget.gate);
 }
 
+/**
+ * Spend and agent budgets. The user's settings, when invalid, refuse in a
+ * gated scope only (SPEC §10): an ungated one is never blocked by them, and
+ * the valid ones still apply.
+ */
 function checkBudgets(input: GateInput): GateDecision | undefined {
   const budget = input.budget;
   if (!budget) return undefined;
-  if (budget.userProblem)
+  if (budget.userProblem && input.gated)
     return refused("budget_invalid", `Your utility budget settings are invalid, so no budget can be enforced: ${budget.userProblem}`);
   const budgets = budgetsInForce(input);
-  const over = checkSpendBudget(budget.spend, budgets, budget.prices) ?? checkAgentLimit(input.tool, budget.launched, budgets);
+  const over =
+    checkSpendBudget(budget.spend, budgets, budget.prices) ??
+    checkStartedPastLimit(budget.startedAs, budgets) ??
+    checkAgentLimit(input.tool, budget.launched, budgets);
   return over ? refused(over.rule, over.reason) : undefined;
 }
 

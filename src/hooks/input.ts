@@ -26,15 +26,16 @@ export const PreToolUseInputSchema = z.looseObject({
 });
 export type PreToolUseInput = z.infer<typeof PreToolUseInputSchema>;
 
-export const PostToolUseInputSchema = z.looseObject({
+/** SubagentStart: a subagent's id and type (the definition's `name`); no tool_use_id says which call started it. */
+export const SubagentStartInputSchema = z.looseObject({
   ...Common,
-  tool_name: z.string().check(z.minLength(1)),
-  tool_input: z.unknown(),
-  tool_use_id: z.optional(z.string()),
-  tool_response: z.optional(z.unknown()),
-  duration_ms: z.optional(z.number()),
+  agent_id: z.string().check(z.minLength(1)),
 });
-export type PostToolUseInput = z.infer<typeof PostToolUseInputSchema>;
+export type SubagentStartInput = z.infer<typeof SubagentStartInputSchema>;
+
+/** SessionEnd: the session is over; its last lines are read once more. */
+export const SessionEndInputSchema = z.looseObject({ ...Common, reason: z.optional(z.string()) });
+export type SessionEndInput = z.infer<typeof SessionEndInputSchema>;
 
 export const UserPromptSubmitInputSchema = z.looseObject({
   ...Common,

@@ -3,9 +3,9 @@ import { problemsFromIssues } from "../engine/problem.js";
 import { appendJsonLine } from "../state/log-file.js";
 import { dataDir, errorLogPath } from "../state/paths.js";
 import { processContext, processStartedMs, type HookContext } from "./context.js";
-import type { HookResult } from "./output.js";
+import type { HookResult } from "./records.js";
 
-interface Schema<T> {
+export interface HookSchema<T> {
   safeParse(
     data: unknown,
     params?: { reportInput?: boolean },
@@ -33,7 +33,7 @@ class InputError extends Error {}
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Reads, decodes and validates hook input; every failure is one sentence naming what is wrong. */
-export function parseHookInput<T>(bytes: Buffer, schema: Schema<T>): T {
+export function parseHookInput<T>(bytes: Buffer, schema: HookSchema<T>): T {
   if (bytes.length === 0) throw new InputError("hook input is empty; expected a JSON object on stdin");
   let text: string;
   try {
@@ -74,7 +74,7 @@ export function recordError(dir: string, event: string, message: string): void {
  */
 export async function runHook<T>(
   event: string,
-  schema: Schema<T>,
+  schema: HookSchema<T>,
   handler: (input: T, ctx: HookContext) => Promise<HookResult>,
   io: HookIo = processIo,
   /** How the handler's context is made from the environment; tests pass one with shorter waits. */

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { ActionSchema, DecisionScopeSchema, LambdasSchema, RuleSchema } from "../engine/vocabulary.js";
-import { TokenCountsSchema } from "../engine/spend.js";
+import { SpendSchema, TokenCountsSchema } from "../engine/spend.js";
 
 /**
  * One line of a session's step log (SPEC §8). It is telemetry for people and
@@ -14,6 +14,8 @@ export const HOOK_EVENTS = [
   "PostToolUse",
   "PostToolUseFailure",
   "UserPromptSubmit",
+  "SubagentStart",
+  "SessionEnd",
   "Stop",
   "SubagentStop",
   "PreCompact",
@@ -76,7 +78,7 @@ export const LogRecordSchema = z.object({
       chosen: ActionSchema,
     }),
   ),
-  /** UserPromptSubmit: the prompt's key (a digest of the id its transcript line carries, src/hooks/gating.ts promptKey), and the `/utility on|off` it asks for, applied once that line shows it typed. */
+  /** UserPromptSubmit: the prompt's key (a digest of the id its transcript line carries, src/ingest/prompts.ts promptKey), and the `/utility on|off` it asks for (`on` applies at once; `off` once that line shows it typed). */
   promptId: z.optional(z.string()),
   switch: z.optional(z.enum(["on", "off"])),
   /** The `/utility on|off` a hook applied when it saw the typed prompt's line: what the log says of the gate when the state is gone. */
@@ -85,6 +87,13 @@ export const LogRecordSchema = z.object({
   uncounted: z.optional(z.number()),
   /** What the assistant message behind this record spent, when the hook knows it. */
   spend: z.optional(RecordSpendSchema),
+  /**
+   * What the record's scope has spent in its task so far, as the session
+   * machine counts it (each message once, its final usage). Spend only grows
+   * within a task, so `utility report` takes the largest per scope and task:
+   * every surface shows the machine's numbers (SPEC §15).
+   */
+  scopeSpend: z.optional(SpendSchema),
   /** An Outcome record: how the step with this toolUseId ended, joined to its PreToolUse record by toolUseId. */
   outcome: z.optional(
     z.object({

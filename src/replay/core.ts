@@ -1,25 +1,36 @@
-// Offline replay of one transcript's events: the redundancy rule (SPEC §7) and,
-// optionally, the gate (SPEC §6) run over each scope as the hooks would have.
-// Pure: events in, findings out. The file layer is in ./files.ts.
+// Offline replay: a recorded session's events through the same session machine
+// the hooks run (src/engine/session/), with one declared difference of policy
+// (REPLAY_POLICY). Pure: events in, findings out. The file layer is ./files.ts.
+import { manualSource } from "../engine/gate-policy.js";
 import { effectOf, type CallEffect } from "../engine/redundancy.js";
-import { decideCall } from "../engine/scope-state/decide.js";
-import type { ScopeEvent } from "../engine/scope-state/events.js";
-import { applyEvents } from "../engine/scope-state/reducer.js";
-import { newScope, type GateSource, type ScopeState } from "../engine/scope-state/state.js";
+import { decideInSession, type SessionDecision, type UserSettings } from "../engine/session/decide.js";
+import { agentKey, type ScopeKey, type SessionEvent } from "../engine/session/events.js";
+import { reduceAll, scopeAt, type Reduction } from "../engine/session/reduce.js";
+import { newScope, newSession, type GateSource, type SessionState } from "../engine/session/state.js";
+import { gateOf } from "../engine/session/views.js";
 import { defaultConfig, type Config } from "../engine/signals.js";
-import type { Spend } from "../engine/spend.js";
+import { zeroSpend, type Spend } from "../engine/spend.js";
 import { DELEGATE_TOOLS } from "../engine/tools.js";
-import { observedEvents } from "../transcript/scope-events.js";
-import type { LocatedEvent } from "../transcript/reverse-reader.js";
 import type { Conversation } from "../engine/vocabulary.js";
+import { promptKey, readPrompt, typedText } from "../ingest/prompts.js";
+import { ingestEvent } from "../ingest/transcript.js";
+import type { LocatedEvent } from "../transcript/reverse-reader.js";
 import type { CallRef, DecidedCall, GateReplay, RepeatFinding, ScopeReplay, ScopeSource } from "./types.js";
 
+/** What replay does differently from the hooks, and says so in its output (SPEC §15). */
+export const REPLAY_POLICY =
+  "no hook input exists offline: a user line that looks typed counts as vouched for by UserPromptSubmit; skills are read from the folders the transcript names, when they still exist";
+
 export interface ReplayOptions {
-  /** Also run the gate on every call, as if the scope were gated (default config). */
+  /** Also gate every scope (the default configuration, or `config`): "what if every scope were gated". */
   gated?: boolean;
   config?: Config;
   /** The events are a subagent's own file: every line is that one scope. */
   subagentFile?: { agentId?: string };
+  /** A skill's opt-in from its SKILL.md, as the hooks read it; undefined when the file is gone or opts in to nothing. */
+  skillSource?: (skillFile: string) => GateSource | undefined;
+  /** The user's settings to replay budgets under (default: none). */
+  user?: UserSettings;
 }
 
 /** A delegating call of the main scope (Task, Agent), kept to link subagent scopes to it by prompt. */
@@ -40,6 +51,8 @@ export interface EventsReplay {
   prompts: Record<string, string>;
   /** Highest line number seen. */
   lines: number;
+  /** The session machine's state at the end: what every surface reads. */
+  session: SessionState;
 }
 
 interface CallState {
@@ -49,150 +62,167 @@ interface CallState {
   digest: string;
   effect: CallEffect;
   resultBytes?: number;
-  /** The gate (replayed) refused it: if the recording ran it anyway, it is remembered without a step. */
+  /** The replayed gate refused it: if the recording ran it anyway, it is remembered without a step. */
   refused?: boolean;
   repeatOf?: CallState;
 }
 
-interface Message {
-  texts: string[];
-}
-
-/**
- * One scope being replayed: its state is the scope reducer's (the same the
- * hooks keep), fed event by event; the rest is what replay reports.
- */
+/** One scope's findings (what replay reports); its state is the session machine's. */
 class ScopeRun {
   readonly calls: CallState[] = [];
   readonly tools: Record<string, number> = {};
   readonly repeats: Array<{ first: CallState; repeat: CallState }> = [];
-  readonly gate: GateReplay | undefined;
-  /** What the hooks would hold for this scope. A scope starts before its first task. */
-  state: ScopeState = newScope(0);
   readonly byId = new Map<string, CallState>();
   readonly decided: DecidedCall[] = [];
-  private readonly messages = new Map<string, Message>();
+  readonly messageTexts = new Map<string, string[]>();
+  readonly spendingMessages = new Set<string>();
+  /** The scope's spend per task, as the machine last counted it (spend only grows within a task). */
+  readonly taskSpend = new Map<number, Spend>();
+  gate: GateReplay | undefined;
   compactions = 0;
+  afterBoundary = false;
   firstLine = 0;
   lastLine = 0;
+  errors = 0;
   prompt: string | undefined;
 
   constructor(
+    readonly key: ScopeKey,
     readonly id: string,
     readonly scope: Conversation,
     readonly source: ScopeSource,
-    gated: boolean,
     readonly agentId?: string,
-  ) {
-    this.gate = gated ? { passed: 0, refused: 0, neutral: 0, byRule: {}, refusals: [] } : undefined;
-  }
-
-  /** Assistant messages that reported usage (a count for the report; their spend is the reducer's). */
-  readonly spendingMessages = new Set<string>();
-
-  feed(...events: ScopeEvent[]): void {
-    for (const event of events) if (event.kind === "usage") this.spendingMessages.add(event.messageId);
-    this.state = applyEvents(this.state, events).state;
-  }
+  ) {}
 
   touch(line: number): void {
     if (this.firstLine === 0) this.firstLine = line;
     this.lastLine = line;
-  }
-
-  /** Spend of the tasks before the current one (the state's spend starts over with each task). */
-  private spentBefore: Spend | undefined;
-
-  startTask(): void {
-    if (this.state.spend)
-      this.spentBefore = applyEvents(newScope(), [
-        ...(this.spentBefore ? [{ kind: "spend_added" as const, spend: this.spentBefore }] : []),
-        { kind: "spend_added", spend: this.state.spend },
-      ]).state.spend;
-    this.feed({ kind: "prompt", typed: true });
-  }
-
-  /** Spend over every task of the file. */
-  totalSpend(): Spend | undefined {
-    if (!this.spentBefore) return this.state.spend;
-    if (!this.state.spend) return this.spentBefore;
-    return applyEvents(newScope(), [
-      { kind: "spend_added", spend: this.spentBefore },
-      { kind: "spend_added", spend: this.state.spend },
-    ]).state.spend;
-  }
-
-  /** The last event of this scope was a compact_boundary line (its summary line is the same compaction). */
-  afterBoundary = false;
-
-  compact(source: "boundary" | "summary"): void {
-    if (source === "boundary" || !this.afterBoundary) this.compactions += 1;
-    this.afterBoundary = source === "boundary";
-    this.feed({ kind: "compact" });
-  }
-
-  /** The model's text blocks so far in this message: what governs its next call (SPEC §4). */
-  message(messageId: string): Message {
-    let message = this.messages.get(messageId);
-    if (!message) {
-      message = { texts: [] };
-      this.messages.set(messageId, message);
-    }
-    return message;
   }
 }
 
 /** The result Claude Code writes for a call a PreToolUse hook refused (docs/claude-code-facts.md): the call never ran. */
 const REFUSED_BY_A_HOOK = /^PreToolUse:\S+ hook error: /;
 
-/**
- * Replays one file's events. Scopes: the main conversation; each subagent,
- * whether its lines are 2.1 agent_progress copies (grouped by agent id),
- * 1.0 inline sidechains (contiguous runs, a new run at each subagent prompt),
- * or the whole file (`subagentFile`).
- */
+/** One file's events, replayed as one session (see replaySession for several files). */
 export function replayEvents(events: readonly LocatedEvent[], options: ReplayOptions = {}): EventsReplay {
   const replay = new Replay(options);
-  for (const event of events) replay.event(event);
+  for (const event of events) replay.event(event, options.subagentFile);
   return replay.result();
 }
 
+/** One session's files merged in time order (the session file and its subagents' files), through one machine. */
+export function replaySession(
+  inputs: ReadonlyArray<{ events: readonly LocatedEvent[]; subagentFile?: { agentId?: string } }>,
+  options: ReplayOptions = {},
+): EventsReplay & { scopeFiles: Map<string, number> } {
+  const replay = new Replay(options);
+  for (const { event, file } of mergeByTime(inputs.map((input) => input.events))) replay.event(event, inputs[file]!.subagentFile, file);
+  return { ...replay.result(), scopeFiles: replay.scopeFiles };
+}
+
+/**
+ * The files' events in the order they happened: each file in its own order,
+ * merged by time (a line's timestamp, or the latest one before it in its file;
+ * ties go to the earlier file). A subagent that has its own file is read from
+ * it: its copies in the session file (agent_progress, 2.1) are left out, so
+ * nothing counts twice.
+ */
+function mergeByTime(files: ReadonlyArray<readonly LocatedEvent[]>): Array<{ event: LocatedEvent; file: number }> {
+  const own = new Set(files.slice(1).flatMap((events) => events.map((e) => e.agentId).filter((id): id is string => id !== undefined)));
+  const queues = files.map((events, file) =>
+    timed(file === 0 ? events.filter((e) => !(e.sidechain && e.agentId !== undefined && own.has(e.agentId))) : events),
+  );
+  const merged: Array<{ event: LocatedEvent; file: number }> = [];
+  const next = queues.map(() => 0);
+  for (;;) {
+    let pick = -1;
+    queues.forEach((queue, file) => {
+      const at = queue[next[file]!]?.at;
+      if (at !== undefined && (pick < 0 || at < queues[pick]![next[pick]!]!.at)) pick = file;
+    });
+    if (pick < 0) return merged;
+    merged.push({ event: queues[pick]![next[pick]!]!.event, file: pick });
+    next[pick]! += 1;
+  }
+}
+
+/** Each event with the latest time seen so far in its file (so a file's own order is kept). */
+function timed(events: readonly LocatedEvent[]): Array<{ event: LocatedEvent; at: number }> {
+  let at = Number.NEGATIVE_INFINITY;
+  return events.map((event) => {
+    const time = event.timestamp !== undefined ? Date.parse(event.timestamp) : Number.NaN;
+    if (Number.isFinite(time) && time > at) at = time;
+    return { event, at };
+  });
+}
+
 type AssistantEvent = Extract<LocatedEvent, { kind: "assistant" }>;
-type ResultEvent = Extract<LocatedEvent, { kind: "tool_result" }>;
-type UserTextEvent = Extract<LocatedEvent, { kind: "user_text" }>;
 type ToolUseBlock = Extract<AssistantEvent["blocks"][number], { type: "tool_use" }>;
 
-/** replayEvents' state across one file's events. */
+const NO_SETTINGS: UserSettings = { budgets: {} };
+
+/** replayEvents' state across one session's events. */
 class Replay {
-  private readonly gated: boolean;
-  /** Replayed as if gated (by /utility on, with the options' config), or not at all. */
-  private readonly gate: GateSource | undefined;
-  private readonly scopes = new Map<string, ScopeRun>();
+  private session: SessionState;
+  private readonly forcedGate: GateSource | undefined;
+  private readonly runs = new Map<ScopeKey, ScopeRun>();
   private readonly byCallId = new Map<string, { run: ScopeRun; call: CallState }>();
   private readonly seenLines = new Set<string>();
   private readonly delegations: Delegation[] = [];
-  private readonly errorCount = new Map<ScopeRun, number>();
+  readonly scopeFiles = new Map<string, number>();
   private inlineRun: ScopeRun | undefined;
   private inlineRuns = 0;
   private lines = 0;
 
   constructor(private readonly options: ReplayOptions) {
-    this.gated = options.gated === true;
-    const config = options.config ?? defaultConfig();
-    this.gate = this.gated ? { file: "utility replay --gated", gated: true, scope: "self", config, extraTools: {} } : undefined;
+    // A session replayed from its start: its first prompt starts task 1, as with the hooks.
+    this.session = { ...newSession("replay"), main: newScope(0) };
+    this.forcedGate = options.gated
+      ? { ...manualSource(), file: "utility replay --gated", config: options.config ?? defaultConfig() }
+      : undefined;
   }
 
-  event(event: LocatedEvent): void {
+  event(event: LocatedEvent, subagentFile: { agentId?: string } | undefined, file = 0): void {
     const line = event.lineNo ?? 0;
     if (line > this.lines) this.lines = line;
     if (event.kind === "assistant" && this.seenBefore(event)) return;
     if (event.kind === "tool_result") return this.toolResult(event, line);
-    const run = this.scopeFor(event);
+    const run = this.scopeFor(event, subagentFile, file);
     run.touch(line);
-    if (event.kind === "compact") return run.compact(event.source);
-    run.afterBoundary = false;
-    if (event.kind === "user_text") return this.userText(run, event);
-    this.assistant(run, event, line);
+    if (event.kind === "compact") this.countCompaction(run, event.source);
+    else run.afterBoundary = false;
+    if (event.kind === "user_text") this.userText(run, event);
+    if (run.key === "main" && event.kind === "assistant" && scopeAt(this.session, "main").task === 0) this.startFirstTask();
+    this.feed(run, this.ingested(event, run.key));
+    if (event.kind === "assistant") this.assistant(run, event, line);
+  }
+
+  private feed(run: ScopeRun, events: readonly SessionEvent[]): Reduction {
+    const reduced = reduceAll(this.session, events);
+    this.session = reduced.session;
+    const scope = scopeAt(this.session, run.key);
+    if (scope.spend) this.runOf(run.key)?.taskSpend.set(scope.task, scope.spend as Spend);
+    return reduced;
+  }
+
+  private runOf(key: ScopeKey): ScopeRun | undefined {
+    return this.runs.get(key);
+  }
+
+  /** What ingestion makes of a line, its skills read here (replay's I/O is the skill files only). */
+  private ingested(event: LocatedEvent, key: ScopeKey): SessionEvent[] {
+    const events: SessionEvent[] = [];
+    for (const item of ingestEvent(event, key)) {
+      if (item.kind !== "skill_seen") {
+        if (item.kind === "scope" && item.event.kind === "usage") this.runOf(key)?.spendingMessages.add(item.event.messageId);
+        events.push(item);
+        continue;
+      }
+      const file = `${item.folder.replace(/\/+$/, "")}/SKILL.md`;
+      const source = this.options.skillSource?.(file) ?? { ...manualSource(), file, gated: false };
+      events.push({ kind: "skill_loaded", scope: item.scope, source });
+    }
+    return events;
   }
 
   /** A line written twice (same uuid) counts once, as the hooks' reader does. */
@@ -204,151 +234,191 @@ class Replay {
     return false;
   }
 
+  private countCompaction(run: ScopeRun, source: "boundary" | "summary"): void {
+    if (source === "boundary" || !run.afterBoundary) run.compactions += 1;
+    run.afterBoundary = source === "boundary";
+  }
+
   /** A result belongs to its call's scope, wherever it is written. */
-  private toolResult(event: ResultEvent, line: number): void {
+  private toolResult(event: Extract<LocatedEvent, { kind: "tool_result" }>, line: number): void {
     const found = this.byCallId.get(event.toolUseId);
     if (!found || found.call.resultBytes !== undefined) return;
-    found.run.touch(line);
-    const { call } = found;
+    const { run, call } = found;
+    run.touch(line);
     call.resultBytes = event.bytes;
-    if (event.isError) this.errorCount.set(found.run, (this.errorCount.get(found.run) ?? 0) + 1);
+    if (event.isError) run.errors += 1;
+    this.feed(run, this.ingested(event, run.key));
     // Refused by the replayed gate: a recording made under the gate never ran it (its result is the refusal); one made without it did.
-    if (!call.refused) return found.run.feed(...observedEvents(event));
-    if (!REFUSED_BY_A_HOOK.test(event.text))
-      found.run.feed({
-        kind: "ran_unchecked",
-        tool: call.tool,
-        digest: call.digest,
-        effect: call.effect,
-        toolUseId: event.toolUseId,
-        failed: event.isError,
-      });
+    if (call.refused && !REFUSED_BY_A_HOOK.test(event.text))
+      this.feed(run, [
+        {
+          kind: "scope",
+          scope: run.key,
+          event: {
+            kind: "ran_unchecked",
+            tool: call.tool,
+            digest: call.digest,
+            effect: call.effect,
+            toolUseId: event.toolUseId,
+            failed: event.isError,
+          },
+        },
+      ]);
   }
 
-  private userText(run: ScopeRun, event: UserTextEvent): void {
-    // A notification's end of a background job, the same event the hooks feed (SPEC §7).
-    run.feed(...observedEvents(event));
-    if (!event.isPrompt) return;
-    if (run.scope === "main" || run.state.task === 0) run.startTask();
-    if (run.prompt === undefined) run.prompt = event.text;
+  /** Replay's policy: a main-scope line that looks typed was typed (the hooks have UserPromptSubmit to vouch for it). */
+  private userText(run: ScopeRun, event: Extract<LocatedEvent, { kind: "user_text" }>): void {
+    if (event.isPrompt && run.prompt === undefined && run.key !== "main") run.prompt = event.text;
+    if (run.key !== "main" || !event.isPrompt) return;
+    const prompt = readPrompt(typedText(event.text));
+    this.feed(run, [
+      {
+        kind: "prompt_vouched",
+        key: promptKey(event.promptId),
+        own: prompt.own,
+        slash: prompt.slash,
+        ...(prompt.switch ? { switch: prompt.switch } : {}),
+      },
+    ]);
   }
 
-  /** An assistant line: text blocks govern the calls after them in the same message; its usage is the scope's spend. */
+  /** A recording that starts with the model's turn (resumed, or cut): its first task starts there. */
+  private startFirstTask(): void {
+    this.feed(this.runs.get("main")!, [{ kind: "scope", scope: "main", event: { kind: "prompt", typed: true } }]);
+  }
+
+  /** An assistant line: text blocks govern the calls after them in the same message (SPEC §4). */
   private assistant(run: ScopeRun, event: AssistantEvent, line: number): void {
-    if (run.state.task === 0) run.startTask();
-    run.feed(...observedEvents(event));
-    const message = run.message(event.messageId);
+    const texts = run.messageTexts.get(event.messageId) ?? [];
+    run.messageTexts.set(event.messageId, texts);
     for (const block of event.blocks) {
-      if (block.type === "text") message.texts.push(block.text);
-      else this.toolUse(run, block, line, message);
+      if (block.type === "text") texts.push(block.text);
+      else if (!this.byCallId.has(block.id))
+        this.toolUse(run, block, { line, texts, messageId: event.messageId, ...(event.model ? { model: event.model } : {}) });
     }
   }
 
-  private toolUse(run: ScopeRun, block: ToolUseBlock, line: number, message: Message): void {
-    if (this.byCallId.has(block.id)) return; // the same tool_use id written again
-    const call = this.takeCall(run, { id: block.id, tool: block.name, input: block.input, line, reportText: message.texts.join("\n\n") });
-    this.byCallId.set(block.id, { run, call });
-    if (run.scope === "main" && (DELEGATE_TOOLS as readonly string[]).includes(block.name)) this.delegations.push(delegationOf(call));
+  private toolUse(run: ScopeRun, block: ToolUseBlock, at: { line: number; texts: string[]; messageId: string; model?: string }): void {
+    if (this.forcedGate && !gateOf(this.session, run.key))
+      this.feed(run, [{ kind: "skill_loaded", scope: run.key, source: this.forcedGate }]);
+    const gate = gateOf(this.session, run.key);
+    // The hooks read a gated call's own line before deciding: every earlier message's results are written by then.
+    if (gate) this.feed(run, [{ kind: "call_line_seen", scope: run.key, toolUseId: block.id, messageId: at.messageId }]);
+    const stepsBefore = scopeAt(this.session, run.key).step;
+    const decided = decideInSession(
+      this.session,
+      run.key,
+      {
+        tool: block.name,
+        input: block.input,
+        toolUseId: block.id,
+        reportText: at.texts.join("\n\n"),
+        ...(at.model ? { model: at.model } : {}),
+      },
+      this.options.user ?? NO_SETTINGS,
+    );
+    this.feed(run, decided.events);
+    const call = this.remember(run, block, at.line, decided);
+    if (decided.decision.decision !== "neutral") run.decided.push(decidedCall(this.session, run, block, decided));
+    if (gate)
+      countGate((run.gate ??= { passed: 0, refused: 0, neutral: 0, byRule: {}, refusals: [] }), decided.decision, {
+        call: call.ref,
+        tool: block.name,
+        stepsBefore,
+      });
+    if (run.key === "main" && (DELEGATE_TOOLS as readonly string[]).includes(block.name)) this.delegations.push(delegationOf(call));
   }
 
-  private scopeFor(event: LocatedEvent): ScopeRun {
-    if (this.options.subagentFile) {
-      const agentId = this.options.subagentFile.agentId ?? event.agentId;
-      return this.getScope(agentId ? `agent:${agentId}` : "subagent", "agent", "subagent_file", agentId);
-    }
-    if (!event.sidechain) {
-      this.inlineRun = undefined;
-      return this.getScope("main", "main", "main");
-    }
-    if (event.agentId) return this.getScope(`agent:${event.agentId}`, "agent", "inline", event.agentId);
-    // 1.0: no agent id; a subagent's lines are contiguous, and each begins with its prompt.
-    const startsAgent = event.kind === "user_text" && event.isPrompt && this.inlineRun !== undefined && this.inlineRun.lastLine > 0;
-    if (!this.inlineRun || startsAgent) {
-      this.inlineRuns += 1;
-      this.inlineRun = this.getScope(`sidechain:${this.inlineRuns}`, "agent", "inline");
-    }
-    return this.inlineRun;
-  }
-
-  private getScope(id: string, scope: Conversation, source: ScopeSource, agentId?: string): ScopeRun {
-    let run = this.scopes.get(id);
-    if (!run) {
-      run = new ScopeRun(id, scope, source, this.gated, agentId);
-      this.scopes.set(id, run);
-    }
-    return run;
-  }
-
-  private takeCall(run: ScopeRun, taken: TakenCall): CallState {
-    const { id, tool, input, line, reportText } = taken;
-    const stepsBefore = run.state.step;
-    // The same decision the hooks make, against the same state (src/engine/scope-state/decide.ts).
-    const decided = decideCall(run.state, run.scope === "main" ? "self" : "subagent", this.gate, {
-      tool,
-      input,
-      toolUseId: id,
-      ...(run.gate ? { reportText } : {}),
-    });
-    run.feed(decided.event);
+  private remember(run: ScopeRun, block: ToolUseBlock, line: number, decided: SessionDecision): CallState {
     const { decision } = decided;
+    const scope = scopeAt(this.session, run.key);
     const uncounted = decision.decision === "neutral" || decision.decision === "refused";
-    const ref: CallRef = { toolUseId: id, line, index: run.calls.length + 1, task: run.state.task, step: uncounted ? 0 : run.state.step };
+    const ref: CallRef = { toolUseId: block.id, line, index: run.calls.length + 1, task: scope.task, step: uncounted ? 0 : scope.step };
     const call: CallState = {
       ref,
-      tool,
-      input,
+      tool: block.name,
+      input: block.input,
       digest: decided.digest,
-      effect: effectOf(tool, input),
+      effect: effectOf(block.name, block.input),
       ...(decision.decision === "refused" ? { refused: true } : {}),
     };
     run.calls.push(call);
-    run.byId.set(id, call);
-    run.tools[tool] = (run.tools[tool] ?? 0) + 1;
+    run.byId.set(block.id, call);
+    this.byCallId.set(block.id, { run, call });
+    run.tools[block.name] = (run.tools[block.name] ?? 0) + 1;
     const first = decided.repeat?.toolUseId !== undefined ? run.byId.get(decided.repeat.toolUseId) : undefined;
     if (first) {
       call.repeatOf = first;
       run.repeats.push({ first, repeat: call });
     }
-    if (decision.decision !== "neutral") run.decided.push(decidedCall(run, id, tool, decided));
-    if (run.gate) countGate(run.gate, decision, { call: ref, tool, stepsBefore });
     return call;
   }
 
+  private scopeFor(event: LocatedEvent, subagentFile: { agentId?: string } | undefined, file: number): ScopeRun {
+    if (subagentFile) {
+      const agentId = subagentFile.agentId ?? event.agentId;
+      return this.run(
+        agentId ? agentKey(agentId) : agentKey("subagent"),
+        agentId ? `agent:${agentId}` : "subagent",
+        "subagent_file",
+        file,
+        agentId,
+      );
+    }
+    if (!event.sidechain) {
+      this.inlineRun = undefined;
+      return this.run("main", "main", "main", file);
+    }
+    if (event.agentId) return this.run(agentKey(event.agentId), `agent:${event.agentId}`, "inline", file, event.agentId);
+    // 1.0: no agent id; a subagent's lines are contiguous, and each begins with its prompt.
+    const startsAgent = event.kind === "user_text" && event.isPrompt && this.inlineRun !== undefined && this.inlineRun.lastLine > 0;
+    if (!this.inlineRun || startsAgent) {
+      this.inlineRuns += 1;
+      this.inlineRun = this.run(agentKey(`sidechain-${this.inlineRuns}`), `sidechain:${this.inlineRuns}`, "inline", file);
+    }
+    return this.inlineRun;
+  }
+
+  private run(key: ScopeKey, id: string, source: ScopeSource, file: number, agentId?: string): ScopeRun {
+    let run = this.runs.get(key);
+    if (!run) {
+      run = new ScopeRun(key, id, key === "main" ? "main" : "agent", source, agentId);
+      this.runs.set(key, run);
+      this.scopeFiles.set(id, file);
+      if (key !== "main") this.feed(run, [{ kind: "subagent_started", agentId: key.slice("agent:".length) }]);
+    }
+    return run;
+  }
+
   result(): EventsReplay {
-    const runs = [...this.scopes.values()];
+    const runs = [...this.runs.values()];
     const prompts: Record<string, string> = {};
     for (const run of runs) if (run.scope === "agent" && run.prompt !== undefined) prompts[run.id] = run.prompt;
-    const reports = runs.map((run) => scopeReport(run, this.errorCount.get(run) ?? 0));
+    const reports = runs.map((run) => scopeReport(run, scopeAt(this.session, run.key).task));
     linkSubagents(reports, prompts, this.delegations);
-    return { scopes: reports, delegations: this.delegations, prompts, lines: this.lines };
+    return { scopes: reports, delegations: this.delegations, prompts, lines: this.lines, session: this.session };
   }
 }
 
-/** One tool_use block to decide, with the text that governs it. */
-interface TakenCall {
-  id: string;
-  tool: string;
-  input: unknown;
-  line: number;
-  reportText: string;
-}
-
-type Decided = ReturnType<typeof decideCall>;
-
-function decidedCall(run: ScopeRun, id: string, tool: string, { decision, repeat }: Decided): DecidedCall {
+function decidedCall(session: SessionState, run: ScopeRun, block: ToolUseBlock, { decision, repeat }: SessionDecision): DecidedCall {
+  const scope = scopeAt(session, run.key);
   return {
-    toolUseId: id,
-    tool,
+    toolUseId: block.id,
+    tool: block.name,
     decision: decision.decision as DecidedCall["decision"],
     ...(decision.decision === "refused" ? { rule: decision.rule } : {}),
-    task: run.state.task,
-    step: run.state.step,
+    task: scope.task,
+    step: scope.step,
     ...(repeat ? { repeatOfStep: repeat.at, ...(repeat.toolUseId !== undefined ? { repeatOf: repeat.toolUseId } : {}) } : {}),
   };
 }
 
 /** The replayed gate's tally of one decision. */
-function countGate(gate: GateReplay, decision: Decided["decision"], refusal: { call: CallRef; tool: string; stepsBefore: number }): void {
+function countGate(
+  gate: GateReplay,
+  decision: SessionDecision["decision"],
+  refusal: { call: CallRef; tool: string; stepsBefore: number },
+): void {
   if (decision.decision === "neutral") gate.neutral += 1;
   else if (decision.decision === "refused") {
     gate.refused += 1;
@@ -381,8 +451,24 @@ export function estimateTokens(resultBytes: number): number {
   return Math.ceil(resultBytes / 4);
 }
 
-function scopeReport(run: ScopeRun, errors: number): ScopeReplay {
-  const spend = run.totalSpend();
+/** A scope's spend over every task, each task at the machine's final count. */
+function totalOf(run: ScopeRun): Spend | undefined {
+  if (run.taskSpend.size === 0) return undefined;
+  const total = zeroSpend();
+  for (const spend of run.taskSpend.values()) {
+    for (const field of ["input", "output", "cacheCreation", "cacheRead"] as const) total.tokens[field] += spend.tokens[field];
+    for (const [model, tokens] of Object.entries(spend.byModel)) {
+      const into = (total.byModel[model] ??= { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 });
+      for (const field of ["input", "output", "cacheCreation", "cacheRead"] as const) into[field] += tokens[field];
+    }
+    total.toolCalls += spend.toolCalls;
+    total.agentsLaunched += spend.agentsLaunched;
+  }
+  return total;
+}
+
+function scopeReport(run: ScopeRun, tasks: number): ScopeReplay {
+  const spend = totalOf(run);
   const repeats: RepeatFinding[] = run.repeats.map(({ first, repeat }) => {
     const resultBytes = repeat.resultBytes ?? 0;
     return {
@@ -404,13 +490,14 @@ function scopeReport(run: ScopeRun, errors: number): ScopeReplay {
     lastLine: run.lastLine,
     calls: run.calls.length,
     tools: run.tools,
-    tasks: run.state.task,
+    tasks,
     compactions: run.compactions,
     unanswered: run.calls.filter((call) => call.resultBytes === undefined).length,
-    errors,
+    errors: run.errors,
     repeats,
     repeatTokens: repeats.reduce((sum, r) => sum + r.tokens, 0),
     decided: run.decided,
+    taskSpend: [...run.taskSpend.entries()].sort(([a], [b]) => a - b).map(([task, taskSpend]) => ({ task, spend: taskSpend })),
     ...(spend ? { spend, messages: run.spendingMessages.size } : {}),
   };
   if (run.gate) report.gate = run.gate;

@@ -5,10 +5,13 @@ import { basename, dirname, join, resolve } from "node:path";
 import { readAll } from "../transcript/forward-reader.js";
 import { DEFAULT_PRICES, estimateCostUsd } from "../engine/prices.js";
 import { totalTokens, zeroSpend, type Spend } from "../engine/spend.js";
-import { applyEvents } from "../engine/scope-state/reducer.js";
-import { newScope } from "../engine/scope-state/state.js";
+import { applyEvents } from "../engine/session/scope-reducer.js";
+import { newScope } from "../engine/session/state.js";
+import { gateSourceFrom } from "../engine/gate-policy.js";
+import { readOptIn } from "../optin/read.js";
+import type { GateSource } from "../engine/session/state.js";
 import type { ReplaySpend, ScopeReplay } from "./types.js";
-import { linkSubagents, replayEvents, type Delegation, type ReplayOptions } from "./core.js";
+import { REPLAY_POLICY, replaySession, type ReplayOptions } from "./core.js";
 import { TOKEN_ESTIMATE, type FileReplay, type ReplayReport, type ReplayTotals } from "./types.js";
 
 /** A file that cannot be replayed: the CLI turns it into one line and exit 2. */
@@ -72,38 +75,64 @@ export function planFiles(paths: readonly string[], cwd: string): Planned[] {
   return planned;
 }
 
-/** Replays transcript files (and the subagent files beside each session file). */
+/** A skill's opt-in from its file, as the hooks read it; a skill file that is gone (or unreadable) gates nothing offline. */
+function skillSource(file: string): GateSource | undefined {
+  try {
+    return gateSourceFrom(file, readOptIn(file));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The planned files as sessions: a session file with the subagent files beside it, or a subagent file on its own. */
+function sessionsOf(planned: readonly Planned[]): Planned[][] {
+  const groups: Planned[][] = [];
+  for (const item of planned) {
+    const group = item.subagentOf !== undefined ? groups.find((g) => g[0]!.path === item.subagentOf) : undefined;
+    if (group) group.push(item);
+    else groups.push([item]);
+  }
+  return groups;
+}
+
+/** Replays transcript files (and the subagent files beside each session file), each session through one session machine. */
 export function replayFiles(paths: readonly string[], options: { gated?: boolean; cwd?: string } = {}): ReplayReport {
   if (paths.length === 0) throw new ReplayInputError("give at least one transcript file.");
   const planned = planFiles(paths, options.cwd ?? process.cwd());
   const files: FileReplay[] = [];
-  const delegationsOf = new Map<string, Delegation[]>();
-  for (const item of planned) {
-    const agentId = subagentIdOf(item.path);
-    const replayOptions: ReplayOptions = { gated: options.gated === true };
-    if (item.role === "subagent") replayOptions.subagentFile = agentId !== undefined ? { agentId } : {};
-    const replayed = replayEvents(readFile(item.path), replayOptions);
-    if (item.role === "session") delegationsOf.set(item.path, replayed.delegations);
-    if (item.subagentOf) linkSubagents(replayed.scopes, replayed.prompts, delegationsOf.get(item.subagentOf) ?? []);
-    files.push({
-      path: item.path,
-      role: item.role,
-      ...(item.subagentOf ? { subagentOf: item.subagentOf } : {}),
-      lines: replayed.lines,
-      calls: replayed.scopes.reduce((sum, scope) => sum + scope.calls, 0),
-      scopes: replayed.scopes,
-      spend: replayed.scopes.flatMap((scope) => (scope.spend ? [replaySpend(spendLabel(scope), scope.spend, scope.messages ?? 0)] : [])),
-    });
-  }
-  markCopies(files);
-  const { scope: _all, ...spend } = totalSpend(files.flatMap((file) => file.scopes).filter((scope) => scope.duplicateOf === undefined));
+  const replayOptions: ReplayOptions = { gated: options.gated === true, skillSource };
+  for (const group of sessionsOf(planned)) files.push(...replayGroup(group, replayOptions));
+  const { scope: _all, ...spend } = totalSpend(files.flatMap((file) => file.scopes));
   return {
     version: 1,
+    policy: REPLAY_POLICY,
     gated: options.gated === true,
     tokenEstimate: TOKEN_ESTIMATE,
     files,
     totals: { ...totalsOf(files), spend, pricesDate: DEFAULT_PRICES.date },
   };
+}
+
+/** One session's files through one machine, reported file by file (each scope under the file its lines came from). */
+function replayGroup(group: readonly Planned[], options: ReplayOptions): FileReplay[] {
+  const inputs = group.map((item) => {
+    const agentId = subagentIdOf(item.path);
+    return { events: readFile(item.path), ...(item.role === "subagent" ? { subagentFile: agentId !== undefined ? { agentId } : {} } : {}) };
+  });
+  const replayed = replaySession(inputs, options);
+  return group.map((item, index) => {
+    const scopes = replayed.scopes.filter((scope) => (replayed.scopeFiles.get(scope.id) ?? 0) === index);
+    const lines = inputs[index]!.events.reduce((max, event) => Math.max(max, event.lineNo ?? 0), 0);
+    return {
+      path: item.path,
+      role: item.role,
+      ...(item.subagentOf ? { subagentOf: item.subagentOf } : {}),
+      lines,
+      calls: scopes.reduce((sum, scope) => sum + scope.calls, 0),
+      scopes,
+      spend: scopes.flatMap((scope) => (scope.spend ? [replaySpend(spendLabel(scope), scope.spend, scope.messages ?? 0)] : [])),
+    };
+  });
 }
 
 function readFile(path: string): ReturnType<typeof readAll> {
@@ -142,24 +171,8 @@ function replaySpend(scope: string, spend: Spend, messages: number): ReplaySpend
   };
 }
 
-/** A session file's agent_progress copies of a subagent whose own file is replayed too: counted once, from the file. */
-function markCopies(files: FileReplay[]): void {
-  const ownFiles = new Map<string, string>();
-  for (const file of files) {
-    if (file.role !== "subagent") continue;
-    for (const scope of file.scopes) if (scope.agentId !== undefined) ownFiles.set(scope.agentId, file.path);
-  }
-  for (const file of files) {
-    if (file.role !== "session") continue;
-    for (const scope of file.scopes) {
-      const own = scope.agentId !== undefined ? ownFiles.get(scope.agentId) : undefined;
-      if (own !== undefined) scope.duplicateOf = own;
-    }
-  }
-}
-
 function totalsOf(files: readonly FileReplay[]): Omit<ReplayTotals, "spend" | "pricesDate"> {
-  const counted = files.flatMap((file) => file.scopes).filter((scope) => scope.duplicateOf === undefined);
+  const counted = files.flatMap((file) => file.scopes);
   const gated = counted.some((scope) => scope.gate !== undefined);
   const totals: Omit<ReplayTotals, "spend" | "pricesDate"> = {
     files: files.length,

@@ -39,7 +39,7 @@ function fileLines(file: FileReplay, gated: boolean): string[] {
   out.push(`  ${role}, ${file.lines} lines, ${file.calls} tool calls, ${file.scopes.length} scope${file.scopes.length === 1 ? "" : "s"}`);
   const header = ["scope", "lines", "calls", "repeats", "~tokens", ...(gated ? ["refused", "why"] : [])];
   const rows = file.scopes.map((scope) => [
-    `${scopeLabel(scope)}${scope.duplicateOf ? " [copy]" : ""}`,
+    scopeLabel(scope),
     `${scope.firstLine}-${scope.lastLine}`,
     String(scope.calls),
     String(scope.repeats.length),
@@ -51,9 +51,7 @@ function fileLines(file: FileReplay, gated: boolean): string[] {
     out.push(...repeatLines(scope));
     if (gated && scope.gate) out.push(...refusalLines(scope, scope.gate));
   }
-  for (const spend of file.spend) out.push(`  spend ${spendScopeLabel(spend.scope, file)}: ${describeReplaySpend(spend)}`);
-  if (file.scopes.some((scope) => scope.duplicateOf))
-    out.push("  [copy]: agent_progress copies of a subagent whose own file is replayed too; counted once, from that file");
+  for (const spend of file.spend) out.push(`  spend ${spendScopeLabel(spend.scope)}: ${describeReplaySpend(spend)}`);
   return out;
 }
 
@@ -82,12 +80,10 @@ function refusalLines(scope: ScopeReplay, gate: NonNullable<ScopeReplay["gate"]>
   return out;
 }
 
-function spendScopeLabel(scope: string, file: FileReplay): string {
+function spendScopeLabel(scope: string): string {
   if (scope === "main") return "main";
   if (scope === "sidechain") return "subagents (inline, no agent id)";
-  const agentId = scope.replace(/^agent:/, "");
-  const copy = file.scopes.some((s) => s.agentId === agentId && s.duplicateOf !== undefined);
-  return `agent ${agentId}${copy ? " [copy]" : ""}`;
+  return `agent ${scope.replace(/^agent:/, "")}`;
 }
 
 const n = (v: number) => v.toLocaleString("en-US");
@@ -100,8 +96,9 @@ export function describeReplaySpend(s: Omit<ReplaySpend, "scope">): string {
 /** The replay report for people. */
 export function renderReplayText(report: ReplayReport): string {
   const out: string[] = [];
+  const anyGate = report.gated || report.files.some((file) => file.scopes.some((scope) => scope.gate !== undefined));
   for (const file of report.files) {
-    out.push(...fileLines(file, report.gated), "");
+    out.push(...fileLines(file, anyGate), "");
   }
   const t = report.totals;
   out.push(
@@ -109,7 +106,12 @@ export function renderReplayText(report: ReplayReport): string {
   );
   out.push(`spend: ${describeReplaySpend(t.spend)} at the prices of ${t.pricesDate}; each message counted once`);
   if (report.gated)
-    out.push(`gated (default config): would refuse ${t.refused ?? 0}, let ${t.passed ?? 0} through (neutral tools are never checked)`);
+    out.push(
+      `every scope gated (default config): would refuse ${t.refused ?? 0}, let ${t.passed ?? 0} through (neutral tools are never checked)`,
+    );
+  else if (anyGate)
+    out.push(`gated scopes (by a skill or /utility on, as the hooks find them): refused ${t.refused ?? 0}, let ${t.passed ?? 0} through`);
   out.push(`estimate: ${report.tokenEstimate}`);
+  out.push(`policy: ${report.policy}`);
   return `${out.join("\n")}\n`;
 }

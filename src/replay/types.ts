@@ -104,8 +104,6 @@ export interface ScopeReplay {
   agentId?: string;
   /** The delegating call in the main scope whose prompt this subagent received. */
   spawnedBy?: SpawnedBy;
-  /** The same calls are in a subagent file replayed too; left out of the totals. */
-  duplicateOf?: string;
   firstLine: number;
   lastLine: number;
   /** Tool calls of the scope, each tool_use id once. */
@@ -124,6 +122,8 @@ export interface ScopeReplay {
   decided: DecidedCall[];
   /** What the scope spent over the whole file (every task), as the hooks measure it (SPEC §12); absent when no line reported usage. */
   spend?: Spend;
+  /** The same, task by task (the session machine's count at each task's end). */
+  taskSpend: Array<{ task: number; spend: Spend }>;
   /** Assistant messages that reported usage, each once. */
   messages?: number;
   gate?: GateReplay;
@@ -160,6 +160,8 @@ export interface ReplayTotals {
 
 export interface ReplayReport {
   version: 1;
+  /** How replay differs from the hooks (it has no hook input), in words. */
+  policy: string;
   gated: boolean;
   tokenEstimate: string;
   files: FileReplay[];

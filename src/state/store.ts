@@ -12,9 +12,8 @@ import {
   statSync,
 } from "node:fs";
 import { dirname } from "node:path";
-import { SessionStateSchema, type SessionState } from "./schema.js";
+import { SessionStateSchema, type SessionState } from "../engine/session/state.js";
 import { ensureRealFolder, sessionStatePath } from "./paths.js";
-import { isWellFormedState } from "./well-formed.js";
 
 /** The state could not be read: corrupt, of the wrong shape, or not a file. Gated scopes fail closed on it. */
 export class StateUnreadableError extends Error {
@@ -30,20 +29,6 @@ export interface Transaction<T> {
 export interface StateStore {
   read(sessionId: string): SessionState | undefined;
   transact<T>(sessionId: string, change: (state: SessionState | undefined) => Transaction<T> | Promise<Transaction<T>>): Promise<T>;
-}
-
-/** For unit tests of the hook logic; the file store is tested on its own. */
-export class MemoryStateStore implements StateStore {
-  readonly states = new Map<string, SessionState>();
-  read(sessionId: string): SessionState | undefined {
-    const s = this.states.get(sessionId);
-    return s && structuredClone(s);
-  }
-  async transact<T>(sessionId: string, change: (state: SessionState | undefined) => Transaction<T> | Promise<Transaction<T>>): Promise<T> {
-    const { state, result } = await change(this.read(sessionId));
-    this.states.set(sessionId, structuredClone(state));
-    return result;
-  }
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -192,8 +177,8 @@ export class FileStateStore implements StateStore {
     private readonly seams: StoreSeams = {},
   ) {}
 
-  /** The last state file this store validated: its bytes, and the schema's output as JSON. */
-  private validated: { file: string; text: string; json: string } | undefined;
+  /** The last state file this store validated: its bytes, and the schema's output (read-only to every caller: the machine changes copies). */
+  private validated: { file: string; text: string; state: SessionState } | undefined;
 
   path(sessionId: string): string {
     return sessionStatePath(this.dir, sessionId);
@@ -210,25 +195,20 @@ export class FileStateStore implements StateStore {
       throw new StateUnreadableError(`cannot read the state file ${file}: ${code ?? String(error)}`);
     }
     // A hook reads its state twice (before the lock, to know whether to wait for the transcript, then under it):
-    // the same bytes need not be validated again (SPEC §11). A fresh copy each time: callers change what they get.
-    if (this.validated?.file === file && this.validated.text === text) return JSON.parse(this.validated.json) as SessionState;
+    // the same bytes need not be validated again (SPEC §11).
+    if (this.validated?.file === file && this.validated.text === text) return this.validated.state;
     let data: unknown;
     try {
       data = JSON.parse(text);
     } catch {
       throw new StateUnreadableError(`the state file ${file} is not valid JSON`);
     }
-    // What the hooks wrote passes a fast exact check; anything else goes through the schema (SPEC §11).
-    if (isWellFormedState(data)) {
-      this.validated = { file, text, json: text };
-      return data;
-    }
     const parsed = SessionStateSchema.safeParse(data);
     if (!parsed.success)
       throw new StateUnreadableError(
         `the state file ${file} has the wrong shape at ${parsed.error.issues[0]?.path.join(".") || "its root"}`,
       );
-    this.validated = { file, text, json: JSON.stringify(parsed.data) };
+    this.validated = { file, text, state: parsed.data };
     return parsed.data;
   }
 

@@ -1,6 +1,6 @@
-// Spend per step, per task and per scope from a session's records (SPEC §12):
-// the numbers behind the spend lines of `utility report`, its HTML page and
-// `/utility status`. Pure: records in, totals out.
+// Spend per step, per task and per scope from a session's records (SPEC §12,
+// §15): the session machine's own count, as the records carry it, behind the
+// spend lines of `utility report` and its HTML page. Pure: records in, totals out.
 import { estimateCostUsd, formatUsd, assumedModels, type PriceTable } from "../engine/prices.js";
 import { totalTokens, zeroTokens, type TokenCounts } from "../engine/spend.js";
 import { scopeKey, type LogRecord, type RecordSpend } from "../log/record.js";
@@ -80,30 +80,81 @@ class Acc {
   }
 }
 
+/** A record's scope and task, as one key. */
+const taskKey = (record: LogRecord) => `${scopeKey(record)}#${record.task}`;
+
 /**
- * Sums what the records' messages spent. A message (one `messageId`) is
- * counted once per scope however many calls it made: parallel calls share
- * their message's tokens. A record without a message id counts on its own.
+ * The session machine's own count, read from the records (SPEC §15): each
+ * record carries what its scope had spent in its task so far (`scopeSpend`),
+ * which only grows within a task, so the largest per scope and task is that
+ * task's spend. Every surface shows these numbers. Per step, what the call's
+ * message spent (`spend`) is shown too, each message once.
+ */
+class MachineCount {
+  private readonly tasks = new Map<string, { record: LogRecord; spend: NonNullable<LogRecord["scopeSpend"]> }>();
+  see(record: LogRecord): void {
+    const spend = record.scopeSpend;
+    if (!spend) return;
+    const key = taskKey(record);
+    const known = this.tasks.get(key);
+    if (!known || totalTokens(spend.tokens) >= totalTokens(known.spend.tokens)) this.tasks.set(key, { record, spend });
+  }
+  get any(): boolean {
+    return this.tasks.size > 0;
+  }
+  /** Every task's spend, added into the accumulators of its scope and task and the session's. */
+  addInto(session: Acc, scopes: Map<string, { acc: Acc; tasks: Map<number, Acc> }>): void {
+    for (const { record, spend } of this.tasks.values()) {
+      const scope = scopeAcc(scopes, scopeKey(record));
+      const task = taskAcc(scope, record.task);
+      for (const [model, tokens] of Object.entries(spend.byModel)) for (const acc of [session, scope.acc, task]) acc.add(tokens, model);
+    }
+  }
+  /** The session's total so far, every scope and task: for the running line under the steps. */
+  sessionTotals(prices: PriceTable): SpendTotals {
+    const acc = new Acc();
+    for (const { spend } of this.tasks.values()) for (const [model, tokens] of Object.entries(spend.byModel)) acc.add(tokens, model);
+    return acc.totals(prices);
+  }
+}
+
+function scopeAcc(scopes: Map<string, { acc: Acc; tasks: Map<number, Acc> }>, key: string): { acc: Acc; tasks: Map<number, Acc> } {
+  let scope = scopes.get(key);
+  if (!scope) scopes.set(key, (scope = { acc: new Acc(), tasks: new Map() }));
+  return scope;
+}
+
+function taskAcc(scope: { tasks: Map<number, Acc> }, task: number): Acc {
+  let acc = scope.tasks.get(task);
+  if (!acc) scope.tasks.set(task, (acc = new Acc()));
+  return acc;
+}
+
+/**
+ * What the session spent, per scope, per task and in all, as the session
+ * machine counted it (MachineCount); per step, what each call's message
+ * spent (a message counted once per scope, however many calls it made).
+ * A log written before records carried the machine's count (no
+ * `scopeSpend`) is summed from the steps' messages instead.
  */
 export function summarizeSpend(records: readonly LogRecord[], prices: PriceTable): SessionSpend {
   const seen = new Set<string>();
-  const session = new Acc();
-  const scopes = new Map<string, { acc: Acc; tasks: Map<number, Acc> }>();
+  const machine = new MachineCount();
+  const fromSteps = new Acc();
+  const stepScopes = new Map<string, { acc: Acc; tasks: Map<number, Acc> }>();
   const steps: StepSpend[] = [];
   records.forEach((record, index) => {
+    machine.see(record);
     const spend = recordSpend(record);
     if (!spend) return;
     const key = scopeKey(record);
     const first = spend.messageId === undefined || !seen.has(`${key}#${spend.messageId}`);
     if (spend.messageId !== undefined) seen.add(`${key}#${spend.messageId}`);
     const tokens = first ? spend.tokens : zeroTokens();
-    let scope = scopes.get(key);
-    if (!scope) scopes.set(key, (scope = { acc: new Acc(), tasks: new Map() }));
-    let task = scope.tasks.get(record.task);
-    if (!task) scope.tasks.set(record.task, (task = new Acc()));
-    for (const acc of [session, scope.acc, task]) acc.add(tokens, spend.model);
+    const scope = scopeAcc(stepScopes, key);
+    for (const acc of [fromSteps, scope.acc, taskAcc(scope, record.task)]) acc.add(tokens, spend.model);
     const byModel = spend.model ? { [spend.model]: tokens } : { "(unknown model)": tokens };
-    const sessionTotals = session.totals(prices);
+    const running = machine.any ? machine.sessionTotals(prices) : fromSteps.totals(prices);
     steps.push({
       index,
       scope: key,
@@ -114,10 +165,17 @@ export function summarizeSpend(records: readonly LogRecord[], prices: PriceTable
       tokens: { ...tokens },
       total: totalTokens(tokens),
       costUsd: estimateCostUsd(byModel, prices),
-      sessionTotal: sessionTotals.total,
-      sessionCostUsd: sessionTotals.costUsd,
+      sessionTotal: running.total,
+      sessionCostUsd: running.costUsd,
     });
   });
+  let session = fromSteps;
+  let scopes = stepScopes;
+  if (machine.any) {
+    session = new Acc();
+    scopes = new Map();
+    machine.addInto(session, scopes);
+  }
   const total = session.totals(prices);
   return {
     total,

@@ -3,7 +3,7 @@
 // zod/mini rather than the classic `zod` API: bundled, classic zod adds about
 // 20 ms to a hook's start (≈0.4× of `node -e 0`), mini about 3 ms (SPEC §11).
 import * as z from "zod/mini";
-import { LINE_KINDS, lineKind } from "./prompt-kind.js";
+import { LINE_KINDS, lineKind } from "../engine/session/prompt-kind.js";
 
 /** Lines longer than this are skipped, not parsed (SPEC §10: huge lines). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -59,6 +59,9 @@ export const RawLineSchema = z.looseObject({
   toolDenialKind: z.nullish(z.string()),
   // Who wrote a user line (SPEC §2): see prompt-kind.ts.
   promptId: z.nullish(z.string()),
+  /** A `queue-operation` line: `enqueue` with the queued prompt's text as `content`. */
+  operation: z.nullish(z.string()),
+  content: z.optional(z.unknown()),
   origin: z.nullish(z.looseObject({ kind: z.nullish(z.string()) })),
   promptSource: z.nullish(z.string()),
   turnOrigin: z.nullish(z.string()),
@@ -124,6 +127,8 @@ export const UserTextEventSchema = z.object({
   isPrompt: z.boolean(),
   /** The id Claude Code gives one prompt's lines and hooks (`prompt_id` in hook input). */
   promptId: z.optional(z.string()),
+  /** From a `queue-operation` line: a notification queued for the model, not a prompt line (it ends a job, nothing more). */
+  queued: z.optional(z.literal(true)),
   ...LineFields,
 });
 export const CompactEventSchema = z.object({
@@ -199,6 +204,8 @@ function eventsOf(json: unknown, forceSidechain: boolean, agentId: string | unde
       return raw.subtype === "compact_boundary" ? [{ kind: "compact", source: "boundary", ...info }] : [];
     case "progress":
       return agentProgressEvents(raw.data);
+    case "queue-operation":
+      return queuedNotification(raw, info);
     default:
       return [];
   }
@@ -316,6 +323,20 @@ function userText(text: string, raw: RawLine, info: LineInfo): UserTextEvent {
     ...(raw.promptId ? { promptId: raw.promptId } : {}),
     ...info,
   };
+}
+
+const NOTIFICATION_START = "<task-notification>";
+
+/**
+ * Claude Code 2.1.39 recorded some background jobs' ends only as a queued
+ * prompt (`queue-operation`, `enqueue`, content `<task-notification>…`):
+ * read as a notification, so the job's end is seen (SPEC §7). It is never a
+ * prompt line; a shell could write one, but an end only makes repeats count.
+ */
+function queuedNotification(raw: RawLine, info: LineInfo): TranscriptEvent[] {
+  if (raw.operation !== "enqueue" || typeof raw.content !== "string") return [];
+  if (!raw.content.trimStart().startsWith(NOTIFICATION_START)) return [];
+  return [{ kind: "user_text", text: raw.content, isMeta: false, lineKind: "notification", isPrompt: false, queued: true, ...info }];
 }
 
 /** The folder a skill activation names ("Base directory for this skill: <folder>"), or null. Meta lines only. */

@@ -1,7 +1,7 @@
-// Transcript events → the scope reducer's events (src/engine/scope-state/events.ts). Pure.
+// Transcript events → the scope reducer's events (src/engine/session/events.ts). Pure.
 // The hooks feed what this makes of a transcript's tail, replay what it makes of a whole file.
 import { launchedJobId, notificationEnd, resultShowsFinished } from "../engine/background.js";
-import type { ScopeEvent } from "../engine/scope-state/events.js";
+import type { ScopeEvent } from "../engine/session/scope-events.js";
 import type { TranscriptEvent } from "./line.js";
 
 /** Epoch ms of a line's timestamp, when it has a valid one. */

@@ -34,21 +34,48 @@ export function resetTranscriptReadStats(): void {
 export type TranscriptSource = string | ByteSource;
 
 export function openFileSource(path: string): ByteSource {
+  return openSource(path, constants.O_RDONLY | constants.O_NONBLOCK).source;
+}
+
+/** A transcript file opened for reading, and which file it is (device and inode). */
+export interface OpenedTranscript {
+  source: ByteSource;
+  id: string;
+}
+
+/**
+ * Opens a scope's own transcript as the hooks must: never through a link
+ * (O_NOFOLLOW: a link in its place fails with ELOOP), never blocking on a
+ * FIFO (O_NONBLOCK), and only a regular file (ENOTREG otherwise). Undefined
+ * when there is no file there (ENOENT).
+ */
+export function openTranscript(path: string): OpenedTranscript | undefined {
+  try {
+    return openSource(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function openSource(path: string, flags: number): OpenedTranscript {
   // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const fd = openSync(path, flags);
   fileReads.opens += 1;
   let size: number;
+  let id: string;
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "ENOTREG" });
     size = stat.size;
+    id = `${stat.dev}:${stat.ino}`;
   } catch (error) {
     closeSync(fd);
     throw error;
   }
   let bytesRead = 0;
   let open = true;
-  return {
+  const source: ByteSource = {
     size,
     get bytesRead() {
       return bytesRead;
@@ -66,6 +93,7 @@ export function openFileSource(path: string): ByteSource {
       open = false;
     },
   };
+  return { source, id };
 }
 
 /** An in-memory source, for tests and for text already in hand. */

@@ -53,12 +53,12 @@ describe("the gate with spend and budgets (SPEC §12)", () => {
     expect(decide({ tool: "TodoWrite", budget: b }).decision).toBe("neutral");
   });
 
-  it("the frontmatter's budgets apply only in the gated scope", () => {
+  it("the frontmatter budgets the session machine says bind the scope apply, gated or not (which bind: test/engine/session/views.test.ts)", () => {
     const b = budget({ gate: { tokenBudget: 10, maxAgents: 0 }, spend: spentTokens(50) });
     expect(ruleOf(decide({ budget: b }))).toBe("budget_spent");
-    expect(decide({ gated: false, budget: b }).decision).toBe("observed");
-    expect(budgetsInForce({ gated: false, budget: b })).toEqual({});
-    expect(budgetsInForce({ gated: true, budget: { ...b, user: { tokenBudget: 5 } } })).toEqual({ tokenBudget: 5, maxAgents: 0 });
+    expect(ruleOf(decide({ gated: false, budget: b }))).toBe("budget_spent");
+    expect(budgetsInForce({ budget: { ...b, gate: undefined } })).toEqual({});
+    expect(budgetsInForce({ budget: { ...b, user: { tokenBudget: 5 } } })).toEqual({ tokenBudget: 5, maxAgents: 0 });
   });
 
   it("the smallest of the user's and the frontmatter's budgets wins", () => {
@@ -79,13 +79,19 @@ describe("the gate with spend and budgets (SPEC §12)", () => {
     expect([0, 1, 2].map((n) => ruleOf(agent(n, false)))).toEqual(["observed", "observed", "agents_exhausted"]);
   });
 
-  it("invalid user settings refuse every call that is not neutral, with the problem", () => {
+  it("invalid user settings refuse in a gated scope only, with the problem; the valid budgets still apply everywhere (SPEC §10)", () => {
     const b = budget({
       userProblem: "the plugin option max_agents (CLAUDE_PLUGIN_OPTION_MAX_AGENTS) is -1; expected a whole number of at least 0.",
     });
-    const d = decide({ gated: false, budget: b });
+    const d = decide({
+      gated: true,
+      budget: b,
+      reportText: "Action: tool_call\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: x",
+    });
     expect(ruleOf(d)).toBe("budget_invalid");
     expect(d.decision === "refused" && d.reason).toContain("CLAUDE_PLUGIN_OPTION_MAX_AGENTS");
+    expect(decide({ gated: false, budget: b }).decision).toBe("observed");
+    expect(ruleOf(decide({ gated: false, budget: { ...b, user: { tokenBudget: 10 }, spend: spentTokens(20) } }))).toBe("budget_spent");
     expect(decide({ gated: false, tool: "Skill", budget: b }).decision).toBe("neutral");
   });
 

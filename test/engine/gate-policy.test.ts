@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ConfigSchema } from "../../src/engine/signals.js";
 import { effectiveGate, gateSourceFrom, MANUAL_GATE_FILE, manualSource, readsAsNo, type OptInRead } from "../../src/engine/gate-policy.js";
-import { newScope } from "../../src/engine/scope-state/state.js";
+import { newScope } from "../../src/engine/session/state.js";
 import type { ScopeRef } from "../../src/hooks/scope.js";
-import { newSession, type GateSource } from "../../src/state/schema.js";
+import { newSession, type GateSource, type SessionDraft } from "../../src/engine/session/state.js";
 
-const main: ScopeRef = { kind: "main", transcript: "/t.jsonl", lines: "main" };
+const main: ScopeRef = { kind: "main", key: "main", transcript: "/t.jsonl", lines: "main" };
 
 function source(file: string, over: Partial<GateSource["config"]> = {}, extra: Partial<GateSource> = {}): GateSource {
   return { file, gated: true, scope: "self", config: ConfigSchema.parse(over), extraTools: {}, ...extra };
@@ -13,19 +13,19 @@ function source(file: string, over: Partial<GateSource["config"]> = {}, extra: P
 
 describe("effectiveGate: gating only tightens within a task", () => {
   it("is undefined with no gated source, and ungated sources never gate", () => {
-    const session = newSession("s");
+    const session = newSession("s") as SessionDraft;
     session.main.sources = [{ ...source("a"), gated: false }];
     expect(effectiveGate(session, session.main, main)).toBeUndefined();
   });
 
   it("a later ungated skill does not ungate", () => {
-    const session = newSession("s");
+    const session = newSession("s") as SessionDraft;
     session.main.sources = [source("strict"), { ...source("plain"), gated: false }];
     expect(effectiveGate(session, session.main, main)?.file).toBe("strict");
   });
 
   it("a later laxer gated skill cannot raise the budget or lower the floor", () => {
-    const session = newSession("s");
+    const session = newSession("s") as SessionDraft;
     session.main.sources = [
       source("strict", { maxSteps: 3, floor: -0.2 }),
       source("lax", { maxSteps: 50, floor: -2.3 }, { extraTools: { retrieve: ["Bash"] } }),
@@ -37,7 +37,7 @@ describe("effectiveGate: gating only tightens within a task", () => {
   });
 
   it("a later stricter skill tightens", () => {
-    const session = newSession("s");
+    const session = newSession("s") as SessionDraft;
     session.manualGate = true;
     session.main.sources = [source("tight", { maxSteps: 2, floor: 0 })];
     const gate = effectiveGate(session, session.main, main)!;
@@ -46,7 +46,7 @@ describe("effectiveGate: gating only tightens within a task", () => {
   });
 
   it("an invalid opt-in anywhere keeps refusing", () => {
-    const session = newSession("s");
+    const session = newSession("s") as SessionDraft;
     session.main.sources = [source("bad", {}, { problem: "utility_floor is -3" }), source("good")];
     expect(effectiveGate(session, session.main, main)?.problem).toBe("utility_floor is -3");
   });

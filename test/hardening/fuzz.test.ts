@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SessionStateSchema } from "../../src/state/schema.js";
+import { SessionStateSchema } from "../../src/engine/session/state.js";
 import { isWellFormedState } from "../../src/state/well-formed.js";
 import {
   ENTRIES,

@@ -10,7 +10,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newSession } from "../../src/state/schema.js";
+import { newSession } from "../../src/engine/session/state.js";
 import {
   ENTRIES,
   EVENT_OF,

@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { expect } from "vitest";
 import { LogRecordSchema } from "../../src/log/record.js";
-import { SessionStateSchema, type SessionState } from "../../src/state/schema.js";
+import { SessionStateSchema, type SessionState } from "../../src/engine/session/state.js";
 import { PLUGIN_ROOT } from "../support/paths.js";
 import { processContext, type HookContext } from "../../src/hooks/context.js";
 import {

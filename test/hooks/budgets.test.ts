@@ -4,7 +4,7 @@ import { DEFAULT_PRICES } from "../../src/engine/prices.js";
 import { defaultConfig } from "../../src/engine/signals.js";
 import { zeroSpend } from "../../src/engine/spend.js";
 import { gateBudgetFrom, userBudgetsSet } from "../../src/hooks/budgets.js";
-import type { GateSource } from "../../src/state/schema.js";
+import type { GateSource } from "../../src/engine/session/state.js";
 
 const gate = (budgets?: GateSource["budgets"]): GateSource => ({
   file: "s/SKILL.md",

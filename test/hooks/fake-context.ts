@@ -8,8 +8,9 @@ import { ConfigSchema, type Config } from "../../src/engine/signals.js";
 import type { HookContext } from "../../src/hooks/context.js";
 import type { ScopeRef } from "../../src/hooks/scope.js";
 import type { LogRecord } from "../../src/log/record.js";
-import { newSession, type GateSource, type SessionState } from "../../src/state/schema.js";
-import { MemoryStateStore, type StateStore } from "../../src/state/store.js";
+import { newSession, type GateSource, type SessionState } from "../../src/engine/session/state.js";
+import type { StateStore } from "../../src/state/store.js";
+import { MemoryStateStore } from "../support/memory-store.js";
 import type { GoverningText } from "../../src/transcript/queries.js";
 
 export const SESSION = "session-unit-1";

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { findAgentDefinition, pluginDirsOf } from "../../src/hooks/agent-definition.js";
 import { scanTranscript, type ScanResult } from "../../src/hooks/gating.js";
 import { scopeOf } from "../../src/hooks/scope.js";
-import { newScope } from "../../src/state/schema.js";
+import { newScope } from "../../src/engine/session/state.js";
 import { transcriptHoldsFinal, waitForFinalMessage } from "../../src/hooks/wait.js";
 import { assistant, call, jsonl, meta, prompt, text } from "../transcript/helpers.js";
 

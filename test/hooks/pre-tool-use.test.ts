@@ -11,7 +11,7 @@ import { inputDigest } from "../../src/engine/redundancy.js";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { LogRecordSchema } from "../../src/log/record.js";
 import { summarize } from "../../src/summary/summarize.js";
-import { newSession, type SessionState } from "../../src/state/schema.js";
+import { newSession, type SessionState } from "../../src/engine/session/state.js";
 import { StateUnreadableError, type StateStore } from "../../src/state/store.js";
 import { assistant, call, jsonl, meta, prompt, tempDir, type TempDir } from "../transcript/helpers.js";
 import {

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { stopHook, untakenAction } from "../../src/hooks/stop.js";
-import { newSession } from "../../src/state/schema.js";
-import { MemoryStateStore } from "../../src/state/store.js";
+import { newSession } from "../../src/engine/session/state.js";
+import { MemoryStateStore } from "../support/memory-store.js";
 import { fakeContext, GOOD, NO_TRANSCRIPT, report, SESSION, seedMainGate, source } from "./fake-context.js";
 
 const stopInput = (last: unknown, over: Record<string, unknown> = {}) => ({

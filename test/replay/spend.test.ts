@@ -91,10 +91,7 @@ describe("utility replay reports spend per scope", () => {
     const main = dir.file("sess.jsonl", jsonl([line("m1", usage(1000, 50, 200, 300)), ...subLines.map((l) => agentProgress("a1b2", l))]));
     dir.file("sess/subagents/agent-a1b2.jsonl", jsonl(subLines));
     const report = replayFiles([main]);
-    expect(report.files[0]!.spend.map((s) => [s.scope, s.total])).toEqual([
-      ["main", 1550],
-      ["agent:a1b2", 110],
-    ]);
+    expect(report.files[0]!.spend.map((s) => [s.scope, s.total])).toEqual([["main", 1550]]);
     expect(report.files[1]!.spend.map((s) => [s.scope, s.total])).toEqual([["agent:a1b2", 110]]);
     expect(report.totals.spend.total).toBe(1660);
     expect(report.totals.spend.messages).toBe(2);
@@ -102,7 +99,7 @@ describe("utility replay reports spend per scope", () => {
     expect(report.totals.spend.costUsd).toBeCloseTo((3000 + 750 + 1200 + 90 + 100 + 50) / 1e6, 12);
     const text = renderReplayText(report);
     expect(text).toContain("  spend main: 1,550 tokens in 1 message (input 1,000, output 50, cache writes 200, cache reads 300)");
-    expect(text).toContain("  spend agent a1b2 [copy]: 110 tokens");
+    expect(text).toContain("  spend agent a1b2: 110 tokens");
     expect(text).toMatch(/^spend: 1,660 tokens in 2 messages .* at the prices of \d{4}-\d{2}-\d{2}; each message counted once$/m);
   });
 });

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { newSession } from "../../src/state/schema.js";
+import { newSession } from "../../src/engine/session/state.js";
 import { FileStateStore } from "../../src/state/store.js";
 
 const S = "store-session-1";

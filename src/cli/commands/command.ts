@@ -19,7 +19,7 @@ const RENDERERS: Record<string, Renderer> = {
   on: (id, view) =>
     `The utility gate is on for the main scope of this session until /utility off: every tool call needs an action report first, in the same message.\n${renderStatus(id, view)}`,
   off: (id, view) =>
-    `The /utility on gate is off. Skills that opt in with utility_gated: true still gate the task that activated them.\n${renderStatus(id, view)}`,
+    `${view?.state?.manualGate ? "/utility off is asked: the gate stays on until Claude Code has written this prompt, and is off from the next tool call." : "The /utility on gate is off."} Skills that opt in with utility_gated: true still gate the task that activated them.\n${renderStatus(id, view)}`,
 };
 
 function parse(args: string[]): { argument: string; sessionId: string | undefined } {

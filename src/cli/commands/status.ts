@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
 import type { LogRecord } from "../../log/record.js";
 import { readLogFile } from "../../summary/load.js";
-import { effectiveGate } from "../../engine/gate-policy.js";
-import type { Conversation } from "../../engine/vocabulary.js";
+import { agentKey, type ScopeKey } from "../../engine/session/events.js";
+import { scopeAt } from "../../engine/session/reduce.js";
+import type { SessionState } from "../../engine/session/state.js";
+import { gateOf, rootSpendOf } from "../../engine/session/views.js";
 import { locateSessionData } from "../../state/locate.js";
 import { sessionLogPath } from "../../state/paths.js";
-import type { ScopeState, SessionState } from "../../state/schema.js";
 import { FileStateStore } from "../../state/store.js";
 import { defaultConfig } from "../../engine/signals.js";
 import { tightestBudgets, type Budgets } from "../../engine/budget.js";
@@ -13,19 +14,12 @@ import { DEFAULT_PRICES, withOverride } from "../../engine/prices.js";
 import { zeroSpend } from "../../engine/spend.js";
 import { parseUserConfig, type UserConfig } from "../../optin/user-config.js";
 import { describeAgainstBudgets } from "../../summary/budget-status.js";
-import { rootSpendOf } from "../../engine/scope-state/reducer.js";
 import { requireOption } from "../args.js";
 import type { CommandSpec } from "../commands.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 
 const ARGS = "--session ID [--json]";
 const USAGE = `utility status ${ARGS}`;
-
-/** Which scope of a session: the main conversation, or one subagent. */
-interface ScopeRef {
-  kind: Conversation;
-  agentId?: string;
-}
 
 export interface SessionView {
   dir: string;
@@ -42,20 +36,22 @@ export function loadSession(env: CliIo["env"], sessionId: string): SessionView |
   const state = new FileStateStore(dir).read(sessionId);
   const file = sessionLogPath(dir, sessionId);
   const records = existsSync(file) ? readLogFile(file).records : [];
-  return { dir, state: state && withPendingSwitch(state), records, userConfig: parseUserConfig(env) };
+  return { dir, state, records, userConfig: parseUserConfig(env) };
 }
 
 /**
- * The `/utility on|off` the user just typed: the command's shell line runs
- * before any hook has seen the prompt's transcript line, so the switch it
- * asked for is shown as made (a wakeup's prompt never runs the command:
- * Claude Code skips slash commands for it).
+ * What `/utility on|off` stands at: as it is in effect, and a switch asked for
+ * that is not in effect yet (an `off` takes effect once Claude Code has
+ * written the typed prompt; an `on` takes effect at once). Never a switch that
+ * has not taken effect shown as made (issue 18).
  */
-function withPendingSwitch(state: SessionState): SessionState {
-  const pending = Object.values(state.prompts ?? {})
-    .filter((p) => p.switch !== undefined)
-    .at(-1);
-  return pending ? { ...state, manualGate: pending.switch === "on" } : state;
+export function switchStatus(state: SessionState): string {
+  const now = state.manualGate ? "on" : "off";
+  const waiting = Object.values(state.prompts ?? {}).filter((p) => p.switch !== undefined && (p.seq ?? 0) > (state.switchSeq ?? 0));
+  const asked = waiting.at(-1)?.switch;
+  return asked && asked !== now
+    ? `${now} (/utility ${asked} asked: it takes effect at the next tool call, once Claude Code has written the prompt)`
+    : now;
 }
 
 /** What every scope's description reads besides the scope itself. */
@@ -65,8 +61,9 @@ interface StatusContext {
   userConfig: UserConfig | undefined;
 }
 
-function describeScope(name: string, scope: ScopeState, ref: ScopeRef, { session, records, userConfig }: StatusContext): string[] {
-  const gate = effectiveGate(session, scope, ref);
+function describeScope(name: string, key: ScopeKey, { session, records, userConfig }: StatusContext): string[] {
+  const scope = scopeAt(session, key);
+  const gate = gateOf(session, key);
   const config = gate?.config ?? defaultConfig();
   const gating = gate
     ? `gated by ${gate.file} (floor ${config.floor}, λ ${config.lambdas.join(",")})${gate.problem ? `; INVALID opt-in: ${gate.problem}` : ""}`
@@ -74,8 +71,9 @@ function describeScope(name: string, scope: ScopeState, ref: ScopeRef, { session
   const lines = [
     `${name}: task ${scope.task}, step ${scope.step} of ${config.maxSteps}, ${scope.refusals} refused; ${gating}${scope.ended ? "; ended" : ""}`,
   ];
-  lines.push(spendLine(session, scope, userConfig, gate?.budgets));
-  const last = [...records].reverse().find((r) => r.report && (ref.agentId ? r.agentId === ref.agentId : !r.agentId));
+  lines.push(spendLine(session, key, userConfig, gate?.budgets));
+  const agentId = key === "main" ? undefined : key.slice("agent:".length);
+  const last = [...records].reverse().find((r) => r.report && (agentId ? r.agentId === agentId : !r.agentId));
   if (last?.report) {
     const r = last.report;
     lines.push(
@@ -90,26 +88,25 @@ function describeScope(name: string, scope: ScopeState, ref: ScopeRef, { session
  * budgets in force, from the reducer's state: the user's (as the hooks last
  * saw them, or this command's environment) always, the gating file's while gated.
  */
-function spendLine(session: SessionState, scope: ScopeState, userConfig: UserConfig | undefined, gateBudgets: Budgets | undefined): string {
+function spendLine(session: SessionState, key: ScopeKey, userConfig: UserConfig | undefined, gateBudgets: Budgets | undefined): string {
+  const scope = scopeAt(session, key);
   const prices = withOverride(DEFAULT_PRICES, userConfig?.prices);
   const user = userConfig && Object.keys(userConfig.budgets).length > 0 ? userConfig.budgets : session.userBudgets;
   const budgets = tightestBudgets(user, gateBudgets);
   const own = describeAgainstBudgets(scope.spend ?? zeroSpend(), {}, prices).replace(/; no budget set$/, "");
-  return `  spend: ${own}; task: ${describeAgainstBudgets(rootSpendOf(session, scope), budgets, prices)}`;
+  return `  spend: ${own}; task: ${describeAgainstBudgets(rootSpendOf(session, key), budgets, prices)}`;
 }
 
 /** The text `/utility status` shows: scope, task, step, budget, gating and the last report, per scope. */
 export function renderStatus(sessionId: string, view: SessionView | undefined): string {
   if (!view?.state) return `utility: no record of session ${sessionId} yet (no tool call has been seen).\n`;
   const { state, records } = view;
-  const lines = [`utility status, session ${sessionId}`, `/utility on: ${state.manualGate ? "on" : "off"}`];
+  const lines = [`utility status, session ${sessionId}`, `/utility on: ${switchStatus(state)}`];
   for (const p of view.userConfig?.problems ?? []) lines.push(`INVALID budget setting: ${p.message}`);
   const ctx: StatusContext = { session: state, records, userConfig: view.userConfig };
-  lines.push(...describeScope("main scope", state.main, { kind: "main" }, ctx));
+  lines.push(...describeScope("main scope", "main", ctx));
   for (const [id, scope] of Object.entries(state.agents)) {
-    lines.push(
-      ...describeScope(`subagent ${id}${scope.agentType ? ` (${scope.agentType})` : ""}`, scope, { kind: "agent", agentId: id }, ctx),
-    );
+    lines.push(...describeScope(`subagent ${id}${scope.agentType ? ` (${scope.agentType})` : ""}`, agentKey(id), ctx));
   }
   return `${lines.join("\n")}\n`;
 }

@@ -3,7 +3,7 @@
  * plugin, then `utility replay` over their transcripts, compared call by call
  * with the hooks' own log: the same decisions, rules, tasks, steps and
  * repeats. Both decide through one function against one reducer's state
- * (src/engine/scope-state/), so a rule cannot differ between them.
+ * (src/engine/session/), so a rule cannot differ between them.
  *
  * Parallel siblings take their steps in whatever order their hooks get the
  * lock, so steps are compared per scope as the sorted list of (task, step).
@@ -55,7 +55,7 @@ function replayView(run: RunClaudeResult, gated: boolean): Map<string, Map<strin
   const view = new Map<string, Map<string, Call & { step: number }>>();
   for (const file of parsed.files) {
     for (const scope of file.scopes) {
-      if (scope.duplicateOf || scope.source === "inline") continue;
+      if (scope.source === "inline") continue;
       const key = scope.scope === "main" ? "main" : `agent:${scope.agentId}`;
       const calls = new Map<string, Call & { step: number }>();
       for (const d of scope.decided)

@@ -52,7 +52,7 @@ describe("an ungated session", () => {
     ]);
     const events = logOf(run).map((r) => r.event);
     expect(events[0]).toBe("UserPromptSubmit");
-    expect(events.at(-1)).toBe("Stop");
+    expect(events.slice(-2)).toEqual(["Stop", "SessionEnd"]);
     const [prompt, ...steps] = logOf(run);
     // UserPromptSubmit only vouches for the prompt (SPEC §2): the task starts when the next hook sees its line.
     expect(prompt).toMatchObject({ event: "UserPromptSubmit", session: run.sessionId, task: 0 });

@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newSession } from "../../../src/state/schema.js";
+import { newSession } from "../../../src/engine/session/state.js";
 import { FileStateStore } from "../../../src/state/store.js";
 import { GOOD, line, sandbox, skillFolder, type Sandbox } from "../support.js";
 import { Session } from "./state-support.js";

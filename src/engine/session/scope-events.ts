@@ -41,8 +41,10 @@ export const ScopeEventSchema = z.discriminatedUnion("kind", [
     /** The result shows the job it polled has finished. */
     finished: z.optional(z.boolean()),
   }),
-  /** Claude Code refused a call the gate had let through (its own permissions): it never ran, so it is no step. */
+  /** A line says Claude Code refused a call the gate had let through (its own permissions). A shell could have written it: see ./scope-reducer.ts. */
   z.object({ kind: z.literal("denied"), toolUseId: z.string() }),
+  /** A hook read the own line of a call in message `messageId`: every earlier message's results are written (./scope-reducer.ts). */
+  z.object({ kind: z.literal("confirmed"), messageId: z.string() }),
   /** A call ran that the gate never let through (replay of a recording made without the gate): remembered, no step. */
   z.object({
     kind: z.literal("ran_unchecked"),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ScopeEvent } from "../../../src/engine/scope-state/events.js";
-import { applyEvents, callMessageOf, rootSpendOf } from "../../../src/engine/scope-state/reducer.js";
-import { newScope, type RanCallState, type ScopeState } from "../../../src/engine/scope-state/state.js";
+import type { ScopeEvent } from "../../../src/engine/session/scope-events.js";
+import { applyEvents, callMessageOf } from "../../../src/engine/session/scope-reducer.js";
+import { newScope, type RanCallState, type ScopeState } from "../../../src/engine/session/state.js";
 import { zeroSpend } from "../../../src/engine/spend.js";
 
 type Effect = RanCallState["effect"];
@@ -81,11 +81,12 @@ describe("a call's tokens", () => {
 
   it("a call Claude Code denied keeps its message's tokens in its outcome (SPEC §8), and one made before any usage has none", () => {
     const denied: ScopeEvent = { kind: "denied", toolUseId: "t1" };
-    const known = applyEvents(newScope(), [usage("m1", ["t1"], 5), call("t1", "Read", { kind: "neutral" }), denied]);
+    const confirmed: ScopeEvent = { kind: "confirmed", messageId: "m2" };
+    const known = applyEvents(newScope(), [usage("m1", ["t1"], 5), call("t1", "Read", { kind: "neutral" }), denied, confirmed]);
     expect(known.outcomes).toStrictEqual([
       { toolUseId: "t1", tool: "Read", step: 1, outcome: "denied", resultBytes: 0, tokens: tokens(5) },
     ]);
-    const unknown = applyEvents(newScope(), [call("t1", "Read", { kind: "neutral" }), denied]);
+    const unknown = applyEvents(newScope(), [call("t1", "Read", { kind: "neutral" }), denied, { kind: "turn_end", subagent: false }]);
     expect(unknown.outcomes[0]).not.toHaveProperty("tokens");
   });
 
@@ -130,25 +131,5 @@ describe("steps without spend or ids", () => {
     expect(s).not.toHaveProperty("lastAction");
     expect(s.pending).toStrictEqual({});
     expect(s.step).toBe(1);
-  });
-});
-
-describe("rootSpendOf", () => {
-  const spent = (n: number) => ({ ...zeroSpend(), toolCalls: n });
-  const main: ScopeState = { ...newScope(3), spend: spent(1) };
-  const agents = {
-    now: { ...newScope(), rootTask: 3, spend: spent(10) },
-    before: { ...newScope(), rootTask: 2, spend: spent(100) },
-    unknown: { ...newScope(), spend: spent(1000) },
-  };
-
-  it("the main scope counts its task and the subagents launched in it", () => {
-    expect(rootSpendOf({ main, agents }, main).toolCalls).toBe(11);
-  });
-
-  it("a subagent counts toward the task it was launched in, or the main task when it names none", () => {
-    expect(rootSpendOf({ main, agents }, agents.now).toolCalls).toBe(11);
-    expect(rootSpendOf({ main, agents }, agents.before).toolCalls).toBe(100);
-    expect(rootSpendOf({ main, agents }, agents.unknown).toolCalls).toBe(11);
   });
 });

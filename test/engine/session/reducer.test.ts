@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { decideCall } from "../../../src/engine/scope-state/decide.js";
-import type { ScopeEvent } from "../../../src/engine/scope-state/events.js";
-import { ScopeEventSchema } from "../../../src/engine/scope-state/events.js";
-import { HISTORY_LIMIT, applyEvents, rootTaskSpend } from "../../../src/engine/scope-state/reducer.js";
-import { newScope, ScopeStateSchema, type ScopeState } from "../../../src/engine/scope-state/state.js";
+import { decideCall } from "../../../src/engine/session/decide.js";
+import type { ScopeEvent } from "../../../src/engine/session/scope-events.js";
+import { ScopeEventSchema } from "../../../src/engine/session/scope-events.js";
+import { HISTORY_LIMIT, applyEvents, rootTaskSpend } from "../../../src/engine/session/scope-reducer.js";
+import { newScope, ScopeStateSchema, type ScopeState } from "../../../src/engine/session/state.js";
 import { effectOf, inputDigest } from "../../../src/engine/redundancy.js";
 
 const READ_A = { file_path: "/repo/a.ts" };
@@ -73,7 +73,11 @@ describe("the scope reducer", () => {
   });
 
   it("a call Claude Code refused after the gate let it through never ran: no step, not remembered, its outcome says so", () => {
-    const { state, outcomes } = run([callEvent("t1", "Write", { file_path: "/x", content: "y" }), { kind: "denied", toolUseId: "t1" }]);
+    const { state, outcomes } = run([
+      callEvent("t1", "Write", { file_path: "/x", content: "y" }),
+      { kind: "denied", toolUseId: "t1" },
+      { kind: "turn_end", subagent: false },
+    ]);
     expect(state).toMatchObject({ step: 0, pending: {}, history: [] });
     expect(state.spend!.toolCalls).toBe(0);
     expect(outcomes).toMatchObject([{ toolUseId: "t1", outcome: "denied", step: 1 }]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { decideCall } from "../../../src/engine/scope-state/decide.js";
-import { applyEvents } from "../../../src/engine/scope-state/reducer.js";
-import { newScope, type GateSource, type ScopeState } from "../../../src/engine/scope-state/state.js";
+import { decideCall } from "../../../src/engine/session/decide.js";
+import { applyEvents } from "../../../src/engine/session/scope-reducer.js";
+import { newScope, type GateSource, type ScopeState } from "../../../src/engine/session/state.js";
 import { defaultConfig } from "../../../src/engine/signals.js";
 import { DEFAULT_PRICES } from "../../../src/engine/prices.js";
 import { effectOf, inputDigest } from "../../../src/engine/redundancy.js";

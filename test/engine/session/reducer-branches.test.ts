@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ScopeEvent } from "../../../src/engine/scope-state/events.js";
+import type { ScopeEvent } from "../../../src/engine/session/scope-events.js";
 import {
   HISTORY_LIMIT,
   MESSAGE_MEMORY,
@@ -7,8 +7,8 @@ import {
   applyEvents,
   callMessageOf,
   neverRan,
-} from "../../../src/engine/scope-state/reducer.js";
-import { newScope, type ScopeState } from "../../../src/engine/scope-state/state.js";
+} from "../../../src/engine/session/scope-reducer.js";
+import { newScope, type ScopeState } from "../../../src/engine/session/state.js";
 import { zeroSpend } from "../../../src/engine/spend.js";
 
 const tokens = (input: number, output = 0, cacheCreation = 0, cacheRead = 0) => ({ input, output, cacheCreation, cacheRead });
@@ -142,19 +142,60 @@ describe("results", () => {
     expect(run([{ kind: "denied", toolUseId: "constructor" }])).toStrictEqual({ state: newScope(), outcomes: [] });
   });
 
-  it("a denial takes the step and the tool call back, never below 0", () => {
-    const { state, outcomes } = run([call("t1"), { kind: "denied", toolUseId: "t1" }]);
+  it("a denial line alone refunds nothing (a shell could have written it); the turn's end takes the step back, never below 0", () => {
+    const seen = run([call("t1"), { kind: "denied", toolUseId: "t1" }]);
+    expect(seen.state).toMatchObject({ step: 1, pending: { t1: { deniedSeen: true } } });
+    expect(seen.outcomes).toStrictEqual([]);
+    const { state, outcomes } = run([{ kind: "turn_end", subagent: false }], seen.state);
     expect(state).toMatchObject({ step: 0, pending: {} });
     expect(state.spend?.toolCalls).toBe(0);
     expect(outcomes).toStrictEqual([{ toolUseId: "t1", tool: "Read", step: 1, outcome: "denied", resultBytes: 0 }]);
-    const fromZero = run([{ kind: "denied", toolUseId: "t1" }], {
-      ...newScope(),
-      step: 0,
-      spend: zeroSpend(),
-      pending: { t1: { tool: "Read", digest: "d", effect: { kind: "neutral" }, at: 0 } },
-    }).state;
+    const fromZero = run(
+      [
+        { kind: "denied", toolUseId: "t1" },
+        { kind: "turn_end", subagent: false },
+      ],
+      {
+        ...newScope(),
+        step: 0,
+        spend: zeroSpend(),
+        pending: { t1: { tool: "Read", digest: "d", effect: { kind: "neutral" }, at: 0 } },
+      },
+    ).state;
     expect(fromZero.step).toBe(0);
     expect(fromZero.spend?.toolCalls).toBe(0);
+  });
+
+  it("a denial is confirmed by a later message's own call line, never by one of the same message or of a message not known", () => {
+    const usage = (messageId: string, ids: string[]): ScopeEvent => ({
+      kind: "usage",
+      messageId,
+      model: "claude-opus-4-5",
+      tokens: { input: 1, output: 1, cacheCreation: 0, cacheRead: 0 },
+      toolUseIds: ids,
+    });
+    const base = run([
+      usage("m1", ["t1", "t2"]),
+      call("t1"),
+      call("t2"),
+      { kind: "denied", toolUseId: "t1" },
+      { kind: "denied", toolUseId: "t9" },
+    ]).state;
+    expect(run([{ kind: "confirmed", messageId: "m1" }], base).state.step).toBe(2);
+    const later = run([{ kind: "confirmed", messageId: "m2" }], base);
+    expect(later.state.step).toBe(1);
+    expect(Object.keys(later.state.pending)).toEqual(["t2"]);
+    expect(later.outcomes).toMatchObject([{ toolUseId: "t1", outcome: "denied" }]);
+    const unknown = run([call("t3"), { kind: "denied", toolUseId: "t3" }, { kind: "confirmed", messageId: "m2" }]).state;
+    expect(unknown.step).toBe(1);
+  });
+
+  it("a real result wins over a denial line written before it: the call ran", () => {
+    const { state, outcomes } = run([call("t1"), { kind: "denied", toolUseId: "t1" }, result("t1"), { kind: "turn_end", subagent: false }]);
+    expect(state.step).toBe(1);
+    expect(state.history.map((h) => h.toolUseId)).toEqual(["t1"]);
+    expect(state.history[0]).not.toHaveProperty("deniedSeen");
+    expect(outcomes).toMatchObject([{ toolUseId: "t1", outcome: "ran" }]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ScopeEventSchema, type ScopeEvent } from "../../../src/engine/scope-state/events.js";
-import { GateSourceSchema, RanCallSchema, ScopeStateSchema, newScope } from "../../../src/engine/scope-state/state.js";
+import { ScopeEventSchema, type ScopeEvent } from "../../../src/engine/session/scope-events.js";
+import { GateSourceSchema, RanCallSchema, ScopeStateSchema, newScope } from "../../../src/engine/session/state.js";
 import { defaultConfig } from "../../../src/engine/signals.js";
 
 const tokens = { input: 1, output: 2, cacheCreation: 3, cacheRead: 4 };

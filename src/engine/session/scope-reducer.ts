@@ -1,14 +1,23 @@
 import { DELEGATE_TOOLS } from "../tools.js";
 import { zeroSpend, zeroTokens, type Spend, type TokenCounts } from "../spend.js";
-import type { ScopeEvent } from "./events.js";
-import { newScope, type RanCallState, type ScopeState } from "./state.js";
+import type { ScopeEvent } from "./scope-events.js";
+import { newScope, type RanCallDraft, type ScopeDraft, type ScopeState } from "./state.js";
 import { endJob, isJobStop, type JobRef } from "../background.js";
 
 /**
- * The one reducer from a scope's events to its state (issue 12). Everything
- * the hooks and replay know about a scope's steps, pending calls, history,
- * compactions, background jobs and spend is computed here and nowhere else.
- * Pure: the input state is never changed; no I/O, clock or randomness.
+ * The reducer of one scope's own events (the session machine, ./reduce.ts,
+ * hands them on). Everything the hooks and replay know about a scope's steps,
+ * pending calls, history, compactions, background jobs and spend is computed
+ * here and nowhere else. Pure: the input state is never changed; no I/O,
+ * clock or randomness.
+ *
+ * Evidence: a transcript line is something a model's shell could have
+ * appended. A line saying Claude Code refused a call (`denied`) therefore
+ * refunds nothing by itself: the call stays counted until a later message's
+ * own call line is read by a hook (`confirmed`; Claude Code writes every
+ * result of a message before the next message, and that line's id is
+ * unknown to any shell beforehand) with no real result for it, or the turn
+ * ends. A real result always wins over a denial line.
  */
 
 /** How many calls a scope remembers for exact repeats; older ones age out (the same for the hooks and replay). */
@@ -39,8 +48,8 @@ export interface Reduced {
 const isDelegate = (tool: string) => (DELEGATE_TOOLS as readonly string[]).includes(tool) && tool !== "SendMessage";
 
 /** A copy of the parts the reducer changes, so the caller's state is never touched. */
-function copyScope(state: ScopeState): ScopeState {
-  const copy: ScopeState = { ...state, pending: { ...state.pending }, history: [...state.history] };
+function copyScope(state: ScopeState): ScopeDraft {
+  const copy = { ...state, pending: { ...state.pending }, history: [...state.history] } as ScopeDraft;
   if (state.spend) copy.spend = copySpend(state.spend);
   if (state.messages) copy.messages = { ...state.messages };
   if (state.callMessages) copy.callMessages = { ...state.callMessages };
@@ -48,7 +57,7 @@ function copyScope(state: ScopeState): ScopeState {
   return copy;
 }
 
-function copySpend(spend: Spend): Spend {
+function copySpend(spend: Readonly<Spend>): Spend {
   const byModel: Spend["byModel"] = {};
   for (const [model, tokens] of Object.entries(spend.byModel)) byModel[model] = { ...tokens };
   return { ...spend, tokens: { ...spend.tokens }, byModel };
@@ -58,14 +67,14 @@ export function applyEvents(state: ScopeState, events: readonly ScopeEvent[]): R
   const scope = copyScope(state);
   const outcomes: Outcome[] = [];
   for (const event of events) apply(scope, event, outcomes);
-  return { state: scope, outcomes };
+  return { state: scope as ScopeState, outcomes };
 }
 
 export function applyEvent(state: ScopeState, event: ScopeEvent): Reduced {
   return applyEvents(state, [event]);
 }
 
-function apply(scope: ScopeState, event: ScopeEvent, outcomes: Outcome[]): void {
+function apply(scope: ScopeDraft, event: ScopeEvent, outcomes: Outcome[]): void {
   switch (event.kind) {
     case "prompt":
       return prompted(scope, event);
@@ -74,7 +83,9 @@ function apply(scope: ScopeState, event: ScopeEvent, outcomes: Outcome[]): void 
     case "result":
       return resulted(scope, event, outcomes);
     case "denied":
-      return denied(scope, event.toolUseId, outcomes);
+      return deniedSeen(scope, event.toolUseId);
+    case "confirmed":
+      return confirmed(scope, event.messageId, outcomes);
     case "ran_unchecked":
       return ranUnchecked(scope, event);
     case "compact":
@@ -87,17 +98,17 @@ function apply(scope: ScopeState, event: ScopeEvent, outcomes: Outcome[]): void 
     case "subagent_started":
       return subagentStarted(scope, event);
     case "turn_end":
-      return turnEnd(scope, event.subagent);
+      return turnEnd(scope, event.subagent, outcomes);
     case "spend_added":
       return addSpend(spendOf(scope), event.spend);
   }
 }
 
-function prompted(scope: ScopeState, event: Extract<ScopeEvent, { kind: "prompt" }>): void {
+function prompted(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "prompt" }>): void {
   if (event.typed) startTask(scope);
 }
 
-function ranUnchecked(scope: ScopeState, event: Extract<ScopeEvent, { kind: "ran_unchecked" }>): void {
+function ranUnchecked(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "ran_unchecked" }>): void {
   remember(scope, {
     tool: event.tool,
     digest: event.digest,
@@ -115,12 +126,12 @@ function jobRefOf(event: Extract<ScopeEvent, { kind: "background_ended" }>): Job
   };
 }
 
-function subagentStarted(scope: ScopeState, event: Extract<ScopeEvent, { kind: "subagent_started" }>): void {
+function subagentStarted(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "subagent_started" }>): void {
   if (scope.rootTask === undefined) scope.rootTask = event.rootTask;
 }
 
 /** A typed prompt: a new task. Steps, refusals, skills and spend start over; calls that ran stay remembered (repeats are per compaction, not per task). */
-function startTask(scope: ScopeState): void {
+function startTask(scope: ScopeDraft): void {
   Object.assign(scope, { task: scope.task + 1, step: 0, refusals: 0, sources: [], pending: {} });
   delete scope.lastAction;
   delete scope.stopBlocked;
@@ -129,7 +140,7 @@ function startTask(scope: ScopeState): void {
   delete scope.spend;
 }
 
-function decided(scope: ScopeState, event: Extract<ScopeEvent, { kind: "call" }>): void {
+function decided(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "call" }>): void {
   if (event.decision === "neutral") return;
   if (event.decision === "refused") {
     scope.refusals += 1;
@@ -155,18 +166,18 @@ function decided(scope: ScopeState, event: Extract<ScopeEvent, { kind: "call" }>
 }
 
 /** The usage of the message that made a call, when its line was read already. */
-function messageTokensOf(scope: ScopeState, toolUseId: string): TokenCounts | undefined {
+function messageTokensOf(scope: ScopeDraft, toolUseId: string): TokenCounts | undefined {
   const messageId = scope.callMessages && Object.hasOwn(scope.callMessages, toolUseId) ? scope.callMessages[toolUseId]! : undefined;
   return messageId !== undefined && scope.messages && Object.hasOwn(scope.messages, messageId) ? scope.messages[messageId] : undefined;
 }
 
 /** The call finished: from pending into the history repeats are judged against (SPEC §7); its outcome is learned now, once. */
-function resulted(scope: ScopeState, event: Extract<ScopeEvent, { kind: "result" }>, outcomes: Outcome[]): void {
+function resulted(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "result" }>, outcomes: Outcome[]): void {
   // Own keys only: a tool_use_id such as "constructor" must not find what every object inherits.
   if (!Object.hasOwn(scope.pending, event.toolUseId)) return;
   const call = scope.pending[event.toolUseId]!;
   delete scope.pending[event.toolUseId];
-  const { startedAt: _started, tokens: _tokens, jobOf, ...ran } = call;
+  const { startedAt: _started, tokens: _tokens, deniedSeen: _denied, jobOf, ...ran } = call;
   const launched = ran.effect.kind === "exec" && ran.effect.background === true && event.jobId !== undefined ? { jobId: event.jobId } : {};
   remember(scope, event.failed ? { ...ran, ...launched, failed: true } : { ...ran, ...launched });
   // A stop of a background job, or a poll that shows it finished, records its end (SPEC §7).
@@ -189,8 +200,27 @@ function resultOutcome(call: ScopeState["pending"][string], event: Extract<Scope
   };
 }
 
-function denied(scope: ScopeState, toolUseId: string, outcomes: Outcome[]): void {
+/** A line says Claude Code refused the call: remembered, not refunded (a shell could have written it; see the header). */
+function deniedSeen(scope: ScopeDraft, toolUseId: string): void {
   if (!Object.hasOwn(scope.pending, toolUseId)) return;
+  scope.pending[toolUseId] = { ...scope.pending[toolUseId]!, deniedSeen: true };
+}
+
+/**
+ * A hook read the own line of a call in message `messageId`: every result of
+ * an earlier message is written by now, so a refused call of an earlier
+ * message that shows no real result never ran. Calls of the same message, or
+ * of a message not known, wait for the turn's end.
+ */
+function confirmed(scope: ScopeDraft, messageId: string, outcomes: Outcome[]): void {
+  for (const [id, call] of Object.entries(scope.pending)) {
+    const made = scope.callMessages && Object.hasOwn(scope.callMessages, id) ? scope.callMessages[id] : undefined;
+    if (call.deniedSeen && made !== undefined && made !== messageId) refund(scope, id, outcomes);
+  }
+}
+
+/** A call let through never ran (Claude Code refused it): it is no step, and its outcome is `denied`. */
+function refund(scope: ScopeDraft, toolUseId: string, outcomes: Outcome[]): void {
   const call = scope.pending[toolUseId]!;
   delete scope.pending[toolUseId];
   scope.step = Math.max(0, scope.step - 1);
@@ -205,7 +235,7 @@ function denied(scope: ScopeState, toolUseId: string, outcomes: Outcome[]): void
   });
 }
 
-function remember(scope: ScopeState, call: RanCallState): void {
+function remember(scope: ScopeDraft, call: RanCallDraft): void {
   scope.history.push(call);
   if (scope.history.length > HISTORY_LIMIT) scope.history.splice(0, scope.history.length - HISTORY_LIMIT);
 }
@@ -216,7 +246,7 @@ function remember(scope: ScopeState, call: RanCallState): void {
  * still counts as in between. One still pending (its launch result not read
  * yet) becomes a plain exec too.
  */
-function backgroundEnded(scope: ScopeState, end: JobRef): void {
+function backgroundEnded(scope: ScopeDraft, end: JobRef): void {
   scope.history = endJob(scope.history, end, scope.step);
   if (end.toolUseId === undefined || !Object.hasOwn(scope.pending, end.toolUseId)) return;
   const call = scope.pending[end.toolUseId]!;
@@ -228,7 +258,7 @@ function backgroundEnded(scope: ScopeState, end: JobRef): void {
  * Claude Code writes its counts as they grow (output tokens rise line by
  * line): each message is counted once, at the largest count seen per field.
  */
-function usage(scope: ScopeState, event: Extract<ScopeEvent, { kind: "usage" }>): void {
+function usage(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "usage" }>): void {
   const messages = (scope.messages ??= {});
   const counted = Object.hasOwn(messages, event.messageId) ? messages[event.messageId]! : zeroTokens();
   const largest: TokenCounts = {
@@ -278,7 +308,10 @@ function forgetOldest(record: Record<string, unknown>, keep: number): void {
 }
 
 /** The loop ended: what is still pending was let through but never ran (refused by Claude Code's permissions, interrupted): not a step. */
-function turnEnd(scope: ScopeState, subagent: boolean): void {
+function turnEnd(scope: ScopeDraft, subagent: boolean, outcomes: Outcome[]): void {
+  for (const [id, call] of Object.entries(scope.pending)) {
+    if (call.deniedSeen) refund(scope, id, outcomes);
+  }
   const never = Object.keys(scope.pending).length;
   scope.step = Math.max(0, scope.step - never);
   if (scope.spend) scope.spend.toolCalls = Math.max(0, scope.spend.toolCalls - never);
@@ -291,7 +324,7 @@ export function neverRan(scope: ScopeState): number {
   return Object.keys(scope.pending).length;
 }
 
-function spendOf(scope: ScopeState): Spend {
+function spendOf(scope: ScopeDraft): Spend {
   return (scope.spend ??= zeroSpend());
 }
 
@@ -326,17 +359,4 @@ export function rootTaskSpend(main: ScopeState, agents: readonly ScopeState[]): 
   const total = main.spend ? copySpend(main.spend) : zeroSpend();
   for (const agent of agents) if (agent.rootTask === main.task && agent.spend) addSpend(total, agent.spend);
   return total;
-}
-
-/**
- * What the task at the root of this scope's tree has spent (SPEC §12): the
- * main scope's task and every subagent launched in it, nested ones included.
- * A subagent still running after the user typed a new prompt counts toward
- * the task it was launched in.
- */
-export function rootSpendOf(session: { main: ScopeState; agents: Record<string, ScopeState> }, scope: ScopeState): Spend {
-  const agents = Object.values(session.agents);
-  const rootTask = scope === session.main ? session.main.task : (scope.rootTask ?? session.main.task);
-  if (rootTask === session.main.task) return rootTaskSpend(session.main, agents);
-  return rootTaskSpend(newScope(rootTask), agents);
 }

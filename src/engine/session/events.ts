@@ -1,0 +1,76 @@
+import * as z from "zod/mini";
+import { BudgetsSchema } from "../budget.js";
+import { LINE_KINDS } from "./prompt-kind.js";
+import { ScopeEventSchema } from "./scope-events.js";
+import { GateSourceSchema, SwitchSchema } from "./state.js";
+
+/**
+ * What can happen to a session, as data (SPEC §15). The hooks make these
+ * from their input and from the transcript's new lines (src/ingest/); replay
+ * makes them from a recorded transcript; `reduce` (./reduce.ts) folds them
+ * into the state. Which of them a model's shell could have forged, and what
+ * such an event may change, is decided in the reducer, once.
+ */
+
+/** Whose loop: `main`, or `agent:<agent id>` for one subagent (the log's `scopeKey` writes the same). */
+export type ScopeKey = "main" | `agent:${string}`;
+export const ScopeKeySchema = z.custom<ScopeKey>((value) => value === "main" || (typeof value === "string" && /^agent:.+/.test(value)));
+
+export const agentKey = (agentId: string): ScopeKey => `agent:${agentId}`;
+
+/** The agent id a key names, or undefined for the main scope. */
+export function agentIdOf(key: ScopeKey): string | undefined {
+  return key === "main" ? undefined : key.slice("agent:".length);
+}
+
+const scope = ScopeKeySchema;
+
+export const SessionEventSchema = z.discriminatedUnion("kind", [
+  /**
+   * UserPromptSubmit saw a prompt (evidence no shell can forge: Claude Code
+   * runs the hook). It is typed, a notification or a wakeup; its line will
+   * tell. `/utility on` tightens, so it takes effect now.
+   */
+  z.object({
+    kind: z.literal("prompt_vouched"),
+    key: z.string(),
+    own: z.boolean(),
+    switch: z.optional(SwitchSchema),
+    /** A slash command: a skill may be activated, and its lines come after the prompt's. */
+    slash: z.boolean(),
+  }),
+  /** The state was lost: the step log says `/utility on` was the last switch applied (SPEC §10). */
+  z.object({ kind: z.literal("switch_restored") }),
+  /** A user line of the main transcript, and what its own fields say it is (src/transcript/prompt-kind.ts). */
+  z.object({ kind: z.literal("prompt_line"), key: z.string(), lineKind: z.enum(LINE_KINDS) }),
+  /** A subagent started (SubagentStart, or its first hook when that was not seen). */
+  z.object({ kind: z.literal("subagent_started"), agentId: z.string() }),
+  /** A subagent's type was looked up: its definition, when it opts in (or is invalid). */
+  z.object({ kind: z.literal("definition_loaded"), agentId: z.string(), agentType: z.string(), definition: z.optional(GateSourceSchema) }),
+  /** A skill was activated in the scope (its "Base directory" line), with what its frontmatter says (ungated ones too: read once per task). */
+  z.object({ kind: z.literal("skill_loaded"), scope, source: GateSourceSchema }),
+  /** The scope's transcript was read up to `offset` (of the file `transcriptId`). */
+  z.object({ kind: z.literal("lines_read"), scope, offset: z.number(), transcriptId: z.optional(z.string()) }),
+  /** A Skill call: its lines may not be written yet, so the scope's next call waits for its own line. */
+  z.object({ kind: z.literal("activation_awaited"), scope }),
+  /** A hook read the scope's lines under the lock: nothing is awaited any more. */
+  z.object({ kind: z.literal("activation_seen"), scope }),
+  /**
+   * The hook deciding `toolUseId` read that call's own line (its id is
+   * Claude Code's, unknown to any shell beforehand), in message `messageId`:
+   * every result of an earlier message is written before it.
+   */
+  z.object({ kind: z.literal("call_line_seen"), scope, toolUseId: z.string(), messageId: z.string() }),
+  /** The Stop hook blocked the scope's stop once (SPEC §6). */
+  z.object({ kind: z.literal("stop_blocked"), scope }),
+  /** The user's budgets as the hook's environment carries them (kept for `/utility status`). */
+  z.object({ kind: z.literal("user_budgets"), budgets: z.optional(BudgetsSchema) }),
+  /** One scope's own event (./scope-events.ts). */
+  z.object({ kind: z.literal("scope"), scope, event: ScopeEventSchema }),
+]);
+export type SessionEvent = z.infer<typeof SessionEventSchema>;
+
+/** A scope's own event, addressed to it. */
+export function scoped(key: ScopeKey, event: z.infer<typeof ScopeEventSchema>): SessionEvent {
+  return { kind: "scope", scope: key, event };
+}

@@ -1,0 +1,242 @@
+import { zeroSpend, type Spend, type TokenCounts } from "../spend.js";
+import { classifyPrompt, type PromptKind } from "./prompt-kind.js";
+import { agentIdOf, type ScopeKey, type SessionEvent } from "./events.js";
+import type { ScopeEvent } from "./scope-events.js";
+import { applyEvents, type Outcome } from "./scope-reducer.js";
+import {
+  newScope,
+  VOUCHED_PROMPTS_LIMIT,
+  type ScopeDraft,
+  type ScopeState,
+  type SessionDraft,
+  type SessionState,
+  type Switch,
+} from "./state.js";
+
+/**
+ * The session machine (SPEC §15): `reduce(session, event)` owns every field
+ * of a session's state. The hooks and replay feed it the same events; every
+ * surface reads what it folds. Pure: the given state is never changed (a
+ * changed copy is returned); no I/O, clock or randomness.
+ */
+
+/** What a prompt line turned out to be, and the switch it made, if any (the hooks log it). */
+export interface PromptOutcome {
+  key: string;
+  kind: PromptKind;
+  switched?: Switch;
+}
+
+/** A step's outcome, with the scope it belongs to. */
+export interface ScopedOutcome extends Outcome {
+  scope: ScopeKey;
+}
+
+export interface Reduction {
+  session: SessionState;
+  /** Step outcomes these events made known, in order (SPEC §8). */
+  outcomes: ScopedOutcome[];
+  /** Prompt lines applied, in order. */
+  prompts: PromptOutcome[];
+  /** `/utility on` applied at once by its UserPromptSubmit (its line changes nothing more). */
+  switchedNow?: Switch;
+}
+
+export function reduce(session: SessionState, event: SessionEvent): Reduction {
+  return reduceAll(session, [event]);
+}
+
+export function reduceAll(session: SessionState, events: readonly SessionEvent[]): Reduction {
+  const draft = copySession(session);
+  const out: Omit<Reduction, "session"> = { outcomes: [], prompts: [] };
+  for (const event of events) apply(draft, event, out);
+  return { session: draft as SessionState, ...out };
+}
+
+/** The scope a key names; a subagent not seen yet starts as its first event would start it. */
+export function scopeAt(session: SessionState, key: ScopeKey): ScopeState {
+  const agentId = agentIdOf(key);
+  if (agentId === undefined) return session.main;
+  return Object.hasOwn(session.agents, agentId) ? session.agents[agentId]! : startedScope(session);
+}
+
+/** Top-level copy: scopes are replaced whole by the scope reducer, never changed in place. */
+function copySession(session: SessionState): SessionDraft {
+  const draft = { ...session, agents: { ...session.agents } } as SessionDraft;
+  if (session.prompts) draft.prompts = { ...session.prompts };
+  if (session.spend) draft.spend = copySpend(session.spend);
+  return draft;
+}
+
+function copySpend(spend: Readonly<Spend> | (SessionState["spend"] & object)): Spend {
+  const byModel: Spend["byModel"] = {};
+  for (const [model, tokens] of Object.entries(spend.byModel)) byModel[model] = { ...tokens };
+  return { tokens: { ...spend.tokens }, byModel, toolCalls: spend.toolCalls, agentsLaunched: spend.agentsLaunched };
+}
+
+type Out = Omit<Reduction, "session">;
+
+function apply(session: SessionDraft, event: SessionEvent, out: Out): void {
+  switch (event.kind) {
+    case "prompt_vouched":
+      return vouched(session, event, out);
+    case "prompt_line":
+      return promptLine(session, event, out);
+    case "switch_restored":
+      session.manualGate = true;
+      return;
+    case "subagent_started":
+      if (!Object.hasOwn(session.agents, event.agentId)) putScope(session, `agent:${event.agentId}`, startedScope(session as SessionState));
+      return;
+    case "definition_loaded":
+      return editScope(session, `agent:${event.agentId}`, (scope) => {
+        if (scope.agentType !== undefined) return;
+        scope.agentType = event.agentType;
+        if (event.definition) scope.definition = event.definition;
+      });
+    case "skill_loaded":
+      return editScope(session, event.scope, (scope) => {
+        if (!scope.sources.some((s) => s.file === event.source.file)) scope.sources = [...scope.sources, event.source];
+      });
+    case "lines_read":
+      return editScope(session, event.scope, (scope) => {
+        scope.offset = event.offset;
+        if (event.transcriptId !== undefined) scope.transcriptId = event.transcriptId;
+        else delete scope.transcriptId;
+      });
+    case "activation_awaited":
+      return editScope(session, event.scope, (scope) => {
+        scope.awaitingActivation = true;
+        delete scope.awaitingPrompt;
+      });
+    case "activation_seen":
+      return editScope(session, event.scope, (scope) => {
+        delete scope.awaitingActivation;
+        delete scope.awaitingPrompt;
+      });
+    case "call_line_seen":
+      return scopeEvents(session, event.scope, [{ kind: "confirmed", messageId: event.messageId }], out);
+    case "stop_blocked":
+      return editScope(session, event.scope, (scope) => {
+        scope.stopBlocked = true;
+      });
+    case "user_budgets":
+      if (event.budgets && Object.keys(event.budgets).length > 0) session.userBudgets = event.budgets;
+      else delete session.userBudgets;
+      return;
+    case "scope":
+      return scopeEvents(session, event.scope, [event.event], out);
+  }
+}
+
+/** Runs `change` on a copy of the scope and puts the copy in place. */
+function editScope(session: SessionDraft, key: ScopeKey, change: (scope: ScopeDraft) => void): void {
+  const scope = { ...scopeAt(session as SessionState, key) } as ScopeDraft;
+  change(scope);
+  putScope(session, key, scope);
+}
+
+function putScope(session: SessionDraft, key: ScopeKey, scope: ScopeState): void {
+  const agentId = agentIdOf(key);
+  if (agentId === undefined) session.main = scope as ScopeDraft;
+  else session.agents[agentId] = scope as ScopeDraft;
+}
+
+/**
+ * A scope's own events, through the scope reducer. What they add to the
+ * scope's spend is added to the session's too (a typed prompt starts the
+ * scope's task spend afresh; the session's keeps everything).
+ */
+function scopeEvents(session: SessionDraft, key: ScopeKey, events: readonly ScopeEvent[], out: Out): void {
+  const before = scopeAt(session as SessionState, key);
+  const reduced = applyEvents(before, events);
+  putScope(session, key, reduced.state);
+  for (const outcome of reduced.outcomes) out.outcomes.push({ ...outcome, scope: key });
+  if (events.some((e) => e.kind === "prompt")) return;
+  addDelta(session, before.spend, reduced.state.spend);
+}
+
+function addDelta(session: SessionDraft, before: ScopeState["spend"], after: ScopeState["spend"]): void {
+  if (!after || after === before) return;
+  const total = (session.spend ??= zeroSpend());
+  const was = before ?? zeroSpend();
+  addTokens(total.tokens, after.tokens, was.tokens);
+  for (const [model, tokens] of Object.entries(after.byModel)) {
+    const old = Object.hasOwn(was.byModel, model) ? was.byModel[model]! : undefined;
+    addTokens((total.byModel[model] ??= { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 }), tokens, old);
+  }
+  total.toolCalls = Math.max(0, total.toolCalls + after.toolCalls - was.toolCalls);
+  total.agentsLaunched = Math.max(0, total.agentsLaunched + after.agentsLaunched - was.agentsLaunched);
+}
+
+function addTokens(into: TokenCounts, after: Readonly<TokenCounts>, before: Readonly<TokenCounts> | undefined): void {
+  into.input += after.input - (before?.input ?? 0);
+  into.output += after.output - (before?.output ?? 0);
+  into.cacheCreation += after.cacheCreation - (before?.cacheCreation ?? 0);
+  into.cacheRead += after.cacheRead - (before?.cacheRead ?? 0);
+}
+
+/** A new subagent scope: it counts toward the main scope's current task, after the subagents that task started before it. */
+function startedScope(session: SessionState): ScopeState {
+  const rootTask = session.main.task;
+  const before = Object.values(session.agents).filter((agent) => agent.rootTask === rootTask).length;
+  return { ...applyEvents(newScope(1), [{ kind: "subagent_started", rootTask }]).state, ordinal: before + 1 };
+}
+
+/**
+ * UserPromptSubmit vouched for a prompt. `/utility on` only tightens, so it
+ * takes effect now, whatever the prompt turns out to be; a wakeup that says
+ * it gates the model that scheduled it. Everything else waits for the line.
+ */
+function vouched(session: SessionDraft, event: Extract<SessionEvent, { kind: "prompt_vouched" }>, out: Out): void {
+  const seq = (session.promptSeq ?? 0) + 1;
+  session.promptSeq = seq;
+  const prompts = (session.prompts ??= {});
+  delete prompts[event.key];
+  prompts[event.key] = { own: event.own, seq, ...(event.switch ? { switch: event.switch } : {}) };
+  const keys = Object.keys(prompts);
+  for (const old of keys.slice(0, Math.max(0, keys.length - VOUCHED_PROMPTS_LIMIT))) delete prompts[old];
+  if (event.switch === "on") {
+    session.manualGate = true;
+    session.switchSeq = seq;
+    out.switchedNow = "on";
+  }
+  editScope(session, "main", (main) => awaitPrompt(main, event.key, event.slash));
+}
+
+/**
+ * The prompt's line and a slash command's skill lines are written after
+ * UserPromptSubmit: the next call looks for them. A prompt that is no slash
+ * command activates no skill: once its own line is written, nothing more is
+ * awaited. Behind an activation still awaited, the wait stays whole.
+ */
+function awaitPrompt(main: ScopeDraft, key: string, slash: boolean): void {
+  const whole = slash || (main.awaitingActivation === true && main.awaitingPrompt === undefined);
+  main.awaitingActivation = true;
+  if (whole) delete main.awaitingPrompt;
+  else main.awaitingPrompt = key;
+}
+
+/**
+ * A user line of the main transcript. Only a line that looks typed and whose
+ * prompt key a UserPromptSubmit vouched for is a typed prompt (SPEC §2): a
+ * shell can append a user line, but cannot make Claude Code run the hook.
+ * One line per vouch: a second line with the same key finds none.
+ */
+function promptLine(session: SessionDraft, event: Extract<SessionEvent, { kind: "prompt_line" }>, out: Out): void {
+  const prompts = session.prompts ?? {};
+  const vouch = Object.hasOwn(prompts, event.key) ? prompts[event.key] : undefined;
+  const kind = classifyPrompt(event.lineKind, event.key, () => vouch !== undefined);
+  if (vouch) delete prompts[event.key];
+  const outcome: PromptOutcome = { key: event.key, kind };
+  out.prompts.push(outcome);
+  if (kind !== "typed" || !vouch) return;
+  // The session's first prompt, even one of the plugin's own commands, starts task 1.
+  if (!vouch.own || session.main.task === 0) scopeEvents(session, "main", [{ kind: "prompt", typed: true }], out);
+  // A switch applies over older ones only: `on` took effect at its vouch, and an older `off` seen later must not undo it.
+  if (vouch.switch && (vouch.seq ?? 0) > (session.switchSeq ?? 0)) {
+    session.manualGate = vouch.switch === "on";
+    session.switchSeq = vouch.seq ?? 0;
+    outcome.switched = vouch.switch;
+  }
+}

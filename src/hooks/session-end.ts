@@ -1,0 +1,25 @@
+import type { HookContext } from "./context.js";
+import type { SessionEndInput } from "./input.js";
+import { baseRecord, logOutcomes, type HookResult } from "./records.js";
+import { scopeOf } from "./scope.js";
+import { caughtUp, storedSession } from "./session-io.js";
+
+/**
+ * SessionEnd: the main transcript's last lines (the final message of the last
+ * turn) are read into the machine, so the session's spend is whole in the
+ * state and the log (every surface shows the same spend, SPEC §15). A session
+ * the plugin never saw is left alone.
+ */
+export async function sessionEnd(input: SessionEndInput, ctx: HookContext): Promise<HookResult> {
+  const started = ctx.now();
+  if (!ctx.store.read(input.session_id)) return {};
+  const ref = scopeOf({ ...input, agent_id: undefined });
+  const reduced = await ctx.store.transact(input.session_id, async (existing) => {
+    const { reduced } = await caughtUp(existing ?? storedSession(ctx, input.session_id), ref, undefined, ctx);
+    return { state: reduced.session, result: reduced };
+  });
+  const where = { input, ref, session: reduced.session };
+  logOutcomes(ctx, "SessionEnd", where, reduced.outcomes);
+  ctx.appendLog(input.session_id, { ...baseRecord(ctx, "SessionEnd", where, started), decision: "observed", reason: "session ended" });
+  return {};
+}
