@@ -40,3 +40,30 @@ export function zeroSpend(): Spend {
 export function totalTokens(tokens: TokenCounts): number {
   return tokens.input + tokens.output + tokens.cacheCreation + tokens.cacheRead;
 }
+
+type Counts = Readonly<TokenCounts>;
+
+/** Adds `add`'s counts into `into` (the one place counts are added). */
+export function addTokens(into: TokenCounts, add: Counts): void {
+  into.input += add.input;
+  into.output += add.output;
+  into.cacheCreation += add.cacheCreation;
+  into.cacheRead += add.cacheRead;
+}
+
+type SpendLike = Readonly<{ tokens: Counts; byModel: Readonly<Record<string, Counts>>; toolCalls: number; agentsLaunched: number }>;
+
+/** Adds `add` into `into`: tokens, per model, tool calls and subagents. */
+export function addSpend(into: Spend, add: SpendLike): void {
+  addTokens(into.tokens, add.tokens);
+  for (const [model, tokens] of Object.entries(add.byModel)) addTokens((into.byModel[model] ??= zeroTokens()), tokens);
+  into.toolCalls += add.toolCalls;
+  into.agentsLaunched += add.agentsLaunched;
+}
+
+/** Several spends together (a fresh object). */
+export function sumSpend(spends: readonly SpendLike[]): Spend {
+  const total = zeroSpend();
+  for (const spend of spends) addSpend(total, spend);
+  return total;
+}

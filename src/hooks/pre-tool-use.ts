@@ -1,7 +1,7 @@
 import { inputDigest } from "../engine/redundancy.js";
 import { contextLineOf, decideInSession, type SessionDecision } from "../engine/session/decide.js";
 import type { SessionEvent } from "../engine/session/events.js";
-import { reduceAll, scopeAt, type Reduction } from "../engine/session/reduce.js";
+import { reduceAll, scopeAt } from "../engine/session/reduce.js";
 import { callMessageOf } from "../engine/session/scope-reducer.js";
 import type { SessionState } from "../engine/session/state.js";
 import { gateOf, stillAwaiting } from "../engine/session/views.js";
@@ -12,7 +12,7 @@ import type { HookContext } from "./context.js";
 import { failClosed } from "./fail-closed.js";
 import type { PreToolUseInput } from "./input.js";
 import { protectedTargetOf } from "./protected.js";
-import { baseRecord, loggedReport, logOutcomes, type HookResult } from "./records.js";
+import { baseRecord, loggedReport, logOutcomes, type HookResult, type RecordScope } from "./records.js";
 import { scopeOf, type ScopeRef } from "./scope.js";
 import { arrivalEvents, caughtUp, promptKeysSince, storedSession } from "./session-io.js";
 import { userSettings } from "./settings.js";
@@ -80,8 +80,12 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
       },
     };
   });
-  for (const learned of done.learned) logLearned(ctx, input, ref, done.session, learned, started);
-  ctx.appendLog(input.session_id, record(ctx, input, ref, done.session, done.decided, started));
+  const where = { input, ref, session: done.session };
+  for (const learned of done.learned) {
+    logSwitches(ctx, "PreToolUse", where, learned.prompts, started);
+    logOutcomes(ctx, "PreToolUse", where, learned.outcomes);
+  }
+  ctx.appendLog(input.session_id, record(ctx, where, done.decided, started));
   return answer(done.decided, done.context);
 }
 
@@ -157,18 +161,6 @@ async function skillCalled(input: PreToolUseInput, ctx: HookContext): Promise<Ho
   return {};
 }
 
-function logLearned(
-  ctx: HookContext,
-  input: PreToolUseInput,
-  ref: ScopeRef,
-  session: SessionState,
-  learned: Reduction,
-  started: number,
-): void {
-  logSwitches(ctx, "PreToolUse", { input, ref, session }, learned.prompts, started);
-  logOutcomes(ctx, "PreToolUse", { input, ref, session }, learned.outcomes);
-}
-
 function answer(decided: SessionDecision, context: string | undefined): HookResult {
   const { decision } = decided;
   if (decision.decision === "refused") {
@@ -186,18 +178,12 @@ function answer(decided: SessionDecision, context: string | undefined): HookResu
   return hint ? { output: { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: hint } } } : {};
 }
 
-function record(
-  ctx: HookContext,
-  input: PreToolUseInput,
-  ref: ScopeRef,
-  session: SessionState,
-  decided: SessionDecision,
-  started: number,
-): LogRecord {
+function record(ctx: HookContext, where: RecordScope & { input: PreToolUseInput }, decided: SessionDecision, started: number): LogRecord {
   const { decision } = decided;
+  const { input, ref, session } = where;
   const spend = recordSpendOf(session, ref, input.tool_use_id);
   return {
-    ...baseRecord(ctx, "PreToolUse", { input, ref, session }, started),
+    ...baseRecord(ctx, "PreToolUse", where, started),
     tool: input.tool_name,
     ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
     inputDigest: decided.digest,

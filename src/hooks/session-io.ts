@@ -74,9 +74,8 @@ export async function transcriptEvents(session: SessionState, ref: ScopeRef, ctx
       events.push(item);
       continue;
     }
+    // Read at each activation line (a new task may have forgotten it); ungated skills are remembered too.
     const file = join(item.folder, "SKILL.md");
-    if (scope.sources.some((s) => s.file === file)) continue;
-    // Ungated skills are remembered too, so their files are not read again this task.
     const source = (await ctx.loadSkill(file)) ?? { ...manualSource(), file, gated: false };
     events.push({ kind: "skill_loaded", scope: item.scope, source });
   }

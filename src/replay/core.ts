@@ -9,8 +9,8 @@ import { reduceAll, scopeAt, type Reduction } from "../engine/session/reduce.js"
 import { newScope, newSession, type GateSource, type SessionState } from "../engine/session/state.js";
 import { gateOf } from "../engine/session/views.js";
 import { defaultConfig, type Config } from "../engine/signals.js";
-import { zeroSpend, type Spend } from "../engine/spend.js";
-import { DELEGATE_TOOLS } from "../engine/tools.js";
+import { sumSpend, type Spend } from "../engine/spend.js";
+import { DELEGATE_TOOLS, isReadOnlyTool } from "../engine/tools.js";
 import type { Conversation } from "../engine/vocabulary.js";
 import { promptKey, readPrompt, typedText } from "../ingest/prompts.js";
 import { ingestEvent } from "../ingest/transcript.js";
@@ -157,6 +157,13 @@ function timed(events: readonly LocatedEvent[]): Array<{ event: LocatedEvent; at
 }
 
 type AssistantEvent = Extract<LocatedEvent, { kind: "assistant" }>;
+/** Where a call was written, and the text that governs it. */
+interface WaitingAt {
+  line: number;
+  texts: string;
+  messageId: string;
+  model?: string;
+}
 type ToolUseBlock = Extract<AssistantEvent["blocks"][number], { type: "tool_use" }>;
 
 const NO_SETTINGS: UserSettings = { budgets: {} };
@@ -186,13 +193,16 @@ class Replay {
     const line = event.lineNo ?? 0;
     if (line > this.lines) this.lines = line;
     if (event.kind === "assistant" && this.seenBefore(event)) return;
-    if (event.kind === "tool_result") return this.toolResult(event, line);
+    if (event.kind === "tool_result") {
+      this.decideWaiting(event);
+      return this.toolResult(event, line);
+    }
     const run = this.scopeFor(event, subagentFile, file);
+    this.decideWaiting(event, run);
     run.touch(line);
-    if (event.kind === "compact") this.countCompaction(run, event.source);
-    else run.afterBoundary = false;
+    this.countCompaction(run, event);
     if (event.kind === "user_text") this.userText(run, event);
-    if (run.key === "main" && event.kind === "assistant" && scopeAt(this.session, "main").task === 0) this.startFirstTask();
+    this.startFirstTask(run, event);
     this.feed(run, this.ingested(event, run.key));
     if (event.kind === "assistant") this.assistant(run, event, line);
   }
@@ -234,9 +244,14 @@ class Replay {
     return false;
   }
 
-  private countCompaction(run: ScopeRun, source: "boundary" | "summary"): void {
-    if (source === "boundary" || !run.afterBoundary) run.compactions += 1;
-    run.afterBoundary = source === "boundary";
+  /** A compact_boundary line and the summary line after it are one compaction. */
+  private countCompaction(run: ScopeRun, event: LocatedEvent): void {
+    if (event.kind !== "compact") {
+      run.afterBoundary = false;
+      return;
+    }
+    if (event.source === "boundary" || !run.afterBoundary) run.compactions += 1;
+    run.afterBoundary = event.source === "boundary";
   }
 
   /** A result belongs to its call's scope, wherever it is written. */
@@ -282,23 +297,93 @@ class Replay {
     ]);
   }
 
-  /** A recording that starts with the model's turn (resumed, or cut): its first task starts there. */
-  private startFirstTask(): void {
-    this.feed(this.runs.get("main")!, [{ kind: "scope", scope: "main", event: { kind: "prompt", typed: true } }]);
+  private mainSeen = false;
+
+  /**
+   * The hooks' state starts at task 0 with a session's first prompt
+   * (UserPromptSubmit), and at task 1 when the first hook is a tool call's (a
+   * resumed session). A recording that starts with anything but a prompt
+   * line (the model's turn: resumed, or cut) starts at task 1 too.
+   */
+  private startFirstTask(run: ScopeRun, event: LocatedEvent): void {
+    if (run.key !== "main" || this.mainSeen) return;
+    this.mainSeen = true;
+    if (event.kind === "user_text" && event.lineKind !== "meta") return;
+    this.feed(run, [{ kind: "scope", scope: "main", event: { kind: "prompt", typed: true } }]);
   }
 
-  /** An assistant line: text blocks govern the calls after them in the same message (SPEC §4). */
+  /**
+   * An assistant line: text blocks govern the calls after them in the same
+   * message (SPEC §4). Its calls wait to be decided at the moment Claude Code
+   * runs their PreToolUse (see decideWaiting).
+   */
   private assistant(run: ScopeRun, event: AssistantEvent, line: number): void {
     const texts = run.messageTexts.get(event.messageId) ?? [];
     run.messageTexts.set(event.messageId, texts);
     for (const block of event.blocks) {
       if (block.type === "text") texts.push(block.text);
-      else if (!this.byCallId.has(block.id))
-        this.toolUse(run, block, { line, texts, messageId: event.messageId, ...(event.model ? { model: event.model } : {}) });
+      else if (!this.byCallId.has(block.id) && !this.waiting.some((w) => w.block.id === block.id))
+        this.wait(run, block, {
+          line,
+          texts: texts.join("\n\n"),
+          messageId: event.messageId,
+          ...(event.model ? { model: event.model } : {}),
+        });
     }
   }
 
-  private toolUse(run: ScopeRun, block: ToolUseBlock, at: { line: number; texts: string[]; messageId: string; model?: string }): void {
+  /** Calls written but not yet decided, in order, each with its batch (see decideWaiting). */
+  private waiting: Array<{ run: ScopeRun; block: ToolUseBlock; at: WaitingAt; batch: number }> = [];
+  private batches = 0;
+
+  /** Consecutive read-only calls of one message run together (their hooks first); any other call runs alone. */
+  private wait(run: ScopeRun, block: ToolUseBlock, at: WaitingAt): void {
+    const last = this.waiting.at(-1);
+    const together =
+      last !== undefined &&
+      last.run === run &&
+      last.at.messageId === at.messageId &&
+      isReadOnlyTool(last.block.name) &&
+      isReadOnlyTool(block.name);
+    this.waiting.push({ run, block, at, batch: together ? last.batch : ++this.batches });
+  }
+
+  /**
+   * Replay's timing model of Claude Code (docs/claude-code-facts.md): a
+   * message's lines are all written before any call runs; its calls run
+   * batch by batch (read-only calls together, others alone), each batch's
+   * PreToolUse hooks seeing every line written before the batch's first
+   * result (a skill an earlier call loaded included). So a batch is decided
+   * at its first result; the batch of a call that may launch a subagent at
+   * another scope's line (the subagent starts only after that call was
+   * decided); and every batch of a
+   * scope at its next message, prompt or compaction, or at the end.
+   */
+  private decideWaiting(event?: LocatedEvent, run?: ScopeRun): void {
+    for (const scope of new Set(this.waiting.map((w) => w.run))) {
+      const upTo = this.decidedBy(scope, event, run);
+      if (upTo === undefined) continue;
+      const now = this.waiting.filter((w) => w.run === scope && w.batch <= upTo);
+      this.waiting = this.waiting.filter((w) => !now.includes(w));
+      for (const { block, at } of now) this.toolUse(scope, block, at);
+    }
+  }
+
+  /** The last of `scope`'s waiting batches that `event` (a line of scope `run`) makes Claude Code decide, or undefined for none. */
+  private decidedBy(scope: ScopeRun, event: LocatedEvent | undefined, run: ScopeRun | undefined): number | undefined {
+    const mine = this.waiting.filter((w) => w.run === scope);
+    const first = mine[0]!;
+    if (event === undefined) return Number.POSITIVE_INFINITY;
+    if (event.kind === "tool_result") return mine.find((w) => w.block.id === event.toolUseId)?.batch;
+    // Another scope's line: a subagent runs once the call that launched it was decided, and decides nothing else.
+    if (run !== scope)
+      return mine.find((w) => (DELEGATE_TOOLS as readonly string[]).includes(w.block.name) || w.block.name === "Skill")?.batch;
+    if (event.kind === "assistant" && event.messageId === first.at.messageId) return undefined;
+    if (event.kind === "user_text" && event.isMeta) return undefined;
+    return Number.POSITIVE_INFINITY;
+  }
+
+  private toolUse(run: ScopeRun, block: ToolUseBlock, at: WaitingAt): void {
     if (this.forcedGate && !gateOf(this.session, run.key))
       this.feed(run, [{ kind: "skill_loaded", scope: run.key, source: this.forcedGate }]);
     const gate = gateOf(this.session, run.key);
@@ -312,7 +397,7 @@ class Replay {
         tool: block.name,
         input: block.input,
         toolUseId: block.id,
-        reportText: at.texts.join("\n\n"),
+        reportText: at.texts,
         ...(at.model ? { model: at.model } : {}),
       },
       this.options.user ?? NO_SETTINGS,
@@ -391,6 +476,7 @@ class Replay {
   }
 
   result(): EventsReplay {
+    this.decideWaiting();
     const runs = [...this.runs.values()];
     const prompts: Record<string, string> = {};
     for (const run of runs) if (run.scope === "agent" && run.prompt !== undefined) prompts[run.id] = run.prompt;
@@ -453,18 +539,7 @@ export function estimateTokens(resultBytes: number): number {
 
 /** A scope's spend over every task, each task at the machine's final count. */
 function totalOf(run: ScopeRun): Spend | undefined {
-  if (run.taskSpend.size === 0) return undefined;
-  const total = zeroSpend();
-  for (const spend of run.taskSpend.values()) {
-    for (const field of ["input", "output", "cacheCreation", "cacheRead"] as const) total.tokens[field] += spend.tokens[field];
-    for (const [model, tokens] of Object.entries(spend.byModel)) {
-      const into = (total.byModel[model] ??= { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 });
-      for (const field of ["input", "output", "cacheCreation", "cacheRead"] as const) into[field] += tokens[field];
-    }
-    total.toolCalls += spend.toolCalls;
-    total.agentsLaunched += spend.agentsLaunched;
-  }
-  return total;
+  return run.taskSpend.size === 0 ? undefined : sumSpend([...run.taskSpend.values()]);
 }
 
 function scopeReport(run: ScopeRun, tasks: number): ScopeReplay {

@@ -4,12 +4,11 @@ import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { readAll } from "../transcript/forward-reader.js";
 import { DEFAULT_PRICES, estimateCostUsd } from "../engine/prices.js";
-import { totalTokens, zeroSpend, type Spend } from "../engine/spend.js";
-import { applyEvents } from "../engine/session/scope-reducer.js";
-import { newScope } from "../engine/session/state.js";
+import { sumSpend, totalTokens, type Spend } from "../engine/spend.js";
 import { gateSourceFrom } from "../engine/gate-policy.js";
 import { readOptIn } from "../optin/read.js";
 import type { GateSource } from "../engine/session/state.js";
+import type { UserSettings } from "../engine/session/decide.js";
 import type { ReplaySpend, ScopeReplay } from "./types.js";
 import { REPLAY_POLICY, replaySession, type ReplayOptions } from "./core.js";
 import { TOKEN_ESTIMATE, type FileReplay, type ReplayReport, type ReplayTotals } from "./types.js";
@@ -96,11 +95,14 @@ function sessionsOf(planned: readonly Planned[]): Planned[][] {
 }
 
 /** Replays transcript files (and the subagent files beside each session file), each session through one session machine. */
-export function replayFiles(paths: readonly string[], options: { gated?: boolean; cwd?: string } = {}): ReplayReport {
+export function replayFiles(
+  paths: readonly string[],
+  options: { gated?: boolean; cwd?: string; user?: UserSettings | undefined } = {},
+): ReplayReport {
   if (paths.length === 0) throw new ReplayInputError("give at least one transcript file.");
   const planned = planFiles(paths, options.cwd ?? process.cwd());
   const files: FileReplay[] = [];
-  const replayOptions: ReplayOptions = { gated: options.gated === true, skillSource };
+  const replayOptions: ReplayOptions = { gated: options.gated === true, skillSource, ...(options.user ? { user: options.user } : {}) };
   for (const group of sessionsOf(planned)) files.push(...replayGroup(group, replayOptions));
   const { scope: _all, ...spend } = totalSpend(files.flatMap((file) => file.scopes));
   return {
@@ -151,8 +153,7 @@ function spendLabel(scope: ScopeReplay): string {
 
 /** Every scope's spend together (the reducer's, added with its own event); a subagent's copies in the session file are left out, counted from its own file. */
 function totalSpend(scopes: readonly ScopeReplay[]): ReplaySpend {
-  const spent = scopes.flatMap((scope) => (scope.spend ? [{ kind: "spend_added" as const, spend: scope.spend }] : []));
-  const total = applyEvents(newScope(), spent).state.spend ?? zeroSpend();
+  const total = sumSpend(scopes.flatMap((scope) => (scope.spend ? [scope.spend] : [])));
   return replaySpend(
     "all",
     total,

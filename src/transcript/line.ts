@@ -231,10 +231,11 @@ function assistantEvents(raw: RawLine, info: LineInfo): TranscriptEvent[] {
   const content = raw.message?.content;
   if (!Array.isArray(content)) return [];
   const blocks = content.flatMap(assistantBlock);
-  if (blocks.length === 0) return [];
+  const usage = usageOf(raw.message?.usage);
+  // A line of only thinking (or anything new) still reports the message's usage (SPEC §12).
+  if (blocks.length === 0 && !usage) return [];
   // Without message.id the line cannot share a message with another line.
   const messageId = raw.message?.id ?? `line:${raw.uuid ?? "unknown"}`;
-  const usage = usageOf(raw.message?.usage);
   const model = raw.message?.model;
   return [{ kind: "assistant", messageId, blocks, ...(model ? { model } : {}), ...(usage ? { usage } : {}), ...info }];
 }

@@ -11,6 +11,7 @@ import {
   type SessionDraft,
   type SessionState,
   type Switch,
+  type VouchedPrompt,
 } from "./state.js";
 
 /**
@@ -49,7 +50,7 @@ export function reduce(session: SessionState, event: SessionEvent): Reduction {
 export function reduceAll(session: SessionState, events: readonly SessionEvent[]): Reduction {
   const draft = copySession(session);
   const out: Omit<Reduction, "session"> = { outcomes: [], prompts: [] };
-  for (const event of events) apply(draft, event, out);
+  for (const event of events) apply(draft, event as Extract<SessionEvent, { kind: SessionEvent["kind"] }>, out);
   return { session: draft as SessionState, ...out };
 }
 
@@ -76,57 +77,58 @@ function copySpend(spend: Readonly<Spend> | (SessionState["spend"] & object)): S
 
 type Out = Omit<Reduction, "session">;
 
-function apply(session: SessionDraft, event: SessionEvent, out: Out): void {
-  switch (event.kind) {
-    case "prompt_vouched":
-      return vouched(session, event, out);
-    case "prompt_line":
-      return promptLine(session, event, out);
-    case "switch_restored":
-      session.manualGate = true;
-      return;
-    case "subagent_started":
-      if (!Object.hasOwn(session.agents, event.agentId)) putScope(session, `agent:${event.agentId}`, startedScope(session as SessionState));
-      return;
-    case "definition_loaded":
-      return editScope(session, `agent:${event.agentId}`, (scope) => {
-        if (scope.agentType !== undefined) return;
-        scope.agentType = event.agentType;
-        if (event.definition) scope.definition = event.definition;
-      });
-    case "skill_loaded":
-      return editScope(session, event.scope, (scope) => {
-        if (!scope.sources.some((s) => s.file === event.source.file)) scope.sources = [...scope.sources, event.source];
-      });
-    case "lines_read":
-      return editScope(session, event.scope, (scope) => {
-        scope.offset = event.offset;
-        if (event.transcriptId !== undefined) scope.transcriptId = event.transcriptId;
-        else delete scope.transcriptId;
-      });
-    case "activation_awaited":
-      return editScope(session, event.scope, (scope) => {
-        scope.awaitingActivation = true;
-        delete scope.awaitingPrompt;
-      });
-    case "activation_seen":
-      return editScope(session, event.scope, (scope) => {
-        delete scope.awaitingActivation;
-        delete scope.awaitingPrompt;
-      });
-    case "call_line_seen":
-      return scopeEvents(session, event.scope, [{ kind: "confirmed", messageId: event.messageId }], out);
-    case "stop_blocked":
-      return editScope(session, event.scope, (scope) => {
-        scope.stopBlocked = true;
-      });
-    case "user_budgets":
-      if (event.budgets && Object.keys(event.budgets).length > 0) session.userBudgets = event.budgets;
-      else delete session.userBudgets;
-      return;
-    case "scope":
-      return scopeEvents(session, event.scope, [event.event], out);
-  }
+type Handler<K extends SessionEvent["kind"]> = (session: SessionDraft, event: Extract<SessionEvent, { kind: K }>, out: Out) => void;
+
+/** What each event does to the session: one line each, or a named function below. */
+const HANDLERS: { [K in SessionEvent["kind"]]: Handler<K> } = {
+  prompt_vouched: (session, event, out) => vouched(session, event, out),
+  prompt_line: (session, event, out) => promptLine(session, event, out),
+  switch_restored: (session) => {
+    session.manualGate = true;
+  },
+  subagent_started: (session, event) => {
+    if (!Object.hasOwn(session.agents, event.agentId)) putScope(session, `agent:${event.agentId}`, startedScope(session as SessionState));
+  },
+  definition_loaded: (session, event) =>
+    editScope(session, `agent:${event.agentId}`, (scope) => {
+      if (scope.agentType !== undefined) return;
+      scope.agentType = event.agentType;
+      if (event.definition) scope.definition = event.definition;
+    }),
+  skill_loaded: (session, event) =>
+    editScope(session, event.scope, (scope) => {
+      if (!scope.sources.some((s) => s.file === event.source.file)) scope.sources = [...scope.sources, event.source];
+    }),
+  lines_read: (session, event) =>
+    editScope(session, event.scope, (scope) => {
+      scope.offset = event.offset;
+      if (event.transcriptId !== undefined) scope.transcriptId = event.transcriptId;
+      else delete scope.transcriptId;
+    }),
+  activation_awaited: (session, event) =>
+    editScope(session, event.scope, (scope) => {
+      scope.awaitingActivation = true;
+      delete scope.awaitingPrompt;
+    }),
+  activation_seen: (session, event) =>
+    editScope(session, event.scope, (scope) => {
+      delete scope.awaitingActivation;
+      delete scope.awaitingPrompt;
+    }),
+  call_line_seen: (session, event, out) => scopeEvents(session, event.scope, [{ kind: "confirmed", messageId: event.messageId }], out),
+  stop_blocked: (session, event) =>
+    editScope(session, event.scope, (scope) => {
+      scope.stopBlocked = true;
+    }),
+  user_budgets: (session, event) => {
+    if (event.budgets && Object.keys(event.budgets).length > 0) session.userBudgets = event.budgets;
+    else delete session.userBudgets;
+  },
+  scope: (session, event, out) => scopeEvents(session, event.scope, [event.event], out),
+};
+
+function apply<K extends SessionEvent["kind"]>(session: SessionDraft, event: Extract<SessionEvent, { kind: K }>, out: Out): void {
+  (HANDLERS[event.kind as K] as Handler<K>)(session, event, out);
 }
 
 /** Runs `change` on a copy of the scope and puts the copy in place. */
@@ -233,10 +235,14 @@ function promptLine(session: SessionDraft, event: Extract<SessionEvent, { kind: 
   if (kind !== "typed" || !vouch) return;
   // The session's first prompt, even one of the plugin's own commands, starts task 1.
   if (!vouch.own || session.main.task === 0) scopeEvents(session, "main", [{ kind: "prompt", typed: true }], out);
-  // A switch applies over older ones only: `on` took effect at its vouch, and an older `off` seen later must not undo it.
-  if (vouch.switch && (vouch.seq ?? 0) > (session.switchSeq ?? 0)) {
-    session.manualGate = vouch.switch === "on";
-    session.switchSeq = vouch.seq ?? 0;
-    outcome.switched = vouch.switch;
-  }
+  applySwitch(session, vouch, outcome);
+}
+
+/** A switch applies over older ones only: `on` took effect at its vouch, and an older `off` seen later must not undo it. */
+function applySwitch(session: SessionDraft, vouch: VouchedPrompt, outcome: PromptOutcome): void {
+  const seq = vouch.seq ?? 0;
+  if (!vouch.switch || seq <= (session.switchSeq ?? 0)) return;
+  session.manualGate = vouch.switch === "on";
+  session.switchSeq = seq;
+  outcome.switched = vouch.switch;
 }

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { ActionSchema } from "../vocabulary.js";
-import { SpendSchema, TokenCountsSchema } from "../spend.js";
+import { TokenCountsSchema } from "../spend.js";
 import { RanCallSchema } from "./state.js";
 
 /**
@@ -70,8 +70,6 @@ export const ScopeEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("subagent_started"), rootTask: z.number() }),
   /** The scope's loop ended (Stop, SubagentStop): what is still pending never ran. */
   z.object({ kind: z.literal("turn_end"), subagent: z.boolean() }),
-  /** Spend measured elsewhere that counts for this scope's task (a subagent replayed from its own file). */
-  z.object({ kind: z.literal("spend_added"), spend: SpendSchema }),
 ]);
 export type ScopeEvent = z.infer<typeof ScopeEventSchema>;
 export type CallEvent = Extract<ScopeEvent, { kind: "call" }>;

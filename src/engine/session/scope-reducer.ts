@@ -1,7 +1,7 @@
 import { DELEGATE_TOOLS } from "../tools.js";
-import { zeroSpend, zeroTokens, type Spend, type TokenCounts } from "../spend.js";
+import { addSpend, addTokens, sumSpend, zeroSpend, zeroTokens, type Spend, type TokenCounts } from "../spend.js";
 import type { ScopeEvent } from "./scope-events.js";
-import { newScope, type RanCallDraft, type ScopeDraft, type ScopeState } from "./state.js";
+import type { RanCallDraft, ScopeDraft, ScopeState } from "./state.js";
 import { endJob, isJobStop, type JobRef } from "../background.js";
 
 /**
@@ -57,7 +57,7 @@ function copyScope(state: ScopeState): ScopeDraft {
   return copy;
 }
 
-function copySpend(spend: Readonly<Spend>): Spend {
+function copySpend(spend: NonNullable<ScopeState["spend"]>): Spend {
   const byModel: Spend["byModel"] = {};
   for (const [model, tokens] of Object.entries(spend.byModel)) byModel[model] = { ...tokens };
   return { ...spend, tokens: { ...spend.tokens }, byModel };
@@ -99,8 +99,6 @@ function apply(scope: ScopeDraft, event: ScopeEvent, outcomes: Outcome[]): void 
       return subagentStarted(scope, event);
     case "turn_end":
       return turnEnd(scope, event.subagent, outcomes);
-    case "spend_added":
-      return addSpend(spendOf(scope), event.spend);
   }
 }
 
@@ -337,26 +335,12 @@ function subtract(a: TokenCounts, b: TokenCounts): TokenCounts {
   };
 }
 
-function addTokens(into: TokenCounts, add: TokenCounts): void {
-  into.input += add.input;
-  into.output += add.output;
-  into.cacheCreation += add.cacheCreation;
-  into.cacheRead += add.cacheRead;
-}
-
-function addSpend(into: Spend, add: Spend): void {
-  addTokens(into.tokens, add.tokens);
-  for (const [model, tokens] of Object.entries(add.byModel)) addTokens((into.byModel[model] ??= zeroTokens()), tokens);
-  into.toolCalls += add.toolCalls;
-  into.agentsLaunched += add.agentsLaunched;
-}
-
 /**
  * What the root task has spent (SPEC §12): the main scope's task and every
  * subagent launched in it (nested ones too: each is launched in the root task).
  */
 export function rootTaskSpend(main: ScopeState, agents: readonly ScopeState[]): Spend {
-  const total = main.spend ? copySpend(main.spend) : zeroSpend();
+  const total = main.spend ? sumSpend([main.spend]) : zeroSpend();
   for (const agent of agents) if (agent.rootTask === main.task && agent.spend) addSpend(total, agent.spend);
   return total;
 }

@@ -9,7 +9,7 @@ import {
   neverRan,
 } from "../../../src/engine/session/scope-reducer.js";
 import { newScope, type ScopeState } from "../../../src/engine/session/state.js";
-import { zeroSpend } from "../../../src/engine/spend.js";
+import { sumSpend, zeroSpend } from "../../../src/engine/spend.js";
 
 const tokens = (input: number, output = 0, cacheCreation = 0, cacheRead = 0) => ({ input, output, cacheCreation, cacheRead });
 const call = (id: string | undefined, tool = "Read", over: Partial<Extract<ScopeEvent, { kind: "call" }>> = {}): ScopeEvent => ({
@@ -45,14 +45,13 @@ describe("calls the gate never let through (ran_unchecked)", () => {
   });
 });
 
-describe("spend measured elsewhere (spend_added)", () => {
-  it("adds every count, by model too, to what the scope spent", () => {
+describe("spends added together (sumSpend, src/engine/spend.ts)", () => {
+  it("adds every count, by model too", () => {
     const add = { tokens: tokens(1, 2, 3, 4), byModel: { a: tokens(1, 2, 3, 4) }, toolCalls: 2, agentsLaunched: 1 };
-    const s = run([
-      { kind: "spend_added", spend: add },
-      { kind: "spend_added", spend: { ...add, byModel: { a: tokens(1, 2, 3, 4), b: tokens(5) } } },
-    ]).state;
-    expect(s.spend).toStrictEqual({
+    const total = sumSpend([add, { ...add, byModel: { a: tokens(1, 2, 3, 4), b: tokens(5) } }]);
+    expect(sumSpend([])).toStrictEqual(zeroSpend());
+    expect(add.tokens).toStrictEqual(tokens(1, 2, 3, 4));
+    expect(total).toStrictEqual({
       tokens: tokens(2, 4, 6, 8),
       byModel: { a: tokens(2, 4, 6, 8), b: tokens(5) },
       toolCalls: 4,

@@ -29,7 +29,7 @@ const EVERY_EVENT: ScopeEvent[] = [
   { kind: "usage", messageId: "m1", model: "claude-x", tokens, toolUseIds: ["t1", "t2"] },
   { kind: "subagent_started", rootTask: 3 },
   { kind: "turn_end", subagent: true },
-  { kind: "spend_added", spend },
+  { kind: "confirmed", messageId: "m2" },
 ];
 
 describe("ScopeEventSchema", () => {
@@ -53,7 +53,7 @@ describe("ScopeEventSchema", () => {
     expect(ScopeEventSchema.safeParse({ ...EVERY_EVENT[7], tokens: { input: 1 } }).success).toBe(false);
     expect(ScopeEventSchema.safeParse({ kind: "subagent_started", rootTask: "3" }).success).toBe(false);
     expect(ScopeEventSchema.safeParse({ kind: "turn_end" }).success).toBe(false);
-    expect(ScopeEventSchema.safeParse({ kind: "spend_added", spend: {} }).success).toBe(false);
+    expect(ScopeEventSchema.safeParse({ kind: "confirmed" }).success).toBe(false);
     expect(ScopeEventSchema.safeParse({ kind: "denied" }).success).toBe(false);
     expect(ScopeEventSchema.safeParse({ ...EVERY_EVENT[6], jobId: 7 }).success).toBe(false);
   });
