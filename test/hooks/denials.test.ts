@@ -104,13 +104,16 @@ describe("a denial line in an ungated scope", () => {
   let dir: TempDir | undefined;
   afterEach(() => dir?.remove());
 
-  it("refunds nothing at the next call (no call line is read there); the turn's end takes the call off", async () => {
+  it("refunds nothing at the next call, even one whose own line the hook reads; the turn's end takes the call off", async () => {
     dir = tempDir();
-    const transcript = dir.file("t.jsonl", jsonl([prompt("go"), assistant("m1", [bash("t1")])]));
+    const same = { command: "echo same" };
+    const transcript = dir.file("t.jsonl", jsonl([prompt("go"), assistant("m1", [call("t1", "Bash", same)])]));
     const ctx = fakeContext();
-    await decide(ctx, transcript, "t1");
-    appendFileSync(transcript, jsonl([denial("t1"), assistant("m2", [bash("t2")])]));
-    await decide(ctx, transcript, "t2");
+    await preToolUse(preInput("Bash", same, { id: "t1", transcript }), ctx);
+    appendFileSync(transcript, jsonl([denial("t1"), assistant("m2", [call("t2", "Bash", same)])]));
+    // The same call again while t1 is pending: the hook reads t2's own line (its result may be a repeat's proof).
+    await preToolUse(preInput("Bash", same, { id: "t2", transcript }), ctx);
+    expect(ctx.waits.map((w) => w.toolUseId)).toContain("t2");
     expect(ctx.state()!.main.step).toBe(2);
     expect(ctx.state()!.main.pending.t1).toMatchObject({ deniedSeen: true });
     appendFileSync(transcript, jsonl([result("t2", "ok"), assistant("m3", [text("Done.")])]));
