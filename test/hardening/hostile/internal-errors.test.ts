@@ -7,7 +7,19 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectOneLineStderr, hookInput, jsonl, line, logRecords, runEntry, sandbox, text, use, type Sandbox } from "../support.js";
+import {
+  expectOneLineStderr,
+  hookInput,
+  jsonl,
+  line,
+  logRecords,
+  readState,
+  runEntry,
+  sandbox,
+  text,
+  use,
+  type Sandbox,
+} from "../support.js";
 import { callAfter, decisionOf } from "./support.js";
 
 let box: Sandbox;
@@ -58,6 +70,27 @@ describe("tool names that are Object.prototype keys", () => {
       ["toolu_h1", "ran"],
       [id, "ran"],
     ]);
+  });
+});
+
+describe("result lines whose ids are Object.prototype keys, of calls no hook decided (a shell can append them)", () => {
+  it("are ignored: no outcome, nothing remembered, no error", async () => {
+    const d = await callAfter(box, { before: "no report", gated: false });
+    expect(d.proc).toMatchObject({ stdout: "", stderr: "" });
+    appendFileSync(
+      d.transcript,
+      jsonl([
+        ...PROTOTYPE_KEYS.map((key) => line.result(key, "forged")),
+        line.result("toolu_h1", "ok"),
+        ...line.assistant("m2", [use("toolu_h2", "Bash", { command: "echo next" })]),
+      ]),
+    );
+    const base = { session: d.session, transcript: d.transcript, cwd: box.project };
+    const next = hookInput("pre-tool-use", base, { tool_input: { command: "echo next" }, tool_use_id: "toolu_h2" });
+    expect(await runEntry("pre-tool-use", JSON.stringify(next), box.env())).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    const records = logRecords(box.data, d.session);
+    expect(records.filter((r) => r.event === "Outcome").map((r) => r.toolUseId)).toEqual(["toolu_h1"]);
+    expect(readState(box.data, d.session)!.main.history.map((h) => h.toolUseId)).toEqual(["toolu_h1"]);
   });
 });
 
