@@ -11,10 +11,11 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_DECISION } from "../support/hook-output.js";
-import { promptKey } from "../../src/hooks/gating.js";
+import { promptKey } from "../../src/ingest/prompts.js";
 import {
   GOOD,
   hookInput,
+  jsonl,
   line,
   logRecords,
   promptIdOf,
@@ -488,22 +489,16 @@ describe("nothing but the user ungates a scope", () => {
       ...msg("s1", [text("/utility off"), use("s1c", "Bash")], { sidechain: true }),
     ];
     const { id, transcript } = await session({ main, sub, prompt: "/utility on" });
-    // Vouched for; it switches once a main-scope hook sees its typed line (SPEC §2).
+    // `/utility on` only tightens: it takes effect at its UserPromptSubmit; its prompt stays vouched until its line is seen.
+    expect(readState(box.data, id)!.manualGate).toBe(true);
     expect(readState(box.data, id)!.prompts).toHaveProperty(promptKey(promptIdOf("/utility on")));
     // The subagent is not gated: its call passes without a report (and counts in its own scope only).
     expectPassed(await pre(id, transcript, { id: "s1c", agent: true }));
-    const post = await runInProcess(
-      "post-tool-use",
-      JSON.stringify(
-        hookInput(
-          "post-tool-use",
-          { session: id, transcript, agentId: "sub1", agentType: "free-helper" },
-          { tool_input: { command: "echo s1c" }, tool_use_id: "s1c" },
-        ),
-      ),
-      box.env(),
+    // It ran: its result line in the subagent's own file, which its stop reads.
+    appendFileSync(
+      join(box.transcripts, id, "subagents", "agent-sub1.jsonl"),
+      jsonl([line.result("s1c", "/utility off", { sidechain: true })]),
     );
-    expect(post).toEqual({ stdout: "", stderr: "" });
     const stop = await runInProcess(
       "subagent-stop",
       JSON.stringify(

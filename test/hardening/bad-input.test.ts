@@ -4,15 +4,14 @@
  * with a transcript that is missing or not a file). Each answers with at
  * most one line on stderr and exit 0, never a stack trace; the state and the
  * log stay whole and lose nothing; input that is valid gets the normal
- * behaviour.
+ * behaviour, and a transcript the hooks cannot read is said so (issue 18).
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { appendFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { processContext } from "../../src/hooks/context.js";
-import { postToolUse } from "../../src/hooks/post-tool-use.js";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
 import {
@@ -21,12 +20,14 @@ import {
   expectOneLineStderr,
   expectValidOutput,
   hookInput,
+  jsonl,
   line,
   logRecords,
   promptIdOf,
   readState,
   runEntry,
   sandbox,
+  use,
   type EntryFile,
   type Sandbox,
 } from "./support.js";
@@ -34,21 +35,34 @@ import {
 const SESSION = "5c505ef3-1111-4222-8333-444455556666";
 const AGENT = "ae5fab07137205403";
 
-/** A session with a task and two steps, written by the real handlers. */
+/**
+ * A session with a task, two steps in the main scope and one in a subagent,
+ * written by the real handlers; each call's line is written before its
+ * PreToolUse and its result line after (no hook runs after a call: the
+ * scope's next hook reads the result).
+ */
 async function seeded(box: Sandbox): Promise<{ transcript: string }> {
   const transcript = box.transcript(`${SESSION}.jsonl`, [line.prompt("fix the test")]);
+  const sub = subagentTranscript(box);
+  mkdirSync(join(sub, ".."), { recursive: true });
+  writeFileSync(sub, jsonl([line.prompt("look at /x", { sidechain: true, agentId: AGENT })]));
   const ctx = () => processContext(box.env());
   const base = { session_id: SESSION, transcript_path: transcript, hook_event_name: "UserPromptSubmit" };
   await userPromptSubmit({ ...base, prompt: "fix the test", prompt_id: promptIdOf("fix the test") }, ctx());
-  // Calls that ran: PreToolUse, then PostToolUse (a call still pending at a stop never ran, and is uncounted).
   const calls = [
     { tool_name: "Bash", tool_input: { command: "echo seed 1" }, tool_use_id: "toolu_seed_1" },
     { tool_name: "Bash", tool_input: { command: "echo seed 2" }, tool_use_id: "toolu_seed_2" },
     { agent_id: AGENT, agent_type: "general-purpose", tool_name: "Read", tool_input: { file_path: "/x" }, tool_use_id: "toolu_seed_sub" },
   ];
   for (const call of calls) {
+    const file = call.agent_id ? sub : transcript;
+    const options = call.agent_id ? { sidechain: true, agentId: AGENT } : {};
+    appendFileSync(
+      file,
+      jsonl(line.assistant(`msg_${call.tool_use_id}`, [use(call.tool_use_id, call.tool_name, call.tool_input)], options)),
+    );
     await preToolUse({ ...base, ...call, hook_event_name: "PreToolUse" }, ctx());
-    await postToolUse({ ...base, ...call, hook_event_name: "PostToolUse", tool_response: { stdout: "" } }, ctx());
+    appendFileSync(file, jsonl([line.result(call.tool_use_id, "", options)]));
   }
   return { transcript };
 }
@@ -65,7 +79,7 @@ interface ErrorCase {
 const without = (input: Record<string, unknown>, key: string) =>
   JSON.stringify(Object.fromEntries(Object.entries(input).filter(([k]) => k !== key)));
 const withField = (key: string, value: unknown) => (input: Record<string, unknown>) => JSON.stringify({ ...input, [key]: value });
-const TOOL_HOOKS = ["pre-tool-use", "post-tool-use"] as const;
+const TOOL_HOOKS = ["pre-tool-use"] as const;
 const STOP_HOOKS = ["stop", "subagent-stop"] as const;
 
 const ERROR_CASES: ErrorCase[] = [
@@ -127,11 +141,25 @@ const ERROR_CASES: ErrorCase[] = [
   },
   { name: "prompt a number", stdin: withField("prompt", 5), names: /prompt/, only: ["user-prompt-submit"] },
   { name: "trigger a list", stdin: withField("trigger", ["auto"]), names: /trigger/, only: ["pre-compact"] },
+  { name: "no agent_id", stdin: (i) => without(i, "agent_id"), names: /agent_id/, only: ["subagent-start"] },
+  { name: "agent_id empty", stdin: withField("agent_id", ""), names: /agent_id/, only: ["subagent-start"] },
+  { name: "reason a number", stdin: withField("reason", 3), names: /reason/, only: ["session-end"] },
 ];
+
+/** The hooks that read a scope's transcript: the main one's, and SubagentStop its subagent's own. */
+const MAIN_READERS = ["pre-tool-use", "stop", "session-end"] as const;
+const ALL_READERS = [...MAIN_READERS, "subagent-stop"] as const;
 
 interface ValidCase {
   name: string;
   bom?: boolean;
+  /**
+   * The hooks for which the scope's transcript is in trouble (src/hooks/transcript.ts: a link, no regular
+   * file, or gone after lines were read): they say so instead of reading it (below).
+   */
+  trouble?: readonly EntryFile[];
+  /** The main transcript is another file, without the last call's result line: a stop takes that call off the count. */
+  resultLost?: boolean;
   /** Changes the (valid) input; may prepare the sandbox. */
   input: (input: Record<string, unknown>, box: Sandbox, entry: EntryFile) => Record<string, unknown>;
 }
@@ -151,7 +179,7 @@ const VALID_CASES: ValidCase[] = [
   {
     name: "a 10 MB input",
     input: (i, _box, entry) =>
-      entry === "pre-tool-use" || entry === "post-tool-use"
+      entry === "pre-tool-use"
         ? { ...i, tool_input: { command: `echo ${TEN_MB}` } }
         : entry === "user-prompt-submit"
           ? { ...i, prompt: TEN_MB }
@@ -161,39 +189,55 @@ const VALID_CASES: ValidCase[] = [
   },
   {
     name: "a tool input nested 50 000 levels deep",
-    input: (i, _box, entry) => (entry === "pre-tool-use" || entry === "post-tool-use" ? { ...i, tool_input: DEEP } : { ...i, deep: DEEP }),
+    input: (i, _box, entry) => (entry === "pre-tool-use" ? { ...i, tool_input: DEEP } : { ...i, deep: DEEP }),
   },
-  { name: "a transcript that does not exist", input: (i, box) => ({ ...i, transcript_path: join(box.root, "nowhere", "missing.jsonl") }) },
+  {
+    // Lines were read from the session's transcript (and the subagent's, beside it): gone now.
+    name: "a transcript that does not exist",
+    trouble: ALL_READERS,
+    input: (i, box) => ({ ...i, transcript_path: join(box.root, "nowhere", "missing.jsonl") }),
+  },
   {
     name: "a transcript that is a directory",
+    trouble: ALL_READERS,
     input: (i, box) => {
       const dir = join(box.transcripts, "dir.jsonl");
       mkdirSync(dir);
-      mkdirSync(subagentTranscript(box), { recursive: true });
+      rmSync(subagentTranscript(box));
+      mkdirSync(subagentTranscript(box));
       return { ...i, transcript_path: dir };
     },
   },
   {
     name: "a transcript that is a FIFO nobody writes to",
+    trouble: ALL_READERS,
     input: (i, box) => {
       const fifo = join(box.transcripts, "fifo.jsonl");
       execFileSync("mkfifo", [fifo]);
-      mkdirSync(join(subagentTranscript(box), ".."), { recursive: true });
+      rmSync(subagentTranscript(box));
       execFileSync("mkfifo", [subagentTranscript(box)]);
       return { ...i, transcript_path: fifo };
     },
   },
   {
     name: "a transcript that is a symlink loop",
+    trouble: MAIN_READERS,
     input: (i, box) => {
       const loop = join(box.transcripts, "loop.jsonl");
       symlinkSync(loop, loop);
       return { ...i, transcript_path: loop };
     },
   },
-  { name: "a transcript path with a NUL byte", input: (i, box) => ({ ...i, transcript_path: `${box.transcripts}/a\u0000b.jsonl` }) },
   {
+    name: "a transcript path with a NUL byte",
+    trouble: MAIN_READERS,
+    input: (i, box) => ({ ...i, transcript_path: `${box.transcripts}/a\u0000b.jsonl` }),
+  },
+  {
+    // Another file in the transcript's place is read again from a safe point; the subagent's beside it is gone.
     name: "a transcript of garbage and invalid UTF-8",
+    trouble: ["subagent-stop"],
+    resultLost: true,
     input: (i, box) => ({
       ...i,
       transcript_path: box.file(
@@ -210,12 +254,12 @@ const VALID_CASES: ValidCase[] = [
 
 const EVENT: Record<EntryFile, string> = Object.fromEntries(ENTRIES.map((e) => [e.file, e.event])) as Record<EntryFile, string>;
 
-/** Subagent-stop is about a subagent; everything else about the main scope. */
+/** SubagentStart and SubagentStop are about a subagent; everything else about the main scope. */
 function baseInput(entry: EntryFile, transcript: string): Record<string, unknown> {
   return hookInput(
     entry,
-    { session: SESSION, transcript, agentId: entry === "subagent-stop" ? AGENT : undefined },
-    entry === "pre-tool-use" || entry === "post-tool-use" ? { tool_input: { command: "echo fresh" }, tool_use_id: "toolu_fresh" } : {},
+    { session: SESSION, transcript, agentId: entry === "subagent-stop" || entry === "subagent-start" ? AGENT : undefined },
+    entry === "pre-tool-use" ? { tool_input: { command: "echo fresh" }, tool_use_id: "toolu_fresh" } : {},
   );
 }
 
@@ -242,7 +286,7 @@ describe.concurrent.each(ENTRIES.map((e) => e.file))("dist/hooks/%s.js", (entry)
     }
   });
 
-  it.each(VALID_CASES)("$name: the normal behaviour", async (c) => {
+  it.each(VALID_CASES)("$name: the normal behaviour, or the transcript's trouble said", async (c) => {
     const box = sandbox();
     try {
       const { transcript } = await seeded(box);
@@ -254,19 +298,39 @@ describe.concurrent.each(ENTRIES.map((e) => e.file))("dist/hooks/%s.js", (entry)
       expect(run.code).toBe(0);
       expect(run.signal).toBeNull();
       expectOneLineStderr(run.stderr);
-      expect(run.stderr).toBe("");
-      expectValidOutput(EVENT[entry], run.stdout);
-      expect(run.stdout).toBe(""); // an ungated session: nothing refused, nothing blocked
+      const out = expectValidOutput(EVENT[entry], run.stdout);
       const after = expectDataWhole(box.data);
-      expect(after.errors).toBe(before.errors);
       const was = before.states[SESSION]!;
       const now = readState(box.data, SESSION)!;
       const logged = logRecords(box.data, SESSION);
+      // Nothing written before is lost: the old lines are still the log's first lines.
+      expect(logged.slice(0, logBefore.length)).toEqual(logBefore);
+      expect(now.main.task).toBeGreaterThanOrEqual(was.main.task);
+      if (c.trouble?.includes(entry)) {
+        // The transcript cannot be read (issue 18): the hook says so in one line and changes nothing.
+        // An ungated PreToolUse lets the call go on and tells the user too; the others fail as any trouble does.
+        expect(run.stderr).toMatch(/the transcript .* (is a symbolic link|is not a regular file|is gone, after \d+ bytes|cannot be read)/);
+        expect(now).toEqual(was);
+        expect(logged).toEqual(logBefore);
+        if (entry === "pre-tool-use") {
+          expect(run.stderr).toMatch(/^utility: the transcript .*; this scope is not gated, so the call goes on\.\n$/);
+          expect(out).toEqual({ systemMessage: run.stderr.trim() });
+          expect(after.errors).toBe(before.errors);
+        } else {
+          expect(run.stderr).toMatch(new RegExp(`^utility ${EVENT[entry]} hook: the transcript `));
+          expect(run.stdout).toBe("");
+          expect(after.errors).toBe(before.errors + 1);
+        }
+        return;
+      }
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toBe(""); // an ungated session: nothing refused, nothing blocked
+      expect(after.errors).toBe(before.errors);
       const newLines = logged.length - before.logs[SESSION]!;
       switch (entry) {
         case "pre-tool-use":
           expect(now.main.step).toBe(was.main.step + 1);
-          expect(newLines).toBe(1);
+          expect(logged.filter((r) => r.event === "PreToolUse").length - logBefore.filter((r) => r.event === "PreToolUse").length).toBe(1);
           expect(logged.at(-1)).toMatchObject({
             event: "PreToolUse",
             decision: "observed",
@@ -274,18 +338,22 @@ describe.concurrent.each(ENTRIES.map((e) => e.file))("dist/hooks/%s.js", (entry)
             toolUseId: "toolu_fresh",
           });
           break;
-        case "post-tool-use":
-          expect(now.main.history.length).toBe(was.main.history.length + 1);
-          expect(newLines).toBe(0);
+        case "subagent-start":
+          // The subagent is known already (its first call came first): nothing changes, its start is logged.
+          expect(now).toEqual(was);
+          expect(newLines).toBe(1);
+          expect(logged.at(-1)).toMatchObject({ event: "SubagentStart", decision: "observed", agentId: AGENT });
           break;
         case "stop":
-          expect(newLines).toBe(1);
-          expect(logged.at(-1)).toMatchObject({ event: "Stop", decision: "observed" });
+          expect(logged.at(-1)).toMatchObject({ event: "Stop", decision: "observed", ...(c.resultLost ? { uncounted: 1 } : {}) });
+          // The last call's result line is read (it ran); with no such line, it never ran and is no step.
+          expect(now.main.step).toBe(was.main.step - (c.resultLost ? 1 : 0));
+          expect(now.main.pending).toEqual({});
           break;
         case "subagent-stop":
-          expect(newLines).toBe(1);
           expect(logged.at(-1)).toMatchObject({ event: "SubagentStop", decision: "observed", agentId: AGENT });
           expect(now.agents[AGENT]!.ended).toBe(true);
+          // Its call's result line is read: it ran, so the step stays counted.
           expect(now.agents[AGENT]!.step).toBe(was.agents[AGENT]!.step);
           break;
         case "user-prompt-submit":
@@ -300,10 +368,11 @@ describe.concurrent.each(ENTRIES.map((e) => e.file))("dist/hooks/%s.js", (entry)
           expect(now.main.history).toEqual([]);
           expect(newLines).toBe(0);
           break;
+        case "session-end":
+          expect(logged.at(-1)).toMatchObject({ event: "SessionEnd", decision: "observed" });
+          expect(now.main.step).toBe(was.main.step);
+          break;
       }
-      // Nothing written before is lost: the old lines are still the log's first lines.
-      expect(logged.slice(0, logBefore.length)).toEqual(logBefore);
-      expect(now.main.task).toBeGreaterThanOrEqual(was.main.task);
     } finally {
       box.remove();
     }

@@ -94,43 +94,43 @@ describe("parallel hooks on one session", () => {
     expect(readdirSync(join(box.data, "state"))).toEqual([`${S}.json`]); // no lock or temp file left
   });
 
-  it("32 calls under one report in a gated scope, with 32 PostToolUse and 8 subagent calls racing them: nothing lost", async () => {
+  it("32 calls under one report in a gated scope, 8 subagent calls racing them; then their 32 results read by 32 racing hooks: nothing lost, nothing twice", async () => {
     const gated = skillFolder(box, "gated", "utility_gated: true\nutility_max_steps: 100");
     const ids = Array.from({ length: 32 }, (_, i) => i);
-    const transcript = box.transcript(`${S}.jsonl`, [
-      line.prompt("go"),
-      line.skill(gated),
-      ...line.assistant("msg_1", [text(GOOD("verify")), ...ids.map((i) => use(`toolu_${i}`, "Bash", { command: `echo ${i}` }))]),
-    ]);
+    const message = (id: string, from: number) =>
+      line.assistant(id, [text(GOOD("verify")), ...ids.map((i) => use(`toolu_${from + i}`, "Bash", { command: `echo ${from + i}` }))]);
+    const transcript = box.transcript(`${S}.jsonl`, [line.prompt("go"), line.skill(gated), ...message("msg_1", 0)]);
     await prompt(S, transcript);
-    const jobs = [
-      ...ids.map((i) => () => runEntry("pre-tool-use", call(S, transcript, i), box.env(), { timeoutMs: 60_000 })),
+    const wave = (from: number) => [
+      ...ids.map((i) => () => runEntry("pre-tool-use", call(S, transcript, from + i), box.env(), { timeoutMs: 60_000 })),
       ...Array.from(
         { length: 8 },
         (_, i) => () =>
-          runEntry("pre-tool-use", call(S, transcript, 100 + i, { agentId: `agent${i % 2}` }), box.env(), { timeoutMs: 60_000 }),
+          runEntry("pre-tool-use", call(S, transcript, from + 100 + i, { agentId: `agent${i % 2}` }), box.env(), { timeoutMs: 60_000 }),
       ),
     ];
-    const runs = await pool(jobs.length, jobs.length, (i) => jobs[i]!());
-    for (const run of runs) expect(run).toMatchObject({ code: 0, stdout: NO_DECISION, stderr: "" });
-    const posts = await pool(32, 32, (i) =>
-      runEntry(
-        "post-tool-use",
-        JSON.stringify(
-          hookInput("post-tool-use", { session: S, transcript }, { tool_input: { command: `echo ${i}` }, tool_use_id: `toolu_${i}` }),
-        ),
-        box.env(),
-        { timeoutMs: 60_000 },
-      ),
-    );
-    for (const run of posts) expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    const first = wave(0);
+    for (const run of await pool(first.length, first.length, (i) => first[i]!()))
+      expect(run).toMatchObject({ code: 0, stdout: NO_DECISION, stderr: "" });
+    expect(expectDataWhole(box.data).states[S]!.main).toMatchObject({ step: 32, refusals: 0 });
+    // The calls ran: Claude Code writes their results, then the next message; its 32 calls' hooks race to read them.
+    appendFileSync(transcript, jsonl([...ids.map((i) => line.result(`toolu_${i}`, `${i}`)), ...message("msg_2", 1000)]));
+    const second = wave(1000);
+    for (const run of await pool(second.length, second.length, (i) => second[i]!()))
+      expect(run).toMatchObject({ code: 0, stdout: NO_DECISION, stderr: "" });
     const state = expectDataWhole(box.data).states[S]!;
-    expect(state.main).toMatchObject({ step: 32, refusals: 0, pending: {} });
-    expect(state.main.history).toHaveLength(32);
-    expect(state.agents.agent0!.step + state.agents.agent1!.step).toBe(8);
-    const records = logRecords(box.data, S).filter((r) => r.event === "PreToolUse");
-    expect(records.filter((r) => r.decision === "passed")).toHaveLength(32);
-    expect(records).toHaveLength(40);
+    expect(state.main).toMatchObject({ step: 64, refusals: 0 });
+    expect(state.main.history.map((h) => h.toolUseId).sort()).toEqual(ids.map((i) => `toolu_${i}`).sort());
+    expect(Object.keys(state.main.pending).sort()).toEqual(ids.map((i) => `toolu_${1000 + i}`).sort());
+    expect(state.agents.agent0!.step + state.agents.agent1!.step).toBe(16);
+    const records = logRecords(box.data, S);
+    const pre = records.filter((r) => r.event === "PreToolUse");
+    expect(pre.filter((r) => r.decision === "passed")).toHaveLength(64);
+    expect(pre).toHaveLength(80);
+    // Each result learned once, by one of the racing hooks.
+    const outcomes = records.filter((r) => r.event === "Outcome");
+    expect(outcomes.map((r) => r.toolUseId).sort()).toEqual(ids.map((i) => `toolu_${i}`).sort());
+    expect(outcomes.every((r) => r.outcome.result === "ran" && r.outcome.learnedBy === "PreToolUse")).toBe(true);
   });
 });
 

@@ -4,11 +4,13 @@
  * be read or kept, or whose opt-in is invalid, refuses the call with the
  * reason, even when the model's report is valid. An ungated scope never
  * blocks because of the plugin's own trouble: unreadable state, an unusable
- * data folder or log, a missing transcript, a lock that never frees.
- * Every hook runs as a real process.
+ * data folder or log, a missing transcript, a lock that never frees. A
+ * scope's transcript that is no regular file, or gone after lines were read
+ * from it (issue 18), is trouble the user is told of, and a gated scope
+ * refuses on it. Every hook runs as a real process.
  */
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_DECISION } from "../support/hook-output.js";
@@ -18,6 +20,7 @@ import {
   hookInput,
   jsonl,
   line,
+  logRecords,
   readState,
   runEntry,
   sandbox,
@@ -43,6 +46,8 @@ type Kind = "skill" | "manual" | "agent" | "ungated";
 interface Session {
   id: string;
   transcript: string;
+  /** The transcript of the scope that makes the calls: the session's, or the subagent's own. */
+  scopeTranscript: string;
   data: string;
   /** The PreToolUse input of the next call, whose report (if gated) is valid. */
   next: () => string;
@@ -79,7 +84,10 @@ async function session(kind: Kind, deep = false): Promise<Session> {
     ...(kind === "agent" ? [] : calls),
   ];
   const transcript = box.transcript(`${id}.jsonl`, main);
-  if (kind === "agent") box.transcript(join(id, "subagents", "agent-sub1.jsonl"), [line.prompt("sub", { sidechain: true }), ...calls]);
+  const scopeTranscript =
+    kind === "agent"
+      ? box.transcript(join(id, "subagents", "agent-sub1.jsonl"), [line.prompt("sub", { sidechain: true }), ...calls])
+      : transcript;
   const input = (t: string) =>
     JSON.stringify(
       hookInput(
@@ -89,7 +97,7 @@ async function session(kind: Kind, deep = false): Promise<Session> {
       ),
     );
   // A state that cannot be written never holds a first call: the next call is the first the gate sees.
-  if (deep) return { id, transcript, data, env, next: () => input("t1") };
+  if (deep) return { id, transcript, scopeTranscript, data, env, next: () => input("t1") };
   const ups = await runEntry(
     "user-prompt-submit",
     JSON.stringify(hookInput("user-prompt-submit", { session: id, transcript }, { prompt: kind === "manual" ? "/utility on" : "go" })),
@@ -100,7 +108,7 @@ async function session(kind: Kind, deep = false): Promise<Session> {
   expect(first).toMatchObject({ code: 0, stdout: NO_DECISION, stderr: "" });
   const state = readState(data, id)!;
   expect(kind === "agent" ? state.agents.sub1!.step : state.main.step).toBe(1);
-  return { id, transcript, data, env, next: () => input("t1") };
+  return { id, transcript, scopeTranscript, data, env, next: () => input("t1") };
 }
 
 const statePath = (s: Session) => join(s.data, "state", `${s.id}.json`);
@@ -198,6 +206,65 @@ describe.concurrent("a gated scope fails closed, with the reason", () => {
     const run = await runEntry("pre-tool-use", s.next(), s.env);
     expect(JSON.parse(run.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
   });
+});
+
+/** The scope's transcript made unreadable after its first call's lines were read (issue 18: a shell can do it to hide lines). */
+const TRANSCRIPT_TROUBLES: Array<[string, (s: Session) => void, RegExp]> = [
+  ["the transcript is gone", (s) => rmSync(s.scopeTranscript), /is gone, after \d+ bytes were read from it/],
+  [
+    "the transcript is a directory",
+    (s) => {
+      rmSync(s.scopeTranscript);
+      mkdirSync(s.scopeTranscript);
+    },
+    /is not a regular file/,
+  ],
+  [
+    "the transcript is a FIFO",
+    (s) => {
+      rmSync(s.scopeTranscript);
+      execFileSync("mkfifo", [s.scopeTranscript]);
+    },
+    /is not a regular file/,
+  ],
+  [
+    "the transcript is a link to a copy of itself",
+    (s) => {
+      const copy = `${s.scopeTranscript}.copy`;
+      writeFileSync(copy, readFileSync(s.scopeTranscript));
+      rmSync(s.scopeTranscript);
+      symlinkSync(copy, s.scopeTranscript);
+    },
+    /is a symbolic link/,
+  ],
+];
+
+describe.concurrent("a gated scope whose transcript cannot be read refuses, and tells the user", () => {
+  for (const kind of ["skill", "manual", "agent"] as const) {
+    for (const [name, breakIt, says] of TRANSCRIPT_TROUBLES) {
+      it(`gated by ${kind}: ${name}`, async () => {
+        const s = await session(kind);
+        breakIt(s);
+        const run = await runEntry("pre-tool-use", s.next(), s.env, { timeoutMs: 10_000 });
+        expect(run).toMatchObject({ code: 0, signal: null });
+        expectOneLineStderr(run.stderr);
+        const out = JSON.parse(run.stdout) as { hookSpecificOutput: Record<string, string>; systemMessage: string };
+        expect(out.hookSpecificOutput.permissionDecision).toBe("deny");
+        const reason = out.hookSpecificOutput.permissionDecisionReason!;
+        expect(reason.startsWith(`utility gate: the transcript ${s.scopeTranscript} `), reason).toBe(true);
+        expect(reason).toMatch(says);
+        expect(reason).toMatch(/so no report can be read and no call can be checked/);
+        expect(out.systemMessage).toBe(reason);
+        expect(logRecords(s.data, s.id).at(-1)).toMatchObject({
+          event: "PreToolUse",
+          toolUseId: "t1",
+          decision: "refused",
+          rule: "transcript_unreadable",
+          gated: true,
+        });
+      });
+    }
+  }
 });
 
 describe.concurrent("an invalid opt-in refuses under the gate, naming the file and the key", () => {
@@ -356,21 +423,6 @@ describe.concurrent("an ungated scope never blocks because of the plugin's own t
       },
     ],
     ["the lock is held by a live process", (s) => writeFileSync(`${statePath(s)}.lock`, `${process.pid} ${Date.now()}`)],
-    ["the transcript is gone", (s) => rmSync(s.transcript)],
-    [
-      "the transcript is a directory",
-      (s) => {
-        rmSync(s.transcript);
-        mkdirSync(s.transcript);
-      },
-    ],
-    [
-      "the transcript is a FIFO",
-      (s) => {
-        rmSync(s.transcript);
-        execFileSync("mkfifo", [s.transcript]);
-      },
-    ],
   ];
 
   it.each(UNGATED)("%s: PreToolUse stays silent (exit 0, at most one line on stderr)", async (_name, breakIt) => {
@@ -383,28 +435,45 @@ describe.concurrent("an ungated scope never blocks because of the plugin's own t
     expectOneLineStderr(run.stderr);
   });
 
-  it.each(UNGATED)("%s: Stop, PostToolUse and PreCompact stay silent too", async (_name, breakIt) => {
-    const s = await session("ungated");
-    breakIt(s);
-    const entries = ["post-tool-use", "stop", "pre-compact"] as const;
-    const runs = await Promise.all(
-      entries.map((entry) =>
-        runEntry(
-          entry,
-          JSON.stringify(hookInput(entry, { session: s.id, transcript: s.transcript }, { last_assistant_message: GOOD("verify") })),
-          s.env,
-          { timeoutMs: 10_000 },
-        ),
-      ),
-    );
-    for (const [i, run] of runs.entries()) {
-      const entry = entries[i];
-      expect(run.signal, entry).toBeNull();
-      expect(run.code, entry).toBe(0);
-      expect(run.stdout, entry).toBe("");
+  it.each(TRANSCRIPT_TROUBLES)(
+    "%s: PreToolUse lets the call go on, and says so to the user and on stderr",
+    async (_name, breakIt, says) => {
+      const s = await session("ungated");
+      breakIt(s);
+      const run = await runEntry("pre-tool-use", s.next(), s.env, { timeoutMs: 10_000 });
+      expect(run).toMatchObject({ code: 0, signal: null });
       expectOneLineStderr(run.stderr);
-    }
-  });
+      expect(run.stderr).toMatch(says);
+      expect(run.stderr).toMatch(/^utility: the transcript .*; this scope is not gated, so the call goes on\.\n$/);
+      expect(JSON.parse(run.stdout)).toEqual({ systemMessage: run.stderr.trim() });
+    },
+  );
+
+  it.each([...UNGATED, ...TRANSCRIPT_TROUBLES.map(([name, breakIt]) => [name, breakIt] as [string, (s: Session) => void])])(
+    "%s: SubagentStart, Stop, PreCompact and SessionEnd stay silent too",
+    async (_name, breakIt) => {
+      const s = await session("ungated");
+      breakIt(s);
+      const entries = ["subagent-start", "stop", "pre-compact", "session-end"] as const;
+      const runs = await Promise.all(
+        entries.map((entry) =>
+          runEntry(
+            entry,
+            JSON.stringify(hookInput(entry, { session: s.id, transcript: s.transcript }, { last_assistant_message: GOOD("verify") })),
+            s.env,
+            { timeoutMs: 10_000 },
+          ),
+        ),
+      );
+      for (const [i, run] of runs.entries()) {
+        const entry = entries[i];
+        expect(run.signal, entry).toBeNull();
+        expect(run.code, entry).toBe(0);
+        expect(run.stdout, entry).toBe("");
+        expectOneLineStderr(run.stderr);
+      }
+    },
+  );
 
   it("the state can be read but not written: PreToolUse stays silent, with the reason on stderr", async () => {
     const s = await session("ungated", true);

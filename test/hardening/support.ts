@@ -25,19 +25,8 @@ import { LogRecordSchema } from "../../src/log/record.js";
 import { SessionStateSchema, type SessionState } from "../../src/engine/session/state.js";
 import { PLUGIN_ROOT } from "../support/paths.js";
 import { processContext, type HookContext } from "../../src/hooks/context.js";
-import {
-  PostToolUseInputSchema,
-  PreCompactInputSchema,
-  PreToolUseInputSchema,
-  StopInputSchema,
-  UserPromptSubmitInputSchema,
-} from "../../src/hooks/input.js";
-import { postToolUse } from "../../src/hooks/post-tool-use.js";
-import { preCompact } from "../../src/hooks/pre-compact.js";
-import { preToolUse } from "../../src/hooks/pre-tool-use.js";
+import { HOOK_HANDLERS } from "../../src/hooks/handlers.js";
 import { runHook, type HookIo } from "../../src/hooks/run.js";
-import { stopHook } from "../../src/hooks/stop.js";
-import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
 import { waitForFinalMessage, waitForGoverningText } from "../../src/hooks/wait.js";
 
 /**
@@ -76,13 +65,15 @@ export function hookDist(): string {
   return snapshot;
 }
 
+/** Every hook entry the plugin ships (plugin/dist/hooks, one per event in plugin/hooks/hooks.json). */
 export const ENTRIES = [
   { file: "pre-tool-use", event: "PreToolUse" },
-  { file: "post-tool-use", event: "PostToolUse" },
+  { file: "subagent-start", event: "SubagentStart" },
   { file: "stop", event: "Stop" },
   { file: "subagent-stop", event: "SubagentStop" },
   { file: "user-prompt-submit", event: "UserPromptSubmit" },
   { file: "pre-compact", event: "PreCompact" },
+  { file: "session-end", event: "SessionEnd" },
 ] as const;
 export type EntryFile = (typeof ENTRIES)[number]["file"];
 export type HookEvent = (typeof ENTRIES)[number]["event"];
@@ -369,12 +360,11 @@ export function hookInput(entry: EntryFile, base: InputBase, extra: Record<strin
   };
   const by: Record<EntryFile, Record<string, unknown>> = {
     "pre-tool-use": { ...common, ...tool, hook_event_name: "PreToolUse" },
-    "post-tool-use": {
+    "subagent-start": {
       ...common,
-      ...tool,
-      hook_event_name: "PostToolUse",
-      tool_response: { stdout: "one", stderr: "", interrupted: false, isImage: false, noOutputExpected: false },
-      duration_ms: 20,
+      hook_event_name: "SubagentStart",
+      agent_id: base.agentId ?? "ae5fab07137205403",
+      agent_type: base.agentType ?? "general-purpose",
     },
     stop: { ...common, ...stop, hook_event_name: "Stop" },
     "subagent-stop": {
@@ -396,6 +386,7 @@ export function hookInput(entry: EntryFile, base: InputBase, extra: Record<strin
       prompt: "probe please",
     },
     "pre-compact": { ...common, hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "" },
+    "session-end": { ...common, hook_event_name: "SessionEnd", reason: "other" },
   };
   return { ...by[entry], ...extra };
 }
@@ -412,13 +403,18 @@ export function expectValidOutput(event: string, stdout: string): Record<string,
   ).toBe(true);
   const out = JSON.parse(stdout) as Record<string, any>;
   if (event === "PreToolUse") {
+    // A decision or a hint; a line for the user (systemMessage) when the transcript is in trouble, with or without a refusal.
     const h = out.hookSpecificOutput;
-    expect(Object.keys(out)).toEqual(["hookSpecificOutput"]);
-    expect(h.hookEventName).toBe("PreToolUse");
-    if (h.permissionDecision !== undefined) {
-      expect(h.permissionDecision).toBe("deny");
-      expect(typeof h.permissionDecisionReason).toBe("string");
-    } else expect(typeof h.additionalContext).toBe("string");
+    for (const key of Object.keys(out)) expect(["hookSpecificOutput", "systemMessage"]).toContain(key);
+    if (out.systemMessage !== undefined) expect(typeof out.systemMessage).toBe("string");
+    if (h === undefined) expect(typeof out.systemMessage).toBe("string");
+    else {
+      expect(h.hookEventName).toBe("PreToolUse");
+      if (h.permissionDecision !== undefined) {
+        expect(h.permissionDecision).toBe("deny");
+        expect(typeof h.permissionDecisionReason).toBe("string");
+      } else expect(typeof h.additionalContext).toBe("string");
+    }
   } else if (event === "Stop" || event === "SubagentStop") {
     expect(out).toEqual({ decision: "block", reason: expect.any(String) });
   } else {
@@ -526,26 +522,8 @@ export async function runInProcess(
     stderr: (t) => void (stderr += t),
     env,
   };
-  switch (entry) {
-    case "pre-tool-use":
-      await runHook("PreToolUse", PreToolUseInputSchema, preToolUse, io, makeContext);
-      break;
-    case "post-tool-use":
-      await runHook("PostToolUse", PostToolUseInputSchema, postToolUse, io, makeContext);
-      break;
-    case "stop":
-      await runHook("Stop", StopInputSchema, (i, c) => stopHook(i, c, "Stop"), io, makeContext);
-      break;
-    case "subagent-stop":
-      await runHook("SubagentStop", StopInputSchema, (i, c) => stopHook(i, c, "SubagentStop"), io, makeContext);
-      break;
-    case "user-prompt-submit":
-      await runHook("UserPromptSubmit", UserPromptSubmitInputSchema, userPromptSubmit, io, makeContext);
-      break;
-    case "pre-compact":
-      await runHook("PreCompact", PreCompactInputSchema, preCompact, io, makeContext);
-      break;
-  }
+  const { schema, handle } = HOOK_HANDLERS[EVENT_OF[entry]] as (typeof HOOK_HANDLERS)["PreToolUse"];
+  await runHook(EVENT_OF[entry], schema, handle, io, makeContext);
   return { stdout, stderr };
 }
 

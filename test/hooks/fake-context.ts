@@ -1,26 +1,29 @@
 /**
  * An in-memory HookContext for unit tests of the hook handlers: state in a
  * MemoryStateStore, log records in an array, the report text of each call
- * given by the test (no transcript waiting), skills and agent definitions
- * resolved from maps.
+ * given by the test, or else what the scope's transcript holds now (never
+ * waiting), skills and agent definitions resolved from maps.
  */
 import { ConfigSchema, type Config } from "../../src/engine/signals.js";
 import type { HookContext } from "../../src/hooks/context.js";
 import type { ScopeRef } from "../../src/hooks/scope.js";
 import type { LogRecord } from "../../src/log/record.js";
-import { newSession, type GateSource, type SessionState } from "../../src/engine/session/state.js";
+import { newSession, type GateSource, type SessionDraft, type SessionState } from "../../src/engine/session/state.js";
 import type { StateStore } from "../../src/state/store.js";
 import { MemoryStateStore } from "../support/memory-store.js";
-import type { GoverningText } from "../../src/transcript/queries.js";
+import { findGoverningText, type GoverningText } from "../../src/transcript/queries.js";
+import { transcriptSize } from "../../src/transcript/source.js";
 
 export const SESSION = "session-unit-1";
 /** No such file: the handlers see an empty transcript. */
 export const NO_TRANSCRIPT = "/nonexistent/utility-unit/transcript.jsonl";
 
+const ABSENT: GoverningText = { found: false, reason: "absent" };
+
 export interface FakeContext extends HookContext {
   store: StateStore;
   records: LogRecord[];
-  /** tool_use_id → the model's text before that call. */
+  /** tool_use_id → the model's text before that call (in message "msg_1"); a call not here is looked up in its transcript. */
   texts: Map<string, string>;
   skills: Map<string, GateSource>;
   agents: Map<string, GateSource>;
@@ -48,7 +51,8 @@ export function fakeContext(store: StateStore = new MemoryStateStore()): FakeCon
     waitForText: (ref, toolUseId): GoverningText => {
       ctx.waits.push({ ref, toolUseId });
       const text = ctx.texts.get(toolUseId);
-      if (text === undefined) return { found: false, reason: "absent" };
+      if (text === undefined)
+        return transcriptSize(ref.transcript) >= 0 ? findGoverningText(ref.transcript, toolUseId, { lines: ref.lines }) : ABSENT;
       return {
         found: true,
         messageId: "msg_1",
@@ -90,9 +94,14 @@ export function source(
   };
 }
 
+/** A new session as a draft a test may change before handing it to a store (only src/engine/session changes states in the product). */
+export function draftSession(sessionId: string = SESSION): SessionDraft {
+  return structuredClone(newSession(sessionId)) as SessionDraft;
+}
+
 /** Seeds the session's state: the main scope gated by `gate` (a source, or true for /utility on). */
-export function seedMainGate(ctx: FakeContext, gate: GateSource | true, change: (s: SessionState) => void = () => {}): void {
-  const state = newSession(SESSION);
+export function seedMainGate(ctx: FakeContext, gate: GateSource | true, change: (s: SessionDraft) => void = () => {}): void {
+  const state = draftSession();
   if (gate === true) state.manualGate = true;
   else state.main.sources.push(gate);
   change(state);
@@ -117,10 +126,6 @@ export function preInput(
     tool_use_id: over.id ?? `toolu_unit_${n}`,
     ...(over.agent ? { agent_id: over.agent.id, agent_type: over.agent.type } : {}),
   };
-}
-
-export function postInput(pre: ReturnType<typeof preInput>, response: unknown = { stdout: "" }) {
-  return { ...pre, hook_event_name: "PostToolUse", tool_response: response };
 }
 
 export const report = (action: string, utility: string | number, breakdown: string, rationale = "because") =>

@@ -4,28 +4,17 @@
  * skill, /utility on, agent definition and dispatch, and the failure rules of
  * SPEC §10.
  */
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { postToolUse } from "../../src/hooks/post-tool-use.js";
 import { inputDigest } from "../../src/engine/redundancy.js";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { LogRecordSchema } from "../../src/log/record.js";
 import { summarize } from "../../src/summary/summarize.js";
-import { newSession, type SessionState } from "../../src/engine/session/state.js";
+import { newSession, type SessionDraft } from "../../src/engine/session/state.js";
 import { StateUnreadableError, type StateStore } from "../../src/state/store.js";
-import { assistant, call, jsonl, meta, prompt, tempDir, type TempDir } from "../transcript/helpers.js";
-import {
-  denyReason,
-  fakeContext,
-  GOOD,
-  postInput,
-  preInput,
-  report,
-  SESSION,
-  seedMainGate,
-  source,
-  type FakeContext,
-} from "./fake-context.js";
+import { assistant, call, jsonl, meta, prompt, result, tempDir, type TempDir } from "../transcript/helpers.js";
+import { denyReason, fakeContext, GOOD, preInput, report, SESSION, seedMainGate, source, type FakeContext } from "./fake-context.js";
 
 const SKILL = "/skills/gated/SKILL.md";
 const LOW_HIGH_GAIN = "Gain=0.7 StepCost=1 Uncertainty=1 Redundancy=0";
@@ -34,7 +23,7 @@ const LOW_HIGH_GAIN = "Gain=0.7 StepCost=1 Uncertainty=1 Redundancy=0";
 async function gatedCall(
   reportText: string | undefined,
   tool = "Bash",
-  setup: (s: SessionState) => void = () => {},
+  setup: (s: SessionDraft) => void = () => {},
   ctx: FakeContext = fakeContext(),
 ) {
   seedMainGate(ctx, source(SKILL, { config: { maxSteps: 2 } }), setup);
@@ -48,7 +37,7 @@ interface Row {
   row: string;
   text: string | undefined;
   tool?: string;
-  setup?: (s: SessionState) => void;
+  setup?: (s: SessionDraft) => void;
   rule: string;
   says: string;
 }
@@ -289,24 +278,30 @@ describe("PreToolUse outside the gate", () => {
     expect(ctx.waits).toHaveLength(2); // /a is pending: its result may be in a line not flushed yet
   });
 
-  it("hints at an exact repeat after the call ran (PostToolUse), not after a Bash call in between", async () => {
-    const ctx = fakeContext();
-    const first = preInput("Read", { file_path: "/a" });
-    await preToolUse(first, ctx);
-    await postToolUse(postInput(first), ctx);
-    expect(ctx.state()!.main.history).toMatchObject([{ tool: "Read", at: 1, toolUseId: first.tool_use_id }]);
-    const again = await preToolUse(preInput("Read", { file_path: "/a" }), ctx);
-    expect(again.output).toEqual({
-      hookSpecificOutput: {
-        hookEventName: "PreToolUse",
-        additionalContext: expect.stringContaining("utility: this Read call is an exact repeat of one that already ran (step 1)"),
-      },
-    });
-    expect(ctx.records.at(-1)).toMatchObject({ decision: "observed", repeat: { ofStep: 1, toolUseId: first.tool_use_id } });
-    const bash = preInput("Bash", { command: "touch /a" });
-    await preToolUse(bash, ctx);
-    await postToolUse(postInput(bash), ctx);
-    expect(await preToolUse(preInput("Read", { file_path: "/a" }), ctx)).toEqual({});
+  it("hints at an exact repeat once the call's result line is read, not after a Bash call in between", async () => {
+    const dir = tempDir();
+    try {
+      const transcript = dir.file("t.jsonl", jsonl([prompt("go"), assistant("m1", [call("r1", "Read", { file_path: "/a" })])]));
+      const ctx = fakeContext();
+      await preToolUse(preInput("Read", { file_path: "/a" }, { id: "r1", transcript }), ctx);
+      appendFileSync(transcript, jsonl([result("r1"), assistant("m2", [call("r2", "Read", { file_path: "/a" })])]));
+      const again = await preToolUse(preInput("Read", { file_path: "/a" }, { id: "r2", transcript }), ctx);
+      expect(ctx.state()!.main.history).toMatchObject([{ tool: "Read", at: 1, toolUseId: "r1" }]);
+      expect(again.output).toEqual({
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          additionalContext: expect.stringContaining("utility: this Read call is an exact repeat of one that already ran (step 1)"),
+        },
+      });
+      expect(ctx.records.at(-1)).toMatchObject({ decision: "observed", repeat: { ofStep: 1, toolUseId: "r1" } });
+      appendFileSync(transcript, jsonl([result("r2"), assistant("m3", [call("b1", "Bash", { command: "touch /a" })])]));
+      await preToolUse(preInput("Bash", { command: "touch /a" }, { id: "b1", transcript }), ctx);
+      appendFileSync(transcript, jsonl([result("b1"), assistant("m4", [call("r3", "Read", { file_path: "/a" })])]));
+      expect(await preToolUse(preInput("Read", { file_path: "/a" }, { id: "r3", transcript }), ctx)).toEqual({});
+      expect(ctx.records.at(-1)!.repeat).toBeUndefined();
+    } finally {
+      dir.remove();
+    }
   });
 });
 

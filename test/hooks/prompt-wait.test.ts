@@ -13,7 +13,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { stopHook } from "../../src/hooks/stop.js";
 import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
-import type { MemoryStateStore } from "../../src/state/store.js";
+import type { SessionDraft } from "../../src/engine/session/state.js";
+import type { MemoryStateStore } from "../support/memory-store.js";
 import { assistant, call, jsonl, prompt, result } from "../transcript/helpers.js";
 import { fakeContext, preInput, SESSION, source, type FakeContext } from "./fake-context.js";
 
@@ -97,7 +98,9 @@ describe("the first call after a plain prompt", () => {
     const ctx = fakeContext();
     const file = transcript([]);
     await firstTask(ctx, file);
-    (ctx.store as MemoryStateStore).states.get(SESSION)!.manualGate = true;
+    const gated = structuredClone(ctx.state()!) as SessionDraft;
+    gated.manualGate = true;
+    (ctx.store as MemoryStateStore).states.set(SESSION, gated);
     const before = ctx.waits.length;
     await submit(ctx, file, "second task", "p2");
     appendFileSync(file, jsonl([typedLine("second task", "p2")]));

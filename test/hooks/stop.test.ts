@@ -4,9 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { stopHook, untakenAction } from "../../src/hooks/stop.js";
-import { newSession } from "../../src/engine/session/state.js";
 import { MemoryStateStore } from "../support/memory-store.js";
-import { fakeContext, GOOD, NO_TRANSCRIPT, report, SESSION, seedMainGate, source } from "./fake-context.js";
+import { draftSession, fakeContext, GOOD, NO_TRANSCRIPT, report, SESSION, seedMainGate, source } from "./fake-context.js";
 
 const stopInput = (last: unknown, over: Record<string, unknown> = {}) => ({
   session_id: SESSION,
@@ -94,7 +93,7 @@ describe("the Stop hook", () => {
   it("SubagentStop ends a subagent's scope; a gated one blocks once too", async () => {
     const store = new MemoryStateStore();
     const ctx = fakeContext(store);
-    const session = newSession(SESSION);
+    const session = draftSession();
     session.agents.a1 = { ...session.main, definition: source("/agents/h.md"), agentType: "p:h" };
     store.states.set(SESSION, session);
     const input = stopInput(report("verify", "0.28", GOOD), { agent_id: "a1", agent_type: "p:h", hook_event_name: "SubagentStop" });

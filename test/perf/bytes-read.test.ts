@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeTranscript } from "../../scripts/bench/transcript.mjs";
 import { processContext } from "../../src/hooks/context.js";
-import { postToolUse } from "../../src/hooks/post-tool-use.js";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { resetTranscriptReadStats, transcriptReadStats } from "../../src/transcript/source.js";
 import { EXAMPLE_SKILL } from "../support/paths.js";
@@ -38,10 +37,10 @@ async function lastCallOf(name: string, skillFolder?: string): Promise<Measured>
   const written = writeTranscript(transcript, SIZE, { sessionId: SESSION, ...(skillFolder ? { skillFolder } : {}) });
   const ctx = processContext({ UTILITY_DATA_DIR: join(dir, "data") });
   const base = { session_id: SESSION, transcript_path: transcript, cwd: dir, hook_event_name: "PreToolUse", tool_name: "Bash" };
-  // The earlier call, seen by both hooks (the first look at a session may read back to its task's start).
+  // The earlier call, decided by the hook (the first look at a session may read back to its task's start);
+  // its result line is among what is appended next, read by the measured call (no hook runs after a call).
   const prev = { ...base, tool_input: { command: "git status --short", description: "state of the tree" }, tool_use_id: written.prevId };
   await preToolUse(prev, ctx);
-  await postToolUse({ ...prev, hook_event_name: "PostToolUse", tool_response: { stdout: "" } }, ctx);
   const appendedBytes = written.finish(["toolu_perf_call"]);
 
   resetTranscriptReadStats();
@@ -54,8 +53,10 @@ async function lastCallOf(name: string, skillFolder?: string): Promise<Measured>
   const records = readFileSync(join(dir, "data", "sessions", `${SESSION}.jsonl`), "utf8")
     .trim()
     .split("\n")
-    .map((line) => JSON.parse(line) as { toolUseId?: string; decision?: string });
-  const record = records.find((r) => r.toolUseId === "toolu_perf_call");
+    .map((line) => JSON.parse(line) as { event?: string; toolUseId?: string; decision?: string });
+  const record = records.find((r) => r.toolUseId === "toolu_perf_call" && r.event === "PreToolUse");
+  // The measured call learned the earlier one's result from the appended lines.
+  expect(records.find((r) => r.event === "Outcome" && r.toolUseId === written.prevId)).toMatchObject({ outcome: { result: "ran" } });
   return { transcriptBytes: statSync(transcript).size, appendedBytes, read, decision: record?.decision, output: result.output };
 }
 

@@ -30,11 +30,11 @@ async function scenario(
   s.append(line.skill(gated));
   const bgInput = { command: "sleep 1", run_in_background: true };
   const bg = await s.call("Bash", bgInput, GOOD("tool_call"));
-  await s.ran(bg, "Bash", bgInput, { stdout: "", backgroundTaskId: "bj7" }, "Command running in background with ID: bj7.");
+  s.ran(bg, "Command running in background with ID: bj7.");
   await end(s, bg);
   const first = await s.call("Read", READ, GOOD("retrieve"));
   expect(first.denied).toBe("");
-  await s.ran(first, "Read", READ, { file: {} });
+  s.ran(first);
   const second = await s.call("Read", READ, GOOD("retrieve"));
   return { s, second };
 }
@@ -60,7 +60,7 @@ describe("a finished background job no longer blocks a repeat", () => {
       const input = { task_id: "bj7" };
       const stop = await s.call("TaskStop", input, GOOD("tool_call"));
       expect(stop.denied).toBe("");
-      await s.ran(stop, "TaskStop", input, { message: "stopped" });
+      s.ran(stop, "stopped");
     });
     expect(second.denied).toMatch(/exact repeat/);
   });
@@ -70,7 +70,7 @@ describe("a finished background job no longer blocks a repeat", () => {
       const input = { bash_id: "bj7" };
       const call = await s.call("BashOutput", input, GOOD("retrieve"));
       expect(call.denied).toBe("");
-      await s.ran(call, "BashOutput", input, `<status>${status}</status>\n<stdout>x</stdout>`, `<status>${status}</status>`);
+      s.ran(call, `<status>${status}</status>\n<stdout>x</stdout>`);
     };
     expect((await scenario("bg-polled", poll("completed"))).second.denied).toMatch(/exact repeat/);
     expect((await scenario("bg-polled-running", poll("running"))).second.denied).toBe("");

@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newSession } from "../../../src/engine/session/state.js";
+import { newSession, type SessionDraft } from "../../../src/engine/session/state.js";
 import { FileStateStore } from "../../../src/state/store.js";
 import { GOOD, line, sandbox, skillFolder, type Sandbox } from "../support.js";
 import { Session } from "./state-support.js";
@@ -71,7 +71,7 @@ describe("what the gate remembers (SPEC §10)", () => {
     await s.typed("go");
     expect((await s.call("Bash", { command: "echo 1" })).denied).toBe("");
     const file = join(box.data, "state", "offset.json");
-    const state = s.state();
+    const state = s.state() as SessionDraft; // parsed from the file: a copy the test may change
     state.main.offset = 10_000_000;
     writeFileSync(file, JSON.stringify(state));
     s.append(line.skill(skillFolder(box, "offset-gated", "utility_gated: true")));

@@ -4,10 +4,22 @@
  * (an undecided PreToolUse lets the call run), and an ungated one goes on
  * with one line on stderr. Real hook processes throughout.
  */
-import { writeFileSync, mkdirSync } from "node:fs";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectOneLineStderr, hookInput, line, logRecords, runEntry, sandbox, text, use, type Sandbox } from "../support.js";
+import {
+  expectOneLineStderr,
+  hookInput,
+  jsonl,
+  line,
+  logRecords,
+  readState,
+  runEntry,
+  sandbox,
+  text,
+  use,
+  type Sandbox,
+} from "../support.js";
 import { callAfter, decisionOf } from "./support.js";
 
 let box: Sandbox;
@@ -33,22 +45,52 @@ describe("tool names that are Object.prototype keys", () => {
     expect(rec).toMatchObject({ tool, decision: "passed", gated: true });
   });
 
-  it.each(PROTOTYPE_KEYS)("%s: ungated, and through PostToolUse too, no error", async (tool) => {
+  it.each(PROTOTYPE_KEYS)("%s: ungated, and as a tool_use_id whose result the next hooks read, no error", async (tool) => {
     const d = await callAfter(box, { before: "no report", tool, gated: false });
     expect(d.proc.stderr).toBe("");
     expect(d.proc.stdout).toBe("");
-    const post = hookInput(
-      "post-tool-use",
-      { session: d.session, transcript: d.transcript, cwd: box.project },
-      { tool_name: tool, tool_input: { command: "echo hostile" }, tool_use_id: "toolu_h1" },
+    const base = { session: d.session, transcript: d.transcript, cwd: box.project };
+    // Its result line, then the same call again with the key as its id: an exact repeat, hinted. Not "__proto__" as an id:
+    // the scope reducer's records lose that key (reported to the lead; Claude Code's ids are toolu_…).
+    const id = tool === "__proto__" ? "toolu_h2" : tool;
+    appendFileSync(
+      d.transcript,
+      jsonl([line.result("toolu_h1", "ok"), ...line.assistant("m2", [use(id, tool, { command: "echo hostile" })])]),
     );
-    const p = await runEntry("post-tool-use", JSON.stringify(post), box.env());
+    const again = hookInput("pre-tool-use", base, { tool_name: tool, tool_input: { command: "echo hostile" }, tool_use_id: id });
+    const p = await runEntry("pre-tool-use", JSON.stringify(again), box.env());
     expect(p.stderr).toBe("");
-    expect(
-      logRecords(box.data, d.session)
-        .filter((r) => r.event === "PreToolUse")
-        .map((r) => r.decision),
-    ).toEqual(["observed"]);
+    expect(JSON.parse(p.stdout).hookSpecificOutput.additionalContext).toMatch(/exact repeat/);
+    appendFileSync(d.transcript, jsonl([line.result(id, "ok"), ...line.assistant("m3", [text("Done.")])]));
+    const stop = await runEntry("stop", JSON.stringify(hookInput("stop", base, { last_assistant_message: "Done." })), box.env());
+    expect(stop).toMatchObject({ stdout: "", stderr: "" });
+    const records = logRecords(box.data, d.session);
+    expect(records.filter((r) => r.event === "PreToolUse").map((r) => r.decision)).toEqual(["observed", "observed"]);
+    expect(records.filter((r) => r.event === "Outcome").map((r) => [r.toolUseId, r.outcome.result])).toEqual([
+      ["toolu_h1", "ran"],
+      [id, "ran"],
+    ]);
+  });
+});
+
+describe("result lines whose ids are Object.prototype keys, of calls no hook decided (a shell can append them)", () => {
+  it("are ignored: no outcome, nothing remembered, no error", async () => {
+    const d = await callAfter(box, { before: "no report", gated: false });
+    expect(d.proc).toMatchObject({ stdout: "", stderr: "" });
+    appendFileSync(
+      d.transcript,
+      jsonl([
+        ...PROTOTYPE_KEYS.map((key) => line.result(key, "forged")),
+        line.result("toolu_h1", "ok"),
+        ...line.assistant("m2", [use("toolu_h2", "Bash", { command: "echo next" })]),
+      ]),
+    );
+    const base = { session: d.session, transcript: d.transcript, cwd: box.project };
+    const next = hookInput("pre-tool-use", base, { tool_input: { command: "echo next" }, tool_use_id: "toolu_h2" });
+    expect(await runEntry("pre-tool-use", JSON.stringify(next), box.env())).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    const records = logRecords(box.data, d.session);
+    expect(records.filter((r) => r.event === "Outcome").map((r) => r.toolUseId)).toEqual(["toolu_h1"]);
+    expect(readState(box.data, d.session)!.main.history.map((h) => h.toolUseId)).toEqual(["toolu_h1"]);
   });
 });
 

@@ -115,21 +115,9 @@ export class Session {
     return { id, denied };
   }
 
-  /** The call ran: its result line, and PostToolUse with Claude Code's tool_response. */
-  async ran(call: { id: string }, tool: string, input: Record<string, unknown>, response: unknown, resultText = "ok"): Promise<void> {
+  /** The call ran: Claude Code writes its result line (no hook runs after a call: the scope's next hook reads it). */
+  ran(call: { id: string }, resultText = "ok"): void {
     this.append(line.result(call.id, resultText));
-    const run = await runEntry(
-      "post-tool-use",
-      JSON.stringify(
-        hookInput(
-          "post-tool-use",
-          { session: this.id, transcript: this.transcript },
-          { tool_name: tool, tool_input: input, tool_use_id: call.id, tool_response: response },
-        ),
-      ),
-      this.env,
-    );
-    expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
   }
 
   state() {

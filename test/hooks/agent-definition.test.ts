@@ -1,47 +1,16 @@
-/** Finding what gates a scope: transcript scans and agent definitions, including the cases the real binary showed. */
+/** Finding a subagent's definition (including the cases the real binary showed), and the Stop hook's wait for the final message. */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findAgentDefinition, pluginDirsOf } from "../../src/hooks/agent-definition.js";
-import { scanTranscript, type ScanResult } from "../../src/hooks/gating.js";
 import { scopeOf } from "../../src/hooks/scope.js";
-import { newScope } from "../../src/engine/session/state.js";
 import { transcriptHoldsFinal, waitForFinalMessage } from "../../src/hooks/wait.js";
-import { assistant, call, jsonl, meta, prompt, text } from "../transcript/helpers.js";
+import { assistant, call, jsonl, prompt, text } from "../transcript/helpers.js";
 
-const scratch = realpathSync(mkdtempSync(join(tmpdir(), "utility-gating-")));
+const scratch = realpathSync(mkdtempSync(join(tmpdir(), "utility-agent-definition-")));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-const foldersOf = (scan: ScanResult) => scan.items.flatMap((item) => (item.kind === "skill" ? [item.folder] : []));
-
-describe("scanTranscript", () => {
-  it("sees nothing, and does not throw, when the transcript does not exist yet (the first call of a session or subagent)", () => {
-    const main = scopeOf({ session_id: "s1", transcript_path: join(scratch, "missing.jsonl") });
-    expect(scanTranscript(newScope(), main)).toEqual({ items: [], compacted: false, nextOffset: 0 });
-    const agent = scopeOf({ session_id: "s1", transcript_path: join(scratch, "missing.jsonl"), agent_id: "a1" });
-    expect(foldersOf(scanTranscript({ ...newScope(), offset: 0 }, agent))).toEqual([]);
-  });
-
-  it("finds an activation in the current task and continues from where it stopped", () => {
-    const file = join(scratch, "t.jsonl");
-    writeFileSync(
-      file,
-      jsonl([
-        prompt("old task"),
-        meta("Base directory for this skill: /old\n\nx"),
-        prompt("new task"),
-        meta("Base directory for this skill: /new\n\nx"),
-      ]),
-    );
-    const ref = scopeOf({ session_id: "s1", transcript_path: file });
-    const first = scanTranscript(newScope(), ref);
-    expect(foldersOf(first)).toEqual(["/new"]);
-    writeFileSync(file, jsonl([meta("Base directory for this skill: /later\n\nx")]), { flag: "a" });
-    expect(foldersOf(scanTranscript({ ...newScope(), offset: first.nextOffset }, ref))).toEqual(["/later"]);
-  });
-});
 
 const hasProc = existsSync("/proc/self/cmdline");
 
