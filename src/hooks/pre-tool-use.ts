@@ -43,7 +43,8 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
   const user = userSettings(ctx.env);
   const protectedTarget = protectedTargetOf(input, ref, ctx.dataDir);
   // Outside the lock: whether to wait for the call's own line (the report is in no hook input).
-  const waited = (await needsTranscript(input, ref, ctx)) ? governingText(ref, input.tool_use_id, ctx) : undefined;
+  const read = await needsTranscript(input, ref, ctx);
+  const waited = read.needed ? governingText(ref, input.tool_use_id, ctx, read.offset) : undefined;
   const done = await ctx.store.transact(input.session_id, async (existing) => {
     const session = existing ?? storedSession(ctx, input.session_id);
     const { reduced } = await caughtUp(session, ref, input.agent_type, ctx);
@@ -51,7 +52,9 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
     // Gated only now (a skill seen in these lines): its text is there, since the lines were written before the call.
     const governing =
       waited ??
-      (gateOf(caught.session, ref.key) ? governingText(ref, input.tool_use_id, ctx) : { found: false as const, reason: "absent" as const });
+      (gateOf(caught.session, ref.key)
+        ? governingText(ref, input.tool_use_id, ctx, scopeAt(caught.session, ref.key).offset)
+        : { found: false as const, reason: "absent" as const });
     const confirmed = confirmation(caught.session, ref, input.tool_use_id, governing);
     const ready = reduceAll(caught.session, confirmed);
     const model = governing.found ? governing.model : undefined;
@@ -69,7 +72,11 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
       },
       user,
     );
-    const after = reduceAll(ready.session, decided.events);
+    const warning = settingsWarning(ready.session, decided, user);
+    const after = reduceAll(ready.session, [
+      ...decided.events,
+      ...(warning ? [{ kind: "settings_warned" as const, problem: warning }] : []),
+    ]);
     return {
       state: after.session,
       result: {
@@ -77,6 +84,7 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
         session: after.session,
         learned: [reduced, ready],
         context: contextLineOf(after.session, ref.key, decided, model),
+        ...(warning ? { warning } : {}),
       },
     };
   });
@@ -86,7 +94,23 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
     logOutcomes(ctx, "PreToolUse", where, learned.outcomes);
   }
   ctx.appendLog(input.session_id, record(ctx, where, done.decided, started));
-  return answer(done.decided, done.context);
+  return withWarning(answer(done.decided, done.context), done.warning);
+}
+
+/**
+ * Invalid user settings never block an ungated scope (SPEC §10): the user is
+ * told once per session, on screen, what is wrong and how to fix it, and the
+ * valid budgets still apply. A gated scope refuses with the same words.
+ */
+function settingsWarning(session: SessionState, decided: SessionDecision, user: ReturnType<typeof userSettings>): string | undefined {
+  if (!user.problem || decided.gate !== undefined || session.settingsWarned === user.problem) return undefined;
+  return user.problem;
+}
+
+function withWarning(result: HookResult, warning: string | undefined): HookResult {
+  if (!warning) return result;
+  const told = `utility: your plugin settings are invalid, so those are not enforced (the valid ones still are): ${warning}`;
+  return { ...result, output: { ...(result.output ?? {}), systemMessage: told }, stderr: told };
 }
 
 /** The user's budgets, kept for `/utility status` (its command has no such environment). */
@@ -109,9 +133,9 @@ function confirmation(session: SessionState, ref: ScopeRef, toolUseId: string | 
  * scope's own transcript only (SPEC §4), waiting (bounded) for Claude Code to
  * write the call's line. A transcript that is no regular file is trouble, at once.
  */
-function governingText(ref: ScopeRef, toolUseId: string | undefined, ctx: HookContext): GoverningText {
+function governingText(ref: ScopeRef, toolUseId: string | undefined, ctx: HookContext, offset: number): GoverningText {
   if (!toolUseId) return { found: false, reason: "absent" };
-  openOrTrouble(ref);
+  openOrTrouble(ref, offset);
   return ctx.waitForText(ref, toolUseId);
 }
 
@@ -121,15 +145,19 @@ function governingText(ref: ScopeRef, toolUseId: string | undefined, ctx: HookCo
  * (its lines may not be written yet), and when an ungated call could repeat
  * one whose result is not read yet (docs/decisions/0001). Others never wait.
  */
-async function needsTranscript(input: PreToolUseInput, ref: ScopeRef, ctx: HookContext): Promise<boolean> {
+async function needsTranscript(input: PreToolUseInput, ref: ScopeRef, ctx: HookContext): Promise<{ needed: boolean; offset: number }> {
   const stored = ctx.store.read(input.session_id);
   // No state yet: the main scope may hold an activation from before the plugin saw it.
-  if (!stored && ref.kind === "main") return true;
+  if (!stored && ref.kind === "main") return { needed: true, offset: 0 };
   const session = stored ?? storedSession(ctx, input.session_id);
   // A skill activated in lines not read yet is awaited (a Skill call or a slash command said so): no need to read them here.
   const arrived = reduceAll(session, await arrivalEvents(session, ref, input.agent_type, ctx)).session;
-  if (gateOf(arrived, ref.key) !== undefined || mayBeUnprovenRepeat(arrived, ref, input)) return true;
-  return stillAwaiting(scopeAt(arrived, ref.key), () => promptKeysSince(arrived, ref));
+  const scope = scopeAt(arrived, ref.key);
+  const needed =
+    gateOf(arrived, ref.key) !== undefined ||
+    mayBeUnprovenRepeat(arrived, ref, input) ||
+    stillAwaiting(scope, () => promptKeysSince(arrived, ref));
+  return { needed, offset: scope.offset };
 }
 
 /** An ungated call that could repeat an earlier one while calls are still pending: their results may be in lines not flushed yet. */

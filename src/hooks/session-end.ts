@@ -2,7 +2,7 @@ import type { HookContext } from "./context.js";
 import type { SessionEndInput } from "./input.js";
 import { baseRecord, logOutcomes, type HookResult } from "./records.js";
 import { scopeOf } from "./scope.js";
-import { caughtUp, storedSession } from "./session-io.js";
+import { caughtUpUnlessTrouble, storedSession } from "./session-io.js";
 
 /**
  * SessionEnd: the main transcript's last lines (the final message of the last
@@ -14,12 +14,12 @@ export async function sessionEnd(input: SessionEndInput, ctx: HookContext): Prom
   const started = ctx.now();
   if (!ctx.store.read(input.session_id)) return {};
   const ref = scopeOf({ ...input, agent_id: undefined });
-  const reduced = await ctx.store.transact(input.session_id, async (existing) => {
-    const { reduced } = await caughtUp(existing ?? storedSession(ctx, input.session_id), ref, undefined, ctx);
-    return { state: reduced.session, result: reduced };
+  const { reduced, trouble } = await ctx.store.transact(input.session_id, async (existing) => {
+    const caught = await caughtUpUnlessTrouble(existing ?? storedSession(ctx, input.session_id), ref, undefined, ctx);
+    return { state: caught.reduced.session, result: caught };
   });
   const where = { input, ref, session: reduced.session };
   logOutcomes(ctx, "SessionEnd", where, reduced.outcomes);
   ctx.appendLog(input.session_id, { ...baseRecord(ctx, "SessionEnd", where, started), decision: "observed", reason: "session ended" });
-  return {};
+  return trouble ? { stderr: `utility: ${trouble}; the session's last lines could not be read, so its spend may miss them.` } : {};
 }

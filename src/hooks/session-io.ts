@@ -11,7 +11,7 @@ import { loggedSwitches } from "../state/log-file.js";
 import { sessionLogPath } from "../state/paths.js";
 import type { HookContext } from "./context.js";
 import type { ScopeRef } from "./scope.js";
-import { readNewLines } from "./transcript.js";
+import { readNewLines, TranscriptTrouble } from "./transcript.js";
 
 /**
  * A session the state does not hold (new, or its file was deleted): what the
@@ -108,3 +108,23 @@ export async function caughtUp(
 }
 
 export type { ScopeKey };
+
+/**
+ * caughtUp, for the hooks that end a turn or a session: a transcript that
+ * cannot be read (TranscriptTrouble) does not stop them; the session goes on
+ * from what the state holds, and the trouble is returned to be told.
+ */
+export async function caughtUpUnlessTrouble(
+  session: SessionState,
+  ref: ScopeRef,
+  agentType: string | undefined,
+  ctx: HookContext,
+): Promise<{ reduced: ReturnType<typeof reduceAll>; trouble?: string }> {
+  try {
+    return { reduced: (await caughtUp(session, ref, agentType, ctx)).reduced };
+  } catch (error) {
+    if (!(error instanceof TranscriptTrouble)) throw error;
+    const arrived = reduceAll(session, await arrivalEvents(session, ref, agentType, ctx));
+    return { reduced: arrived, trouble: error.message };
+  }
+}

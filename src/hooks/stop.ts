@@ -8,7 +8,7 @@ import type { HookContext } from "./context.js";
 import type { StopInput } from "./input.js";
 import { baseRecord, loggedReport, logOutcomes, type HookResult } from "./records.js";
 import { scopeOf, type ScopeRef } from "./scope.js";
-import { caughtUp, promptKeysSince, storedSession } from "./session-io.js";
+import { caughtUpUnlessTrouble, promptKeysSince, storedSession } from "./session-io.js";
 import { logSwitches } from "./switches.js";
 
 function messageText(message: unknown): string {
@@ -53,7 +53,7 @@ async function lookAtScope(input: StopInput, ref: ScopeRef, ctx: HookContext): P
   const session = ctx.store.read(input.session_id) ?? storedSession(ctx, input.session_id);
   const pending = pendingCalls(session, ref.key) > 0;
   if (stillAwaiting(scopeAt(session, ref.key), () => promptKeysSince(session, ref))) return { mayBeGated: true, pending };
-  const caught = (await caughtUp(session, ref, input.agent_type, ctx)).reduced.session;
+  const caught = (await caughtUpUnlessTrouble(session, ref, input.agent_type, ctx)).reduced.session;
   return { mayBeGated: gateOf(caught, ref.key) !== undefined, pending };
 }
 
@@ -70,7 +70,7 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
   const finalText = await readFinalMessage(input, ref, ctx);
   const done = await ctx.store.transact(input.session_id, async (existing) => {
     const session = existing ?? storedSession(ctx, input.session_id);
-    const { reduced } = await caughtUp(session, ref, input.agent_type, ctx);
+    const { reduced, trouble } = await caughtUpUnlessTrouble(session, ref, input.agent_type, ctx);
     const seen = reduceAll(reduced.session, [{ kind: "activation_seen", scope: ref.key }]).session;
     const gate = gateOf(seen, ref.key);
     const untaken = gate && !input.stop_hook_active && !scopeAt(seen, ref.key).stopBlocked ? untakenAction(finalText) : undefined;
@@ -79,9 +79,9 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
       { kind: "scope", scope: ref.key, event: { kind: "turn_end", subagent: ref.kind === "agent" && !untaken } },
       ...(untaken ? [{ kind: "stop_blocked" as const, scope: ref.key }] : []),
     ]);
-    return { state: ended.session, result: { reduced, ended, untaken, uncounted } };
+    return { state: ended.session, result: { reduced, ended, untaken, uncounted, trouble } };
   });
-  const { untaken, uncounted } = done;
+  const { untaken, uncounted, trouble } = done;
   const where = { input, ref, session: done.ended.session };
   logSwitches(ctx, event, where, done.reduced.prompts, started);
   logOutcomes(ctx, event, where, [...done.reduced.outcomes, ...done.ended.outcomes]);
@@ -95,7 +95,14 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
     ...(uncounted > 0 ? { uncounted } : {}),
     ...finalReportField(finalText),
   });
-  return reason ? { output: { decision: "block", reason } } : {};
+  if (reason) return { output: { decision: "block", reason } };
+  return trouble ? troubleTold(trouble) : {};
+}
+
+/** The transcript could not be read at the end of a turn: the user is told, and nothing is blocked. */
+function troubleTold(trouble: string): HookResult {
+  const told = `utility: ${trouble}; this turn's last lines could not be read, so a report in them was not checked. Restore the file, or start a new session (/clear).`;
+  return { output: { systemMessage: told }, stderr: told };
 }
 
 /** The final message's report, as PreToolUse records log theirs: `respond` and `stop` are decisions too (the HTML report shows them). */

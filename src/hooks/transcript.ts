@@ -33,7 +33,7 @@ const EXPLAINED: Record<string, string> = {
   EISDIR: "is a folder",
 };
 
-function open(ref: ScopeRef, scope: ScopeState): OpenedTranscript | undefined {
+function open(ref: ScopeRef, offset: number): OpenedTranscript | undefined {
   let opened: OpenedTranscript | undefined;
   try {
     opened = openTranscript(ref.transcript);
@@ -42,14 +42,14 @@ function open(ref: ScopeRef, scope: ScopeState): OpenedTranscript | undefined {
     throw new TranscriptTrouble(`the transcript ${ref.transcript} ${EXPLAINED[code] ?? `cannot be read (${code || String(error)})`}`);
   }
   // At a scope's first call Claude Code may not have created its file yet; once lines were read from it, it cannot go away.
-  if (!opened && scope.offset > 0)
-    throw new TranscriptTrouble(`the transcript ${ref.transcript} is gone, after ${scope.offset} bytes were read from it`);
+  if (!opened && offset > 0)
+    throw new TranscriptTrouble(`the transcript ${ref.transcript} is gone, after ${offset} bytes were read from it`);
   return opened;
 }
 
-/** Throws TranscriptTrouble when the scope's transcript is there but is no regular file (a wait for its lines would be in vain). */
-export function openOrTrouble(ref: ScopeRef): void {
-  open(ref, { offset: 0 } as ScopeState)?.source.close();
+/** Throws TranscriptTrouble when the scope's transcript is no regular file, or gone after `offset` bytes were read (a wait for its lines would be in vain). */
+export function openOrTrouble(ref: ScopeRef, offset: number): void {
+  open(ref, offset)?.source.close();
 }
 
 /**
@@ -63,7 +63,7 @@ export function openOrTrouble(ref: ScopeRef): void {
  * line that looks typed.
  */
 export function readNewLines(scope: ScopeState, ref: ScopeRef, vouched: readonly string[]): NewLines {
-  const opened = open(ref, scope);
+  const opened = open(ref, scope.offset);
   if (!opened) return { events: [], nextOffset: scope.offset };
   const { source, id } = opened;
   try {

@@ -264,12 +264,9 @@ describe("hostile tool-use ids (keys of the state, never paths)", () => {
     );
   });
 
-  // Stopped, reported to the lead: the scope reducer assigns pending[toolUseId], and pending["__proto__"] = call
-  // sets the object's prototype instead of a key, so the call is never pending, its result line is ignored, it
-  // never joins the history (no repeat of it is ever seen) and a turn's end cannot take it off the count.
-  // (Before the machine, PostToolUse remembered it all the same.) Claude Code's own ids are toolu_…, so no model
-  // chooses one; un-skip once the reducer keeps such keys.
-  it.skip('a call whose tool_use_id is "__proto__" is kept like any other', async () => {
+  // pending["__proto__"] = call would set the object's prototype, and the schema drops such a key on reading:
+  // the reducer keeps ids under idKey (src/engine/session/scope-reducer.ts).
+  it('a call whose tool_use_id is "__proto__" is kept like any other', async () => {
     await callsWithIds("tool-id-proto", ["toolu_before", "__proto__", "toolu_after"]);
   });
 });

@@ -63,6 +63,8 @@ export const SessionEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("call_line_seen"), scope, toolUseId: z.string(), messageId: z.string() }),
   /** The Stop hook blocked the scope's stop once (SPEC §6). */
   z.object({ kind: z.literal("stop_blocked"), scope }),
+  /** The user was told, on screen, that their plugin settings are invalid (once per session and problem, SPEC §10). */
+  z.object({ kind: z.literal("settings_warned"), problem: z.string() }),
   /** The user's budgets as the hook's environment carries them (kept for `/utility status`). */
   z.object({ kind: z.literal("user_budgets"), budgets: z.optional(BudgetsSchema) }),
   /** One scope's own event (./scope-events.ts). */

@@ -120,6 +120,9 @@ const HANDLERS: { [K in SessionEvent["kind"]]: Handler<K> } = {
     editScope(session, event.scope, (scope) => {
       scope.stopBlocked = true;
     }),
+  settings_warned: (session, event) => {
+    session.settingsWarned = event.problem;
+  },
   user_budgets: (session, event) => {
     if (event.budgets && Object.keys(event.budgets).length > 0) session.userBudgets = event.budgets;
     else delete session.userBudgets;

@@ -20,6 +20,16 @@ import { endJob, isJobStop, type JobRef } from "../background.js";
  * ends. A real result always wins over a denial line.
  */
 
+/**
+ * A tool_use_id or message id as a key of the state's maps. `__proto__` is
+ * the one name a plain object cannot hold as a key (an assignment sets the
+ * prototype, and the schema drops it when the state is read back): it is
+ * kept under another name. Every read and write of those maps goes through it.
+ */
+export function idKey(id: string): string {
+  return id === "__proto__" ? "\u0000__proto__" : id;
+}
+
 /** How many calls a scope remembers for exact repeats; older ones age out (the same for the hooks and replay). */
 export const HISTORY_LIMIT = 256;
 /** How many assistant messages' usage a scope remembers, to count a message spanning several lines once. */
@@ -151,7 +161,7 @@ function decided(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "call" }>
   if (isDelegate(event.tool)) spend.agentsLaunched += 1;
   if (!event.toolUseId) return;
   const tokens = messageTokensOf(scope, event.toolUseId);
-  scope.pending[event.toolUseId] = {
+  scope.pending[idKey(event.toolUseId)] = {
     tool: event.tool,
     digest: event.digest,
     effect: event.effect,
@@ -165,16 +175,17 @@ function decided(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "call" }>
 
 /** The usage of the message that made a call, when its line was read already. */
 function messageTokensOf(scope: ScopeDraft, toolUseId: string): TokenCounts | undefined {
-  const messageId = scope.callMessages && Object.hasOwn(scope.callMessages, toolUseId) ? scope.callMessages[toolUseId]! : undefined;
-  return messageId !== undefined && scope.messages && Object.hasOwn(scope.messages, messageId) ? scope.messages[messageId] : undefined;
+  const found = callMessageOf(scope as ScopeState, toolUseId);
+  return found?.tokens;
 }
 
 /** The call finished: from pending into the history repeats are judged against (SPEC §7); its outcome is learned now, once. */
 function resulted(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "result" }>, outcomes: Outcome[]): void {
   // Own keys only: a tool_use_id such as "constructor" must not find what every object inherits.
-  if (!Object.hasOwn(scope.pending, event.toolUseId)) return;
-  const call = scope.pending[event.toolUseId]!;
-  delete scope.pending[event.toolUseId];
+  const key = idKey(event.toolUseId);
+  if (!Object.hasOwn(scope.pending, key)) return;
+  const call = scope.pending[key]!;
+  delete scope.pending[key];
   const { startedAt: _started, tokens: _tokens, deniedSeen: _denied, jobOf, ...ran } = call;
   const launched = ran.effect.kind === "exec" && ran.effect.background === true && event.jobId !== undefined ? { jobId: event.jobId } : {};
   remember(scope, event.failed ? { ...ran, ...launched, failed: true } : { ...ran, ...launched });
@@ -200,8 +211,9 @@ function resultOutcome(call: ScopeState["pending"][string], event: Extract<Scope
 
 /** A line says Claude Code refused the call: remembered, not refunded (a shell could have written it; see the header). */
 function deniedSeen(scope: ScopeDraft, toolUseId: string): void {
-  if (!Object.hasOwn(scope.pending, toolUseId)) return;
-  scope.pending[toolUseId] = { ...scope.pending[toolUseId]!, deniedSeen: true };
+  const key = idKey(toolUseId);
+  if (!Object.hasOwn(scope.pending, key)) return;
+  scope.pending[key] = { ...scope.pending[key]!, deniedSeen: true };
 }
 
 /**
@@ -211,20 +223,20 @@ function deniedSeen(scope: ScopeDraft, toolUseId: string): void {
  * of a message not known, wait for the turn's end.
  */
 function confirmed(scope: ScopeDraft, messageId: string, outcomes: Outcome[]): void {
-  for (const [id, call] of Object.entries(scope.pending)) {
-    const made = scope.callMessages && Object.hasOwn(scope.callMessages, id) ? scope.callMessages[id] : undefined;
-    if (call.deniedSeen && made !== undefined && made !== messageId) refund(scope, id, outcomes);
+  for (const [key, call] of Object.entries(scope.pending)) {
+    const made = scope.callMessages && Object.hasOwn(scope.callMessages, key) ? scope.callMessages[key] : undefined;
+    if (call.deniedSeen && made !== undefined && made !== messageId) refund(scope, key, outcomes);
   }
 }
 
-/** A call let through never ran (Claude Code refused it): it is no step, and its outcome is `denied`. */
-function refund(scope: ScopeDraft, toolUseId: string, outcomes: Outcome[]): void {
-  const call = scope.pending[toolUseId]!;
-  delete scope.pending[toolUseId];
+/** A call let through never ran (Claude Code refused it): it is no step, and its outcome is `denied`. `key`: its key in `pending`. */
+function refund(scope: ScopeDraft, key: string, outcomes: Outcome[]): void {
+  const call = scope.pending[key]!;
+  delete scope.pending[key];
   scope.step = Math.max(0, scope.step - 1);
   if (scope.spend) scope.spend.toolCalls = Math.max(0, scope.spend.toolCalls - 1);
   outcomes.push({
-    toolUseId,
+    toolUseId: call.toolUseId ?? key,
     tool: call.tool,
     step: call.at,
     outcome: "denied",
@@ -246,9 +258,10 @@ function remember(scope: ScopeDraft, call: RanCallDraft): void {
  */
 function backgroundEnded(scope: ScopeDraft, end: JobRef): void {
   scope.history = endJob(scope.history, end, scope.step);
-  if (end.toolUseId === undefined || !Object.hasOwn(scope.pending, end.toolUseId)) return;
-  const call = scope.pending[end.toolUseId]!;
-  if (call.effect.kind === "exec" && call.effect.background) scope.pending[end.toolUseId] = { ...call, effect: { kind: "exec" } };
+  const key = end.toolUseId === undefined ? undefined : idKey(end.toolUseId);
+  if (key === undefined || !Object.hasOwn(scope.pending, key)) return;
+  const call = scope.pending[key]!;
+  if (call.effect.kind === "exec" && call.effect.background) scope.pending[key] = { ...call, effect: { kind: "exec" } };
 }
 
 /**
@@ -258,7 +271,8 @@ function backgroundEnded(scope: ScopeDraft, end: JobRef): void {
  */
 function usage(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "usage" }>): void {
   const messages = (scope.messages ??= {});
-  const counted = Object.hasOwn(messages, event.messageId) ? messages[event.messageId]! : zeroTokens();
+  const message = idKey(event.messageId);
+  const counted = Object.hasOwn(messages, message) ? messages[message]! : zeroTokens();
   const largest: TokenCounts = {
     input: Math.max(counted.input, event.tokens.input),
     output: Math.max(counted.output, event.tokens.output),
@@ -269,23 +283,23 @@ function usage(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "usage" }>)
   const spend = spendOf(scope);
   addTokens(spend.tokens, added);
   addTokens((spend.byModel[event.model] ??= zeroTokens()), added);
-  delete messages[event.messageId];
-  messages[event.messageId] = largest; // newest last: the oldest are forgotten first
+  delete messages[message];
+  messages[message] = largest; // newest last: the oldest are forgotten first
   forgetOldest(messages, MESSAGE_MEMORY);
   const models = (scope.messageModels ??= {});
-  delete models[event.messageId];
-  models[event.messageId] = event.model;
+  delete models[message];
+  models[message] = event.model;
   forgetOldest(models, MESSAGE_MEMORY);
   const calls = (scope.callMessages ??= {});
   for (const id of event.toolUseIds) {
-    if (Object.hasOwn(scope.pending, id)) scope.pending[id] = { ...scope.pending[id]!, tokens: largest };
-    delete calls[id];
-    calls[id] = event.messageId;
+    const key = idKey(id);
+    delete calls[key];
+    calls[key] = event.messageId;
   }
   forgetOldest(calls, MESSAGE_MEMORY * 4);
   // A call decided before its line was read holds the counts it had then: bring them up to date.
-  for (const [id, call] of Object.entries(scope.pending))
-    if (calls[id] === event.messageId && Object.hasOwn(calls, id)) scope.pending[id] = { ...call, tokens: largest };
+  for (const [key, call] of Object.entries(scope.pending))
+    if (Object.hasOwn(calls, key) && calls[key] === event.messageId) scope.pending[key] = { ...call, tokens: largest };
 }
 
 /** The message that made a call, its usage and model, when its line was read (SPEC §8: a step's tokens). */
@@ -293,10 +307,12 @@ export function callMessageOf(
   scope: ScopeState,
   toolUseId: string,
 ): { messageId: string; model?: string; tokens: TokenCounts } | undefined {
-  const messageId = scope.callMessages && Object.hasOwn(scope.callMessages, toolUseId) ? scope.callMessages[toolUseId]! : undefined;
-  if (messageId === undefined || !scope.messages || !Object.hasOwn(scope.messages, messageId)) return undefined;
-  const model = scope.messageModels && Object.hasOwn(scope.messageModels, messageId) ? scope.messageModels[messageId] : undefined;
-  return { messageId, ...(model !== undefined ? { model } : {}), tokens: { ...scope.messages[messageId]! } };
+  const callKey = idKey(toolUseId);
+  const messageId = scope.callMessages && Object.hasOwn(scope.callMessages, callKey) ? scope.callMessages[callKey]! : undefined;
+  const key = messageId === undefined ? undefined : idKey(messageId);
+  if (messageId === undefined || key === undefined || !scope.messages || !Object.hasOwn(scope.messages, key)) return undefined;
+  const model = scope.messageModels && Object.hasOwn(scope.messageModels, key) ? scope.messageModels[key] : undefined;
+  return { messageId, ...(model !== undefined ? { model } : {}), tokens: { ...scope.messages[key]! } };
 }
 
 /** Keeps a record's newest `keep` keys (insertion order: newest last). */

@@ -166,6 +166,8 @@ export const SessionStateSchema = z.object({
   switchSeq: z.optional(z.number()),
   /** The user's budgets (userConfig) as the last hook saw them: `/utility status` runs without that environment. */
   userBudgets: z.optional(BudgetsSchema),
+  /** The invalid settings the user was last told about (SPEC §10: once per session and problem). */
+  settingsWarned: z.optional(z.string()),
   /** What the whole session spent: every scope, every task (SPEC §12 "beyond one task"). */
   spend: z.optional(SpendSchema),
 });
