@@ -157,6 +157,9 @@ function timed(events: readonly LocatedEvent[]): Array<{ event: LocatedEvent; at
 }
 
 type AssistantEvent = Extract<LocatedEvent, { kind: "assistant" }>;
+
+/** A call that may start a subagent: a delegating tool, or a Skill (a forked skill runs in one). */
+const launches = (tool: string) => (DELEGATE_TOOLS as readonly string[]).includes(tool) || tool === "Skill";
 /** Where a call was written, and the text that governs it. */
 interface WaitingAt {
   line: number;
@@ -197,7 +200,9 @@ class Replay {
       this.decideWaiting(event);
       return this.toolResult(event, line);
     }
+    const known = this.runs.size;
     const run = this.scopeFor(event, subagentFile, file);
+    if (this.runs.size > known && run.key !== "main") this.started(run);
     this.decideWaiting(event, run);
     run.touch(line);
     this.countCompaction(run, event);
@@ -355,18 +360,20 @@ class Replay {
    * PreToolUse hooks seeing every line written before the batch's first
    * result (a skill an earlier call loaded included). So a batch is decided
    * at its first result; the batch of a call that may launch a subagent at
-   * another scope's line (the subagent starts only after that call was
-   * decided); and every batch of a
-   * scope at its next message, prompt or compaction, or at the end.
+   * that subagent's first line (see started); and every batch of a scope at
+   * its next message, prompt or compaction, or at the end.
    */
   private decideWaiting(event?: LocatedEvent, run?: ScopeRun): void {
     for (const scope of new Set(this.waiting.map((w) => w.run))) {
       const upTo = this.decidedBy(scope, event, run);
-      if (upTo === undefined) continue;
-      const now = this.waiting.filter((w) => w.run === scope && w.batch <= upTo);
-      this.waiting = this.waiting.filter((w) => !now.includes(w));
-      for (const { block, at } of now) this.toolUse(scope, block, at);
+      if (upTo !== undefined) this.decideUpTo(scope, upTo);
     }
+  }
+
+  private decideUpTo(scope: ScopeRun, upTo: number): void {
+    const now = this.waiting.filter((w) => w.run === scope && w.batch <= upTo);
+    this.waiting = this.waiting.filter((w) => !now.includes(w));
+    for (const { block, at } of now) this.toolUse(scope, block, at);
   }
 
   /** The last of `scope`'s waiting batches that `event` (a line of scope `run`) makes Claude Code decide, or undefined for none. */
@@ -375,9 +382,8 @@ class Replay {
     const first = mine[0]!;
     if (event === undefined) return Number.POSITIVE_INFINITY;
     if (event.kind === "tool_result") return mine.find((w) => w.block.id === event.toolUseId)?.batch;
-    // Another scope's line: a subagent runs once the call that launched it was decided, and decides nothing else.
-    if (run !== scope)
-      return mine.find((w) => (DELEGATE_TOOLS as readonly string[]).includes(w.block.name) || w.block.name === "Skill")?.batch;
+    // Another scope's line decides nothing here (a new subagent's first line: see started).
+    if (run !== scope) return undefined;
     if (event.kind === "assistant" && event.messageId === first.at.messageId) return undefined;
     if (event.kind === "user_text" && event.isMeta) return undefined;
     return Number.POSITIVE_INFINITY;
@@ -470,9 +476,19 @@ class Replay {
       run = new ScopeRun(key, id, key === "main" ? "main" : "agent", source, agentId);
       this.runs.set(key, run);
       this.scopeFiles.set(id, file);
-      if (key !== "main") this.feed(run, [{ kind: "subagent_started", agentId: key.slice("agent:".length) }]);
     }
     return run;
+  }
+
+  /**
+   * A subagent's first line: the call that launched it ran its PreToolUse
+   * before it started (SubagentStart), so the earliest waiting call that can
+   * launch one is decided first, then the start is counted.
+   */
+  private started(run: ScopeRun): void {
+    const launcher = this.waiting.find((w) => launches(w.block.name));
+    if (launcher) this.decideUpTo(launcher.run, launcher.batch);
+    this.feed(run, [{ kind: "subagent_started", agentId: run.key.slice("agent:".length) }]);
   }
 
   result(): EventsReplay {

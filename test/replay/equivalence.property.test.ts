@@ -18,7 +18,7 @@ import { FileStateStore } from "../../src/state/store.js";
 import { replayFiles } from "../../src/replay/files.js";
 import { simulate, SKILLS, type SimCall, type SimMessage, type SimPrompt, type SimSession, type SimTurn } from "./session-sim.js";
 
-const RUNS = Number(process.env.UTILITY_PROPERTY_RUNS ?? 300);
+const RUNS = Number(process.env.UTILITY_PROPERTY_RUNS ?? 2000);
 const SHRINK_BUDGET_MS = 90_000;
 
 const tokens = fc.record({

@@ -94,6 +94,8 @@ export interface SimRun {
 /** A session's files and clock, and the hooks run against them. */
 class Simulator {
   private clock = Date.parse("2026-12-01T10:00:00.000Z");
+  /** The last background job launched: a notification names it (its end). */
+  private background = "bg_none";
   private ids = 0;
   readonly run: SimRun;
 
@@ -174,11 +176,9 @@ class Simulator {
 
   private async turn(turn: SimTurn): Promise<void> {
     const promptId = this.id("prompt");
-    await userPromptSubmit(
-      { ...this.base(), hook_event_name: "UserPromptSubmit", prompt_id: promptId, prompt: promptText(turn.prompt) },
-      this.ctx(),
-    );
-    this.write({ type: "user", promptId, ...promptLine(turn.prompt) });
+    const text = promptText(turn.prompt, this.background);
+    await userPromptSubmit({ ...this.base(), hook_event_name: "UserPromptSubmit", prompt_id: promptId, prompt: text }, this.ctx());
+    this.write({ type: "user", promptId, ...promptLine(turn.prompt, text) });
     if (turn.prompt.kind === "slash")
       this.write({
         type: "user",
@@ -369,7 +369,7 @@ function inputOf(call: SimCall): unknown {
   }
 }
 
-function promptText(prompt: SimPrompt): string {
+function promptText(prompt: SimPrompt, background: string): string {
   switch (prompt.kind) {
     case "typed":
     case "wakeup":
@@ -377,13 +377,12 @@ function promptText(prompt: SimPrompt): string {
     case "slash":
       return `${prompt.command} ${prompt.args}`;
     case "notification":
-      return "<task-notification>\n<task-id>bg_none</task-id>\n<status>completed</status>\n</task-notification>";
+      return `<task-notification>\n<task-id>${background}</task-id>\n<status>completed</status>\n</task-notification>`;
   }
 }
 
 /** The prompt's own line, with the fields Claude Code writes on it (src/engine/session/prompt-kind.ts). */
-function promptLine(prompt: SimPrompt): Record<string, unknown> {
-  const text = promptText(prompt);
+function promptLine(prompt: SimPrompt, text: string): Record<string, unknown> {
   switch (prompt.kind) {
     case "typed":
       return { promptSource: "sdk", turnOrigin: "sdk", message: { role: "user", content: text } };

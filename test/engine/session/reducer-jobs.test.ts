@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import type { ScopeEvent } from "../../../src/engine/session/scope-events.js";
 import { applyEvents, callMessageOf } from "../../../src/engine/session/scope-reducer.js";
 import { newScope, type RanCallState, type ScopeState } from "../../../src/engine/session/state.js";
-import { zeroSpend } from "../../../src/engine/spend.js";
 
 type Effect = RanCallState["effect"];
 const BG: Effect = { kind: "exec", background: true };
