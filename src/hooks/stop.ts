@@ -7,7 +7,7 @@ import type { HookContext } from "./context.js";
 import { activationSeen, applyScan, effectiveGate, scanTranscript, stillAwaiting, vouchedIn, type ScanResult } from "./gating.js";
 import { freshSession, switchRecords } from "./user-prompt-submit.js";
 import type { StopInput } from "./input.js";
-import { baseRecord, logOutcomes, type HookResult } from "./output.js";
+import { baseRecord, loggedReport, logOutcomes, type HookResult } from "./output.js";
 import { reduceScope, scopeOf, scopeState, type ScopeRef } from "./scope.js";
 import { userBudgetsSet } from "./budgets.js";
 
@@ -73,6 +73,7 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
   const started = ctx.now();
   const ref = scopeOf(input);
   const finalText = await readFinalMessage(input, ref, ctx);
+  const finalReport = parseLastReport(finalText);
   const result = await ctx.store.transact(input.session_id, async (existing) => {
     const session = existing ?? freshSession(ctx, input.session_id);
     const scope = scopeState(session, ref);
@@ -95,6 +96,7 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
   ctx.appendLog(input.session_id, {
     ...baseRecord(ctx, event, { input, ref, scope, gate }, started),
     decision: untaken ? "blocked" : "observed",
+    ...(finalReport?.ok ? { report: loggedReport(finalReport.value) } : {}),
     ...(reason ? { reason } : {}),
     ...(uncounted > 0 ? { uncounted } : {}),
   });
