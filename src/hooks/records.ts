@@ -6,7 +6,8 @@ import type { ScopedOutcome } from "../engine/session/reduce.js";
 import { scopeAt } from "../engine/session/reduce.js";
 import { callMessageOf } from "../engine/session/scope-reducer.js";
 import type { SessionState } from "../engine/session/state.js";
-import { decisionScopeOf, gateOf } from "../engine/session/views.js";
+import { decisionScopeOf, frontmatterBudgetsOf, gateOf } from "../engine/session/views.js";
+import { hasBudget, tightestBudgets } from "../engine/budget.js";
 import { defaultConfig } from "../engine/signals.js";
 import type { LogRecord, LoggedReport } from "../log/record.js";
 import type { HookContext } from "./context.js";
@@ -63,8 +64,15 @@ export function baseRecord(
     gated: gate !== undefined,
     ...(gate ? { gatedBy: gate.file } : {}),
     ...(scope.spend ? { scopeSpend: structuredClone(scope.spend) as LogRecord["scopeSpend"] } : {}),
+    ...budgetsField(session, ref),
     latencyMs: Math.round((ctx.now() - started) * 100) / 100,
   };
+}
+
+/** The budgets in force for the record's task, when any is set: the user's and the frontmatter's that bind the scope (the HTML report draws them). */
+function budgetsField(session: SessionState, ref: ScopeRef): Pick<LogRecord, "budgets"> {
+  const budgets = tightestBudgets(session.userBudgets, frontmatterBudgetsOf(session, ref.key));
+  return hasBudget(budgets) ? { budgets } : {};
 }
 
 /** One Outcome record per step whose outcome this hook learned (SPEC §8), at the step it was; a hook learns only its own scope's. */

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { ActionSchema, DecisionScopeSchema, LambdasSchema, RuleSchema } from "../engine/vocabulary.js";
 import { SpendSchema, TokenCountsSchema } from "../engine/spend.js";
+import { BudgetsSchema } from "../engine/budget.js";
 
 /**
  * One line of a session's step log (SPEC §8). It is telemetry for people and
@@ -85,6 +86,8 @@ export const LogRecordSchema = z.object({
   switched: z.optional(z.enum(["on", "off"])),
   /** At a stop: calls let through that never ran (refused by Claude Code's permissions, interrupted), taken off the step count. */
   uncounted: z.optional(z.number()),
+  /** The budgets in force for this record's task (SPEC §12), when any is set: the report draws them against its spend. */
+  budgets: z.optional(BudgetsSchema),
   /** What the assistant message behind this record spent, when the hook knows it. */
   spend: z.optional(RecordSpendSchema),
   /**

@@ -50,7 +50,7 @@ describe("utility report", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`wrote ${join(dir.path, "out.html")} (25 records)\n`);
     const html = readFileSync(join(dir.path, "out.html"), "utf8");
-    expect((html.match(/data-step="/g) ?? []).length).toBe(14);
+    expect((html.match(/<g class="mark[ "]/g) ?? []).length).toBe(14); // one mark per decision with a report
   });
 
   it("bad arguments, unknown sessions, unsafe ids: one line, exit 2", async () => {

@@ -90,6 +90,22 @@ describe("the Stop hook", () => {
     expect(await stopHook(stopInput("Next I run it.", { stop_hook_active: true }), ctx, "Stop")).toEqual({});
   });
 
+  it("logs the final message's report, as PreToolUse records log theirs; none when it has none or it does not parse", async () => {
+    const ctx = fakeContext();
+    seedMainGate(ctx, source("/s/SKILL.md"));
+    await stopHook(stopInput(`${report("respond", "0.28", GOOD, "done")}\n\nThe cause is X.`), ctx, "Stop");
+    await stopHook(stopInput("The answer is 42."), ctx, "Stop");
+    await stopHook(stopInput(report("stop", "0.28", "Gain=2")), ctx, "Stop");
+    expect(ctx.records.map((r) => r.report)).toEqual([
+      { action: "respond", utility: 0.28, gain: 0.7, stepCost: 0.12, uncertainty: 0.6, redundancy: 0, rationale: "done" },
+      undefined,
+      undefined,
+    ]);
+    const ungated = fakeContext();
+    await stopHook(stopInput(report("stop", "0.28", GOOD)), ungated, "Stop");
+    expect(ungated.records.map((r) => [r.gated, r.report?.action])).toEqual([[false, "stop"]]);
+  });
+
   it("SubagentStop ends a subagent's scope; a gated one blocks once too", async () => {
     const store = new MemoryStateStore();
     const ctx = fakeContext(store);

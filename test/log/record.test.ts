@@ -15,4 +15,12 @@ describe("src/log/record.ts", () => {
     for (const id of RULES) expect(rule.safeParse(id).success).toBe(true);
     expect(rule.safeParse("is_not_a_rule").success).toBe(false);
   });
+
+  it("carries the budgets in force as the engine defines them, and no budget the engine would refuse", () => {
+    const budgets = LogRecordSchema.shape.budgets;
+    expect(budgets.safeParse(undefined).success).toBe(true);
+    expect(budgets.safeParse({ tokenBudget: 200_000, costBudgetUsd: 0.5, maxAgents: 2, stepCost: "computed" }).success).toBe(true);
+    expect(budgets.safeParse({ tokenBudget: 0 }).success).toBe(false);
+    expect(budgets.safeParse({ costBudgetUsd: -1 }).success).toBe(false);
+  });
 });

@@ -1,7 +1,10 @@
-// The page as text: self-contained, escaped, one mark per reported step (the browser test draws it).
+// The page as text: self-contained, escaped, every decision drawn, budgets drawn when set, and
+// words instead of an empty chart (the browser test checks the same in Chromium, as laid out).
 import { describe, expect, it } from "vitest";
 import type { LogRecord } from "../../src/log/record.js";
 import { escapeHtml, renderReportHtml } from "../../src/summary/html.js";
+import { buildReportView, type ReportViewOptions } from "../../src/summary/report-view.js";
+import { gatedSession, longSession, ungatedSession } from "./report-fixtures.js";
 
 function pre(step: number, over: Partial<LogRecord> = {}): LogRecord {
   return {
@@ -24,15 +27,18 @@ function pre(step: number, over: Partial<LogRecord> = {}): LogRecord {
   };
 }
 
+const page = (records: LogRecord[], options: ReportViewOptions = {}) => renderReportHtml(buildReportView(records, options));
 const count = (html: string, pattern: RegExp) => (html.match(pattern) ?? []).length;
-
-// The chart's geometry, restated: a plot 918 px wide from x = 58, U from 1 (y = 30) down to −2.3 (y = 326).
-const r1 = (n: number) => Math.round(n * 10) / 10;
-const yOf = (u: number) => r1(30 + ((1 - u) / 3.3) * 296);
+const attrs = (html: string, name: string) => [...html.matchAll(new RegExp(`${name}="([^"]*)"`, "g"))].map((m) => m[1]!);
+/** One chart's <svg>, by its class after `chart` (charts hold no nested svg). */
+function chart(html: string, name: string): string {
+  const start = html.indexOf(`<svg class="chart ${name}"`);
+  return start < 0 ? "" : html.slice(start, html.indexOf("</svg>", start) + "</svg>".length);
+}
 
 function floorLines(html: string) {
-  return [...html.matchAll(/<line class="floor" data-floor="([^"]+)" x1="([^"]+)" x2="([^"]+)" y1="([^"]+)" y2="\4"\/>/g)].map((m) => ({
-    floor: m[1],
+  return [...html.matchAll(/<line class="floor" data-floor="([^"]+)" x1="([^"]+)" x2="([^"]+)" y1="([^"]+)" y2="\4">/g)].map((m) => ({
+    floor: Number(m[1]),
     x1: Number(m[2]),
     x2: Number(m[3]),
     y: Number(m[4]),
@@ -41,51 +47,139 @@ function floorLines(html: string) {
 
 describe("renderReportHtml", () => {
   it("is one self-contained page: inline style, no script, nothing to fetch", () => {
-    const html = renderReportHtml([pre(1)]);
-    expect(html.startsWith("<!doctype html>")).toBe(true);
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`);
-    expect(html).not.toMatch(/<script|<link|<img|@import|url\(|src=/i);
-    expect(html).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/); // the SVG namespace is a name, not a fetch
+    const { records, noProgress } = gatedSession();
+    for (const html of [page([pre(1)]), page(records, { noProgress }), page(ungatedSession()), page([])]) {
+      expect(html.startsWith("<!doctype html>")).toBe(true);
+      expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`);
+      expect(html).not.toMatch(/<script|<link|<img|@import|url\(|src=/i);
+      expect(html).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/); // the SVG namespace is a name, not a fetch
+      expect(attrs(html, "href").every((h) => /^#r\d+$/.test(h))).toBe(true); // marks link to their record's row, nothing else
+    }
   });
 
-  it("draws one mark per PreToolUse record with a report; calls without one go on the rug", () => {
+  it("draws every decision on the U chart: a mark per report (ends of turns too), a rug tick for each without", () => {
     const records = [
       pre(1),
       pre(1, { decision: "refused", rule: "no_report", report: undefined }),
       pre(2, { report: { action: "verify", utility: -0.7, gain: 0.8, stepCost: 0.5, uncertainty: 0.4, redundancy: 0.5, rationale: "r" } }),
       pre(2, { decision: "refused", rule: "exact_repeat", repeat: { ofStep: 1 } }),
-      { ...pre(2), event: "Stop" as const, tool: undefined, report: undefined },
+      { ...pre(2), event: "Stop" as const, decision: "observed" as const, tool: undefined },
+      { ...pre(2), event: "Stop" as const, decision: "observed" as const, tool: undefined, report: undefined },
     ];
-    const html = renderReportHtml(records);
-    expect(count(html, /data-step="/g)).toBe(3);
-    expect(count(html, /class="mark refused"/g)).toBe(1);
-    expect(count(html, /data-rug="refused"/g)).toBe(1);
-    expect(html).toContain('data-u="-0.7"');
+    records[4]!.report = { action: "respond", utility: 0.6, gain: 0.8, stepCost: 0.1, uncertainty: 0.2, redundancy: 0, rationale: "done" };
+    const html = page(records);
+    const u = chart(html, "u-chart");
+    expect(count(u, /<g class="mark[^"]*" data-seq="/g)).toBe(4);
+    expect(count(u, /class="mark refused"/g)).toBe(1);
+    expect(u).toContain('data-kind="end" data-decision="observed" data-scope="main" data-task="1" data-action="respond" data-u="0.6"');
+    expect(count(u, /data-rug="refused"/g)).toBe(1);
+    expect(count(u, /data-rug="observed" data-seq="6" data-kind="end"/g)).toBe(1);
+    expect(new Set(attrs(u, "data-seq"))).toEqual(new Set(["1", "2", "3", "4", "5", "6"])); // each decision once
+    expect(attrs(u, "data-seq").length).toBe(6);
+    // The rule is written beside the refused marks, and listed under the charts.
+    expect(u).toMatch(/<text class="rule-label"[^>]*>exact_repeat<\/text>/);
+    expect(u).toMatch(/<text class="rule-label"[^>]*>no_report<\/text>/);
+    expect(html).toMatch(/<ol class="refusals"><li><a href="#r2">#2<\/a> Read · <span class="rule">no_report<\/span>/);
   });
 
-  it("draws the floor each record carries, at its height, under that record's calls", () => {
-    const html = renderReportHtml([pre(1, { floor: -0.2 }), pre(2, { floor: -0.2 })]);
-    const lines = floorLines(html);
-    expect(lines).toEqual([{ floor: "-0.2", x1: 58, x2: 976, y: yOf(-0.2) }]);
-    expect(html).toContain(">floor −0.20</text>");
-    expect(html).not.toContain('data-floor="-0.5"');
+  it("has one x tick per decision, numbered 1…n, each once; many decisions thin them to round numbers", () => {
+    const html = page(gatedSession().records);
+    const ticks = attrs(chart(html, "u-chart"), "data-tick").map(Number);
+    expect(ticks).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
+    const long = attrs(chart(page(longSession()), "u-chart"), "data-tick").map(Number);
+    expect(long.length).toBeLessThan(70);
+    expect(new Set(long).size).toBe(long.length);
+    expect(long.every((t) => t % 2 === 0)).toBe(true);
+    expect(long.at(-1)).toBe(70);
   });
 
-  it("gives each scope its own floor line, and records without one the floor the caller names (default −0.5)", () => {
-    const records = [pre(1, { floor: -0.2 }), pre(1, { agentId: "a1", scope: "subagent", floor: -1 }), pre(2, { floor: undefined })];
-    const third = (976 - 58) / 3;
-    expect(floorLines(renderReportHtml(records))).toEqual([
-      { floor: "-0.2", x1: 58, x2: r1(58 + third), y: yOf(-0.2) },
-      { floor: "-1", x1: r1(58 + third), x2: r1(58 + 2 * third), y: yOf(-1) },
-      { floor: "-0.5", x1: r1(58 + 2 * third), x2: 976, y: yOf(-0.5) },
-    ]);
-    expect(floorLines(renderReportHtml([pre(1, { floor: undefined })], { floor: -1.2 }))).toMatchObject([{ floor: "-1.2" }]);
-    expect(floorLines(renderReportHtml([]))).toMatchObject([{ floor: "-0.5", x1: 58, x2: 976 }]);
+  it("fits the U axis to the data and the floor, inside the plot", () => {
+    const html = page(gatedSession().records);
+    const u = chart(html, "u-chart");
+    const plot = /<rect class="plot" x="[^"]+" y="([^"]+)" width="[^"]+" height="([^"]+)"/.exec(u)!;
+    const [top, bottom] = [Number(plot[1]), Number(plot[1]) + Number(plot[2])];
+    const ys = [...u.matchAll(/<circle cx="[^"]+" cy="([^"]+)"/g)].map((m) => Number(m[1]));
+    const spread = (Math.max(...ys) - Math.min(...ys)) / (bottom - top);
+    expect(spread).toBeGreaterThan(0.5); // the U range [−2.3, 1] would squeeze −0.62…0.55 into a third
+    const floors = floorLines(u);
+    expect(floors.length).toBe(2); // the gated stretches of main, not the ungated subagent between them
+    for (const f of floors) {
+      expect(f.floor).toBe(-0.5);
+      expect(f.y).toBeGreaterThan(top);
+      expect(f.y).toBeLessThan(bottom);
+    }
+    expect(u).toContain(">floor −0.50</text>");
+  });
+
+  it("draws the floor each gated record carries, at its own height, and a fallback for records without one", () => {
+    const html = page([pre(1, { floor: -0.2 }), pre(2, { floor: -0.2 }), pre(1, { agentId: "a1", scope: "subagent", floor: -1 })]);
+    const lines = floorLines(chart(html, "u-chart"));
+    expect(lines.map((l) => l.floor)).toEqual([-0.2, -1]);
+    expect(lines[1]!.y).toBeGreaterThan(lines[0]!.y);
+    expect(floorLines(chart(page([pre(1, { floor: undefined })], { floor: -1.2 }), "u-chart")).map((l) => l.floor)).toEqual([-1.2]);
+  });
+
+  it("draws the step budget over every task, and token and cost budgets on the spend charts when set", () => {
+    const html = page(gatedSession().records);
+    expect(count(chart(html, "steps-chart"), /<line class="budget" data-budget="steps" data-value="12"/g)).toBe(2);
+    expect(count(chart(html, "steps-chart"), /<line class="budget" data-budget="steps" data-value="10"/g)).toBe(1);
+    expect(count(chart(html, "spend-chart spend-tokens"), /<line class="budget" data-budget="tokens" data-value="450000"/g)).toBe(2);
+    expect(count(chart(html, "spend-chart spend-cost"), /<line class="budget" data-budget="cost" data-value="0.3"/g)).toBe(2);
+    // A budget far above the spend is named, not drawn (the spend would flatten to the floor of the chart).
+    const long = page(longSession());
+    expect(chart(long, "spend-chart spend-tokens")).not.toContain('<line class="budget"');
+    expect(chart(long, "spend-chart spend-tokens")).toMatch(
+      /<text class="budget-label off-chart" data-budget="tokens" data-value="20000000"/,
+    );
+    // No budget set: no line, and the caption says so.
+    const ungated = page(ungatedSession());
+    expect(chart(ungated, "spend-chart spend-tokens")).not.toContain('class="budget');
+    expect(chart(ungated, "spend-chart spend-tokens")).toContain("no token budget set");
+  });
+
+  it("an ungated session: no U chart and no floor, but a sentence saying why and what the page shows", () => {
+    const html = page(ungatedSession());
+    expect(html).not.toContain('class="chart u-chart');
+    expect(html).not.toContain('class="floor');
+    expect(html).toContain(
+      "Not gated: no scope of this session opted in to the gate, so the model wrote no reports the gate checked, and there is no U (and no floor) to draw. What this page shows: its 14 tool calls against each task's step budget, the 1 exact repeat the code caught, what each task spent.",
+    );
+    expect(count(chart(html, "steps-chart"), /<g class="step-mark"/g)).toBe(16);
+    expect(count(chart(html, "steps-chart"), /data-repeat-of="7"/g)).toBe(1);
+  });
+
+  it("a gated session with no report, a log with no spend, and an empty log each say so", () => {
+    const noReports = page([pre(1, { report: undefined, decision: "refused", rule: "no_report" })]);
+    expect(noReports).not.toContain('class="chart u-chart');
+    expect(noReports).toContain("Gated, but no decision carries a report the gate read, so there is no U to draw.");
+    const noSpend = page(ungatedSession(false));
+    expect(count(noSpend, /data-empty="spend"/g)).toBe(2); // under the charts, and in the spend section
+    expect(noSpend).not.toContain("spend-chart");
+    const empty = page([]);
+    expect(empty).toContain("No tool call and no end of a turn is recorded yet: there is nothing to draw.");
+    expect(empty).not.toContain('<svg class="chart');
+  });
+
+  it("counts identical outcomes and stuck loops per scope when they are given, and leaves the column out when not", () => {
+    const { records, noProgress } = gatedSession();
+    const html = page(records, { noProgress });
+    expect(html).toContain('<th scope="col">identical outcomes · stuck loops</th>');
+    expect(html).toContain("<td>1 identical, 0 stuck</td>");
+    expect(html).toContain("<td>2 identical, 1 stuck</td>");
+    expect(html).toContain("<li><b>3</b>identical outcomes</li>");
+    expect(page(records)).not.toContain("identical outcomes");
+  });
+
+  it("names each decision's number on the chart in the records table, and links marks to its rows", () => {
+    const html = page(gatedSession().records);
+    expect(html).toMatch(/<tr id="r2"><td>2<\/td><td>#1<\/td>/);
+    expect(html).toMatch(/<tr id="r3"><td>3<\/td><td><\/td>/); // an Outcome record: not on the charts
+    expect(html).toContain('<a href="#r2"><g class="mark"');
   });
 
   it("escapes everything that comes from the log", () => {
     const nasty = `</title><script>alert(1)</script><img src=x onerror="y"> & 'q'`;
-    const html = renderReportHtml([
+    const html = page([
       pre(1, {
         session: nasty,
         tool: nasty,
@@ -93,6 +187,8 @@ describe("renderReportHtml", () => {
         agentId: nasty,
         agentType: nasty,
         reason: nasty,
+        decision: "refused",
+        rule: "no_report",
         report: { action: "retrieve", utility: 0.3, gain: 0.7, stepCost: 0.1, uncertainty: 0.6, redundancy: 0, rationale: nasty },
       }),
     ]);
@@ -102,11 +198,5 @@ describe("renderReportHtml", () => {
     expect(html).not.toContain("</title><script");
     expect(html).toContain(escapeHtml(nasty));
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
-  });
-
-  it("says so when there is nothing to draw", () => {
-    const html = renderReportHtml([]);
-    expect(count(html, /data-step="/g)).toBe(0);
-    expect(html).toContain("no tool calls recorded");
   });
 });

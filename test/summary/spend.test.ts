@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PRICES } from "../../src/engine/prices.js";
 import type { LogRecord } from "../../src/log/record.js";
-import { cumulativeSpendAt, renderReportHtml } from "../../src/summary/html.js";
+import { renderReportHtml } from "../../src/summary/html.js";
+import { buildReportView } from "../../src/summary/report-view.js";
 import { describeSpend, summarizeSpend } from "../../src/summary/spend.js";
 import { renderSummaryText, summarize } from "../../src/summary/summarize.js";
 
@@ -100,14 +101,14 @@ describe("spend in utility report", () => {
     expect(renderSummaryText(summarize([rec({})]))).not.toContain("spend");
   });
 
-  it("the HTML page draws the cumulative spend under the U timeline, one point per tool call", () => {
-    const html = renderReportHtml(RECORDS);
-    expect(cumulativeSpendAt(RECORDS, summarizeSpend(RECORDS, DEFAULT_PRICES)).map((p) => p.tokens)).toEqual([
-      1150, 1150, 2330, 2340, 2342, 2342,
-    ]);
-    expect(html.indexOf('aria-label="U per step"')).toBeLessThan(html.indexOf('aria-label="cumulative spend"'));
-    expect((html.match(/class="spend-point"/g) ?? []).length).toBe(6);
-    expect(html).toContain('data-final-tokens="2342"');
+  it("the HTML page draws what each task spent so far under the U timeline, one point per decision", () => {
+    const view = buildReportView(RECORDS);
+    expect(view.entries.map((e) => e.taskSpend?.tokens)).toEqual([1150, 1150, 2330, 10, 2, 2]);
+    const html = renderReportHtml(view);
+    expect(html.indexOf('aria-label="steps of')).toBeLessThan(html.indexOf('aria-label="tokens each task spent so far"'));
+    expect((html.match(/class="spend-point"/g) ?? []).length).toBe(12); // tokens and cost
+    expect(html).toContain('class="spend-point" data-seq="3" data-tokens="2330"');
+    expect(html).toContain("the session: 2,342 tokens");
     expect(html).toContain("<h2>Spend per scope and task</h2>");
     expect(html).toContain("<h2>Spend per step</h2>");
     expect(html).toContain("<td>2,342</td>");

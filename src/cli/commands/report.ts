@@ -7,6 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { renderReportHtml } from "../../summary/html.js";
+import { buildReportView } from "../../summary/report-view.js";
 import { LogInputError, loadSessionLog, type LoadedLog } from "../../summary/load.js";
 import { renderSummaryText, summarize } from "../../summary/summarize.js";
 import { stringOption } from "../args.js";
@@ -34,7 +35,7 @@ function runReport({ values, positionals }: Parsed, io: CliIo): number {
   if (html !== undefined) {
     const out = resolve(io.cwd, html);
     try {
-      writeFileSync(out, renderReportHtml(log.records, { source: log.file }));
+      writeFileSync(out, renderReportHtml(buildReportView(log.records, { source: log.file })));
     } catch (error) {
       throw new UsageError(`cannot write ${html}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
     }
@@ -57,7 +58,7 @@ export const REPORT: CommandSpec = {
   arguments: ["[session]", "a session id or a log file (default: the latest session)"],
   options: [
     ["--json", "print JSON"],
-    ["--html <file>", "write one self-contained HTML page with a timeline of U per step"],
+    ["--html <file>", "write one self-contained HTML page: every decision, its U, steps and spend against budgets"],
   ],
   run: runReport,
 };

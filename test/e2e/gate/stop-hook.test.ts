@@ -40,6 +40,11 @@ describe("the Stop hook", () => {
     const stops = logOf(run).filter((r) => r.event === "Stop");
     expect(stops.map((r) => r.decision)).toEqual(["blocked", "observed"]);
     expect(stops[0]).toMatchObject({ gated: true, reason: expect.stringContaining("your last report selected verify") });
+    // Each stop logs its final message's report, as a PreToolUse record logs its call's (the HTML report draws it).
+    expect(stops.map((r) => [r.report?.action, r.report?.utility, r.report?.rationale])).toEqual([
+      ["verify", 0.28, "Run the test."],
+      ["verify", 0.28, "Run the test."],
+    ]);
   });
 });
 
@@ -70,10 +75,10 @@ describe("the Stop hook, when the report and the closing prose are separate text
       "Stop hook feedback:\nutility gate: your last report selected verify (Utility 0.28) but no call was made. Take that action now, or write a new report that selects respond or stop.",
     );
     expect(result.result).toContain("Still not running it.");
-    expect(
-      logOf(run)
-        .filter((r) => r.event === "Stop")
-        .map((r) => r.decision),
-    ).toEqual(["blocked", "observed"]);
+    const stops = logOf(run).filter((r) => r.event === "Stop");
+    expect(stops.map((r) => r.decision)).toEqual(["blocked", "observed"]);
+    // The first stop read the whole message from the transcript, and logs its report. The second
+    // (stop_hook_active) reads only the last block Claude Code hands it, so its record has none.
+    expect(stops[0]!.report).toMatchObject({ action: "verify", utility: 0.28 });
   });
 });
