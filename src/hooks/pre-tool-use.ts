@@ -24,6 +24,8 @@ import {
   type PromptOutcome,
 } from "./gating.js";
 import { protectedTargetOf } from "./protected.js";
+import { judgedSkillCall, skillWillLoad } from "./skill-call.js";
+import type { ActsAs } from "../engine/tools.js";
 import { freshSession, recoverSwitches, switchRecords } from "./user-prompt-submit.js";
 import type { PreToolUseInput } from "./input.js";
 import { baseRecord, loggedReport, logOutcomes, type HookResult } from "./output.js";
@@ -127,12 +129,14 @@ interface CallInState {
   outcomes: Outcome[];
   env: HookContext["env"];
   guarded: string | undefined;
+  /** A Skill call in a gated scope judged by what its skill does (./skill-call.ts). */
+  actsAs?: ActsAs;
 }
 
 function decideInState(
   session: SessionState,
   ref: ScopeRef,
-  { input, governing, startedAt, outcomes, env, guarded }: CallInState,
+  { input, governing, startedAt, outcomes, env, guarded, actsAs }: CallInState,
 ): Decided {
   const reportText = governing.text;
   const scope = scopeState(session, ref);
@@ -148,8 +152,10 @@ function decideInState(
     startedAt,
     ...(guarded ? { protectedTarget: guarded } : {}),
     ...(budget ? { budget } : {}),
+    actsAs,
   });
   reduceScope(scope, [decided.event]);
+  skillWillLoad(scope, input.tool_name, decided.decision);
   const context =
     decided.decision.decision === "passed" ? contextLine(scope, gate, governing.model, budget, rootSpendOf(session, scope)) : undefined;
   const spend = recordSpendOf(scope, input.tool_use_id, governing.model);
@@ -262,8 +268,7 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
 
 async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
   const started = ctx.now();
-  if (input.tool_name === "Skill") return skillCalled(input, ctx);
-  if (isNeutralTool(input.tool_name)) return {};
+  if (isNeutralTool(input.tool_name) && input.tool_name !== "Skill") return {};
   const ref = scopeOf(input);
   let decided: Decided | undefined;
   let prompts: PromptOutcome[] = [];
@@ -271,6 +276,9 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
   const guarded = protectedTargetOf(input, ref, ctx.dataDir);
   try {
     const needed = await needsTranscript(input, ref, ctx);
+    // A Skill call is judged before any wait: one that only loads text (or any, where nothing may gate) stays neutral.
+    const skill = await judgedSkillCall(input, needed, ctx);
+    if (skill === "neutral") return skillCalled(input, ctx);
     const waited = needed ? governingText(ref, input.tool_use_id, ctx) : {};
     decided = await ctx.store.transact(input.session_id, async (existing) => {
       const session = existing ?? freshSession(ctx, input.session_id);
@@ -283,6 +291,8 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
       // Gated only now (a skill seen in this scan): the text is there, since the scan found lines written before the call.
       // Already waited (and found nothing): never wait a second time, holding the lock.
       const governing = needed ? waited : effectiveGate(session, scope, ref) ? governingText(ref, input.tool_use_id, ctx) : {};
+      // In an ungated scope a Skill call stays neutral, whatever its skill does.
+      const actsAs = effectiveGate(session, scope, ref) ? skill : undefined;
       return {
         state: session,
         result: decideInState(session, ref, {
@@ -292,6 +302,7 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
           outcomes: applied.outcomes,
           env: ctx.env,
           guarded,
+          actsAs,
         }),
       };
     });
@@ -301,7 +312,8 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
   }
   if (seen) switchRecords(ctx, "PreToolUse", { input, ref, session: seen }, prompts, started);
   logOutcomes(ctx, "PreToolUse", { input, ref, scope: decided.scope, gate: decided.gate }, decided.outcomes);
-  ctx.appendLog(input.session_id, record(input, ref, decided, ctx, started));
+  // A neutral Skill call is no step and leaves no record, as before the gate judged skills.
+  if (decided.decision.decision !== "neutral") ctx.appendLog(input.session_id, record(input, ref, decided, ctx, started));
   const output = toOutput(decided);
   return output ? { output } : {};
 }

@@ -11,6 +11,7 @@ import type { LogRecord } from "../../src/log/record.js";
 import { newSession, type GateSource, type SessionState } from "../../src/state/schema.js";
 import { MemoryStateStore, type StateStore } from "../../src/state/store.js";
 import type { GoverningText } from "../../src/transcript/queries.js";
+import type { SkillVerdict } from "../../src/skills/classify.js";
 
 export const SESSION = "session-unit-1";
 /** No such file: the handlers see an empty transcript. */
@@ -23,6 +24,8 @@ export interface FakeContext extends HookContext {
   texts: Map<string, string>;
   skills: Map<string, GateSource>;
   agents: Map<string, GateSource>;
+  /** Skill name → what it does; any other name only loads text. */
+  skillVerdicts: Map<string, SkillVerdict>;
   waits: Array<{ ref: ScopeRef; toolUseId: string }>;
   finals: string[];
   state(): SessionState | undefined;
@@ -38,6 +41,7 @@ export function fakeContext(store: StateStore = new MemoryStateStore()): FakeCon
     texts: new Map(),
     skills: new Map(),
     agents: new Map(),
+    skillVerdicts: new Map(),
     waits: [],
     finals: [],
     now: () => (t += 1.5),
@@ -63,6 +67,10 @@ export function fakeContext(store: StateStore = new MemoryStateStore()): FakeCon
       return true;
     },
     loadAgent: async (agentType) => ctx.agents.get(agentType),
+    judgeSkill: async (toolInput) => {
+      const name = (toolInput as { skill?: unknown } | null)?.skill;
+      return (typeof name === "string" ? ctx.skillVerdicts.get(name) : undefined) ?? { class: "neutral", why: "loads text only" };
+    },
     state: () => store.read(SESSION),
   };
   return ctx;

@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findAgentDefinition, pluginDirsOf } from "../../src/hooks/agent-definition.js";
+import { findAgentDefinition } from "../../src/hooks/agent-definition.js";
+import { pluginDirsOf } from "../../src/claude/places.js";
 import { scanTranscript, type ScanResult } from "../../src/hooks/gating.js";
 import { scopeOf } from "../../src/hooks/scope.js";
 import { newScope } from "../../src/state/schema.js";
@@ -82,13 +83,13 @@ describe.skipIf(!hasProc)("plugin agents of a plugin loaded with --plugin-dir", 
     }
   });
 
-  it("finds the definition by the plugin's manifest name and the agent's name", () => {
+  it("finds the definition by the plugin's manifest name and the agent's name", async () => {
     const home = join(scratch, "home");
-    expect(findAgentDefinition({ agentType: "ufix:gated-helper", home, pluginDirs: [plugin] })).toBe(
+    expect(await findAgentDefinition({ agentType: "ufix:gated-helper", home, pluginDirs: [plugin] })).toBe(
       join(plugin, "agents", "helper-file.md"),
     );
-    expect(findAgentDefinition({ agentType: "other:gated-helper", home, pluginDirs: [plugin] })).toBeUndefined();
-    expect(findAgentDefinition({ agentType: "ufix:gated-helper", home })).toBeUndefined();
+    expect(await findAgentDefinition({ agentType: "other:gated-helper", home, pluginDirs: [plugin] })).toBeUndefined();
+    expect(await findAgentDefinition({ agentType: "ufix:gated-helper", home, pluginDirs: [] })).toBeUndefined();
   });
 
   it("gives nothing for a missing or odd pid", () => {

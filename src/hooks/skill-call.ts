@@ -1,0 +1,51 @@
+/**
+ * A Skill call in PreToolUse (SPEC §6): in a gated scope it is judged by what
+ * the skill does when it loads (src/skills/classify.ts). One that only loads
+ * text stays neutral, as every Skill call is in an ungated scope; one that
+ * runs shell acts as `tool_call`, one that forks as `delegate`, and one whose
+ * skill cannot be found as `tool_call`: it needs a report like any call, so
+ * a gated model cannot run commands or start agents through a skill without
+ * one. An ungated scope is never refused for it.
+ */
+import type { ActsAs } from "../engine/tools.js";
+import type { GateDecision } from "../engine/gate.js";
+import type { ScopeState } from "../state/schema.js";
+import { awaitActivation } from "./gating.js";
+import { actsAsOf, classifySkillCall, type SkillVerdict } from "../skills/classify.js";
+import type { HookContext } from "./context.js";
+import { PLUGIN_NAME } from "./context.js";
+import type { PreToolUseInput } from "./input.js";
+
+/** The real judge: the files Claude Code could load for the name, found from the hook's environment. */
+export function judgeSkillFromEnv(env: HookContext["env"]): NonNullable<HookContext["judgeSkill"]> {
+  return (toolInput, cwd) =>
+    classifySkillCall(toolInput, {
+      env,
+      ...(cwd !== undefined ? { cwd } : {}),
+      ...(env.HOME ? { home: env.HOME } : {}),
+      ...(env.CLAUDE_PLUGIN_ROOT ? { ownRoot: env.CLAUDE_PLUGIN_ROOT, ownName: PLUGIN_NAME } : {}),
+    });
+}
+
+/**
+ * How a call counts if its scope is gated: for a Skill call whose skill runs
+ * shell or forks, what it acts as; "neutral" for one whose skill only loads
+ * text, or for any Skill call where nothing may gate (`mayBeGated` false:
+ * nothing is read); undefined for any other tool.
+ */
+export async function judgedSkillCall(
+  input: PreToolUseInput,
+  mayBeGated: boolean,
+  ctx: HookContext,
+): Promise<ActsAs | "neutral" | undefined> {
+  if (input.tool_name !== "Skill") return undefined;
+  if (!mayBeGated) return "neutral";
+  const judge = ctx.judgeSkill ?? judgeSkillFromEnv(ctx.env);
+  const verdict: SkillVerdict = await judge(input.tool_input, input.cwd);
+  return actsAsOf(verdict) ?? "neutral";
+}
+
+/** A Skill call the gate did not refuse will load its skill, whose "Base directory" line may not be written yet: the scope's next call waits for it. */
+export function skillWillLoad(scope: ScopeState, tool: string, decision: GateDecision): void {
+  if (tool === "Skill" && decision.decision !== "refused") awaitActivation(scope);
+}
