@@ -13,18 +13,9 @@ import { StateUnreadableError } from "../state/store.js";
 import type { HookContext } from "./context.js";
 import { DeadlineError } from "./deadline.js";
 import { recordError } from "./run.js";
-import {
-  activationSeen,
-  applyScan,
-  awaitActivation,
-  effectiveGate,
-  scanTranscript,
-  stillAwaiting,
-  vouchedIn,
-  type PromptOutcome,
-} from "./gating.js";
+import { activationSeen, applyScan, effectiveGate, scanTranscript, stillAwaiting, vouchedIn, type PromptOutcome } from "./gating.js";
 import { protectedTargetOf } from "./protected.js";
-import { judgedSkillCall, skillWillLoad } from "./skill-call.js";
+import { skillActsAs, skillWillLoad } from "./skill-call.js";
 import type { ActsAs } from "../engine/tools.js";
 import { freshSession, recoverSwitches, switchRecords } from "./user-prompt-submit.js";
 import type { PreToolUseInput } from "./input.js";
@@ -266,6 +257,27 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
   }
 }
 
+/**
+ * The text that governs the call and, for a Skill call in a gated scope, what
+ * it acts as: its skill is judged first, and its text read only if it acts as
+ * more than neutral. Any other call: gated only now (a skill seen in this
+ * scan), the text is there, since the scan found lines written before the
+ * call; already waited (and found nothing), never wait a second time, holding
+ * the lock.
+ */
+async function governingFor(
+  input: PreToolUseInput,
+  ref: ScopeRef,
+  ctx: HookContext,
+  known: { needed: boolean; waited: Governing; gated: boolean },
+): Promise<{ governing: Governing; actsAs?: ActsAs }> {
+  if (input.tool_name === "Skill") {
+    const actsAs = known.gated ? await skillActsAs(input, ctx) : undefined;
+    return actsAs ? { governing: governingText(ref, input.tool_use_id, ctx), actsAs } : { governing: {} };
+  }
+  return { governing: known.needed ? known.waited : known.gated ? governingText(ref, input.tool_use_id, ctx) : {} };
+}
+
 async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
   const started = ctx.now();
   if (isNeutralTool(input.tool_name) && input.tool_name !== "Skill") return {};
@@ -276,10 +288,8 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
   const guarded = protectedTargetOf(input, ref, ctx.dataDir);
   try {
     const needed = await needsTranscript(input, ref, ctx);
-    // A Skill call is judged before any wait: one that only loads text (or any, where nothing may gate) stays neutral.
-    const skill = await judgedSkillCall(input, needed, ctx);
-    if (skill === "neutral") return skillCalled(input, ctx);
-    const waited = needed ? governingText(ref, input.tool_use_id, ctx) : {};
+    // A Skill call's text is read only once it is known to act as more than neutral (./skill-call.ts).
+    const waited = needed && input.tool_name !== "Skill" ? governingText(ref, input.tool_use_id, ctx) : {};
     decided = await ctx.store.transact(input.session_id, async (existing) => {
       const session = existing ?? freshSession(ctx, input.session_id);
       const scope = scopeState(session, ref);
@@ -288,11 +298,8 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
       prompts = applied.prompts;
       seen = session;
       activationSeen(scope);
-      // Gated only now (a skill seen in this scan): the text is there, since the scan found lines written before the call.
-      // Already waited (and found nothing): never wait a second time, holding the lock.
-      const governing = needed ? waited : effectiveGate(session, scope, ref) ? governingText(ref, input.tool_use_id, ctx) : {};
-      // In an ungated scope a Skill call stays neutral, whatever its skill does.
-      const actsAs = effectiveGate(session, scope, ref) ? skill : undefined;
+      const gated = effectiveGate(session, scope, ref) !== undefined;
+      const { governing, actsAs } = await governingFor(input, ref, ctx, { needed, waited, gated });
       return {
         state: session,
         result: decideInState(session, ref, {
@@ -316,26 +323,6 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
   if (decided.decision.decision !== "neutral") ctx.appendLog(input.session_id, record(input, ref, decided, ctx, started));
   const output = toOutput(decided);
   return output ? { output } : {};
-}
-
-/**
- * A skill is being activated: its "Base directory" line may not be written
- * yet, so the scope's next call waits for the transcript. (Learnt here, not
- * after the call: no hook runs after a call, docs/decisions/0001.)
- */
-async function skillCalled(input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
-  const ref = scopeOf(input);
-  try {
-    await ctx.store.transact(input.session_id, (existing) => {
-      const session = existing ?? freshSession(ctx, input.session_id);
-      awaitActivation(scopeState(session, ref));
-      return { state: session, result: undefined };
-    });
-  } catch (error) {
-    if (!(error instanceof StateUnreadableError)) throw error;
-    // Neutral: never refused. The next call finds the trouble itself.
-  }
-  return {};
 }
 
 interface GateEvidence {

@@ -27,22 +27,11 @@ export function judgeSkillFromEnv(env: HookContext["env"]): NonNullable<HookCont
     });
 }
 
-/**
- * How a call counts if its scope is gated: for a Skill call whose skill runs
- * shell or forks, what it acts as; "neutral" for one whose skill only loads
- * text, or for any Skill call where nothing may gate (`mayBeGated` false:
- * nothing is read); undefined for any other tool.
- */
-export async function judgedSkillCall(
-  input: PreToolUseInput,
-  mayBeGated: boolean,
-  ctx: HookContext,
-): Promise<ActsAs | "neutral" | undefined> {
-  if (input.tool_name !== "Skill") return undefined;
-  if (!mayBeGated) return "neutral";
+/** How a Skill call counts in a gated scope: what it acts as, or undefined when its skill only loads text. */
+export async function skillActsAs(input: PreToolUseInput, ctx: HookContext): Promise<ActsAs | undefined> {
   const judge = ctx.judgeSkill ?? judgeSkillFromEnv(ctx.env);
   const verdict: SkillVerdict = await judge(input.tool_input, input.cwd);
-  return actsAsOf(verdict) ?? "neutral";
+  return actsAsOf(verdict);
 }
 
 /** A Skill call the gate did not refuse will load its skill, whose "Base directory" line may not be written yet: the scope's next call waits for it. */
