@@ -21,7 +21,8 @@ export async function yamlParser(): Promise<ParseYaml> {
  * and need not be parsed.
  */
 export function mayName(block: string, wanted: string): boolean {
-  if (block.includes(wanted) || /[\\!]/.test(block)) return true;
+  // An escape (`\x2d`) or a tag starting a value (`!!binary …`) can spell a name the text does not hold.
+  if (block.includes(wanted) || block.includes("\\") || /(^|[\s:,[{-])!/.test(block)) return true;
   return !/^[A-Za-z][\w.-]*$/.test(wanted) || ["true", "false", "null", "infinity", "nan"].includes(wanted.toLowerCase());
 }
 
