@@ -10,7 +10,8 @@ import { join } from "node:path";
 /** Claude Code skips skill, command and agent files larger than this (1 MiB). */
 export const MAX_FILE_BYTES = 1_048_576;
 const MAX_DEPTH = 16;
-const MAX_ENTRIES = 4096;
+/** Entries a walk of one folder tree looks at, at most. */
+export const MAX_ENTRIES = 4096;
 
 /** The text of a regular file of at most MAX_FILE_BYTES; undefined for anything else. */
 export function readSmallText(path: string): string | undefined {
@@ -42,6 +43,8 @@ export interface FoundFile {
 interface Walk {
   seen: Set<string>;
   count: number;
+  /** Set when the walk stopped short (too many entries, too deep). */
+  truncated: boolean;
 }
 
 function folderKey(path: string): string | undefined {
@@ -55,7 +58,11 @@ function folderKey(path: string): string | undefined {
 
 function walk(dir: string, folders: string[], state: Walk, visit: (entry: string, folders: string[]) => void): void {
   const key = folderKey(dir);
-  if (key === undefined || state.seen.has(key) || folders.length > MAX_DEPTH) return;
+  if (key === undefined || state.seen.has(key)) return;
+  if (folders.length > MAX_DEPTH) {
+    state.truncated = true;
+    return;
+  }
   state.seen.add(key);
   let entries: string[];
   try {
@@ -64,18 +71,27 @@ function walk(dir: string, folders: string[], state: Walk, visit: (entry: string
     return;
   }
   for (const name of entries) {
-    if (++state.count > MAX_ENTRIES) return;
+    if (++state.count > MAX_ENTRIES) {
+      state.truncated = true;
+      return;
+    }
     const path = join(dir, name);
     visit(path, folders);
     if (folderKey(path) !== undefined) walk(path, [...folders, name], state, visit);
   }
 }
 
-/** Every `.md` file below `root` (links followed, each folder once), with the folders on its way. */
-export function markdownFilesUnder(root: string): FoundFile[] {
+/**
+ * Every `.md` file below `root` (links followed, each folder once), with the
+ * folders on its way. `onTruncated` is called when the walk stopped short of
+ * the whole tree: a caller that must see every file then knows it did not.
+ */
+export function markdownFilesUnder(root: string, onTruncated?: () => void): FoundFile[] {
   const found: FoundFile[] = [];
-  walk(root, [], { seen: new Set(), count: 0 }, (path, folders) => {
+  const state: Walk = { seen: new Set(), count: 0, truncated: false };
+  walk(root, [], state, (path, folders) => {
     if (path.endsWith(".md") && folderKey(path) === undefined) found.push({ path, folders });
   });
+  if (state.truncated) onTruncated?.();
   return found;
 }

@@ -54,7 +54,14 @@ export async function classifySkillCall(input: unknown, search: SkillSearch): Pr
   const skill = input !== null && typeof input === "object" ? (input as Record<string, unknown>).skill : undefined;
   if (typeof skill !== "string" || skill.trim() === "") return { class: "unknown", why: "the Skill call names no skill" };
   const judged: Array<{ class: SkillClass; why: string }> = [];
-  for (const file of await locateSkillFiles(skill, search)) {
+  const located = await locateSkillFiles(skill, search);
+  if (located.incomplete.length > 0) {
+    judged.push({
+      class: "tool_call",
+      why: `${located.incomplete[0]} holds more files than the hooks read, so what "${skill}" loads cannot be known`,
+    });
+  }
+  for (const file of located.files) {
     const effect = skillEffect(file.text, { parseYaml: await parserFor(file.text), folder: file.folder });
     judged.push({ class: effect.class, why: describe(skill, file.file, effect) });
   }

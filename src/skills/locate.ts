@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs";
 import { shownName } from "../engine/claude-frontmatter.js";
 import { frontmatterNameOf } from "../claude/names.js";
 import { claudeFolders, isFolder, listDir, pluginRoots, type Env, type PluginRoot } from "../claude/places.js";
-import { markdownFilesUnder, readSmallText } from "../claude/files.js";
+import { MAX_ENTRIES, markdownFilesUnder, readSmallText } from "../claude/files.js";
 
 export interface SkillSearch {
   env: Env;
@@ -51,10 +51,15 @@ async function matchesSkillFolder(entry: string, text: string, name: string): Pr
   return entry === name || shownName(await frontmatterNameOf(text, name)) === name;
 }
 
+/** Folders holding more than the hooks read: what a name loads from there cannot be known. */
+type Incomplete = string[];
+
 /** `<dir>/<entry>/SKILL.md` whose folder or frontmatter name is `name`. */
-async function skillsIn(dir: string, name: string, origin: string): Promise<SkillFile[]> {
+async function skillsIn(dir: string, name: string, origin: string, incomplete: Incomplete): Promise<SkillFile[]> {
   const found: SkillFile[] = [];
-  for (const entry of listDir(dir)) {
+  const entries = listDir(dir);
+  if (entries.length > MAX_ENTRIES) incomplete.push(dir);
+  for (const entry of entries.slice(0, MAX_ENTRIES)) {
     const folder = join(dir, entry);
     const file = join(folder, "SKILL.md");
     const text = readSmallText(file);
@@ -71,9 +76,9 @@ function commandName(root: string, file: string): string {
   return parts.join(":");
 }
 
-function commandsIn(dir: string, name: string, origin: string): SkillFile[] {
+function commandsIn(dir: string, name: string, origin: string, incomplete: Incomplete): SkillFile[] {
   const found: SkillFile[] = [];
-  for (const { path } of markdownFilesUnder(dir)) {
+  for (const { path } of markdownFilesUnder(dir, () => incomplete.push(dir))) {
     if (commandName(dir, path) !== name) continue;
     const text = readSmallText(path);
     if (text !== undefined) found.push({ file: path, folder: dirname(path), origin, text });
@@ -82,7 +87,7 @@ function commandsIn(dir: string, name: string, origin: string): SkillFile[] {
 }
 
 /** Project (nearest first, --add-dir too), user and managed skills and legacy commands. */
-async function localFiles(name: string, search: SkillSearch, home: string): Promise<SkillFile[]> {
+async function localFiles(name: string, search: SkillSearch, home: string, incomplete: Incomplete): Promise<SkillFile[]> {
   const folders = claudeFolders(search.env, search.env.CLAUDE_PROJECT_DIR || search.cwd, home);
   const places: Array<[string, string]> = [
     ...folders.projectClaude.map((d): [string, string] => [d, "project"]),
@@ -91,7 +96,10 @@ async function localFiles(name: string, search: SkillSearch, home: string): Prom
   ];
   const found: SkillFile[] = [];
   for (const [dir, origin] of places) {
-    found.push(...(await skillsIn(join(dir, "skills"), name, origin)), ...commandsIn(join(dir, "commands"), name, `${origin} command`));
+    found.push(
+      ...(await skillsIn(join(dir, "skills"), name, origin, incomplete)),
+      ...commandsIn(join(dir, "commands"), name, `${origin} command`, incomplete),
+    );
   }
   return found;
 }
@@ -127,11 +135,14 @@ async function pluginFile(path: string, plugin: string, name: string, origin: st
   return pluginNames(plugin, own, declared).includes(name) ? { file: path, folder: dirname(path), origin, text } : undefined;
 }
 
-async function pluginFiles(name: string, roots: PluginRoot[]): Promise<SkillFile[]> {
+async function pluginFiles(name: string, roots: PluginRoot[], incomplete: Incomplete): Promise<SkillFile[]> {
   const found: SkillFile[] = [];
   for (const { root, names } of roots) {
+    if (!names.some((plugin) => !name.includes(":") || name.startsWith(`${plugin}:`))) continue;
     const dirs = [join(root, "skills"), join(root, "commands"), ...manifestPaths(root, "skills"), ...manifestPaths(root, "commands")];
-    const files = dirs.flatMap((d) => (isFolder(d) ? markdownFilesUnder(d).map((f) => f.path) : d.endsWith(".md") ? [d] : []));
+    const files = dirs.flatMap((d) =>
+      isFolder(d) ? markdownFilesUnder(d, () => incomplete.push(d)).map((f) => f.path) : d.endsWith(".md") ? [d] : [],
+    );
     for (const plugin of names) {
       if (name.includes(":") && !name.startsWith(`${plugin}:`)) continue;
       for (const path of [...new Set(files)]) {
@@ -147,7 +158,7 @@ async function pluginFiles(name: string, roots: PluginRoot[]): Promise<SkillFile
 const PLAIN_FOLDER = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,128}$/;
 
 /** A directory-scoped skill `some/dir:name`: `<project>/some/dir/.claude/skills/`. */
-async function scopedFiles(name: string, search: SkillSearch): Promise<SkillFile[]> {
+async function scopedFiles(name: string, search: SkillSearch, incomplete: Incomplete): Promise<SkillFile[]> {
   const at = name.lastIndexOf(":");
   if (at <= 0) return [];
   const parts = name.slice(0, at).split("/");
@@ -156,13 +167,20 @@ async function scopedFiles(name: string, search: SkillSearch): Promise<SkillFile
   const found: SkillFile[] = [];
   for (const base of bases) {
     const dir = resolve(base, ...parts, ".claude", "skills");
-    if (dir.startsWith(resolve(base) + sep)) found.push(...(await skillsIn(dir, name.slice(at + 1), "scoped")));
+    if (dir.startsWith(resolve(base) + sep)) found.push(...(await skillsIn(dir, name.slice(at + 1), "scoped", incomplete)));
   }
   return found;
 }
 
+export interface Located {
+  /** Every file the name could load, in Claude Code's search order. */
+  files: SkillFile[];
+  /** Folders holding more than the hooks read (too many entries, too deep): the name may load a file there. */
+  incomplete: string[];
+}
+
 /** Every file a Skill call naming `skill` could load, in Claude Code's search order. */
-export async function locateSkillFiles(skill: string, search: SkillSearch): Promise<SkillFile[]> {
+export async function locateSkillFiles(skill: string, search: SkillSearch): Promise<Located> {
   const home = search.home ?? search.env.HOME ?? homedir();
   const roots = pluginRoots({
     env: search.env,
@@ -171,9 +189,14 @@ export async function locateSkillFiles(skill: string, search: SkillSearch): Prom
     ...(search.ownName ? { ownName: search.ownName } : {}),
   });
   const found: SkillFile[] = [];
+  const incomplete: Incomplete = [];
   for (const name of namesOf(skill)) {
-    found.push(...(await localFiles(name, search, home)), ...(await pluginFiles(name, roots)), ...(await scopedFiles(name, search)));
+    found.push(
+      ...(await localFiles(name, search, home, incomplete)),
+      ...(await pluginFiles(name, roots, incomplete)),
+      ...(await scopedFiles(name, search, incomplete)),
+    );
   }
   const seen = new Set<string>();
-  return found.filter((f) => !seen.has(f.file) && seen.add(f.file));
+  return { files: found.filter((f) => !seen.has(f.file) && seen.add(f.file)), incomplete: [...new Set(incomplete)] };
 }

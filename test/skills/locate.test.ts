@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { locateSkillFiles, namesOf, type SkillSearch } from "../../src/skills/locate.js";
 import { actsAsOf, classifySkillCall } from "../../src/skills/classify.js";
+import { MAX_ENTRIES } from "../../src/claude/files.js";
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), "utility-locate-")));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -37,7 +38,7 @@ function layout(name: string) {
   return { root, home, config, repo, project, plugin, search };
 }
 
-const found = async (skill: string, search: SkillSearch) => (await locateSkillFiles(skill, search)).map((f) => f.file);
+const found = async (skill: string, search: SkillSearch) => (await locateSkillFiles(skill, search)).files.map((f) => f.file);
 
 describe("namesOf", () => {
   it("the name as given and without a leading slash, trimmed", () => {
@@ -133,6 +134,20 @@ describe("classifySkillCall", () => {
     expect((await classifySkillCall({ skill: "review" }, l.search)).class).toBe("delegate");
     expect((await classifySkillCall({ skill: "update-config" }, l.search)).class).toBe("neutral");
     expect(actsAsOf({ class: "neutral", why: "" })).toBeUndefined();
+  });
+
+  it("a folder with more files than the hooks read makes the call count as tool_call: what the name loads there cannot be known", async () => {
+    const crowded = layout("crowded");
+    const commands = join(crowded.project, ".claude", "commands");
+    mkdirSync(commands, { recursive: true });
+    for (let i = 0; i <= MAX_ENTRIES; i++) writeFileSync(join(commands, `c${String(i).padStart(5, "0")}.md`), "");
+    file(join(crowded.project, ".claude", "skills", "plain", "SKILL.md"), md("name: plain\n"));
+    expect((await locateSkillFiles("plain", crowded.search)).incomplete).toEqual([commands]);
+    const verdict = await classifySkillCall({ skill: "plain" }, crowded.search);
+    expect(verdict).toEqual({
+      class: "tool_call",
+      why: `${commands} holds more files than the hooks read, so what "plain" loads cannot be known`,
+    });
   });
 
   it("a name nothing answers to is unknown, which a gated scope counts as tool_call", async () => {
