@@ -33,7 +33,8 @@ const OPENED_AND_CLOSED = /^---\s*\n([\s\S]*?)---\s*\n?/;
 /** The frontmatter block and the body, split where Claude Code splits them. */
 export function splitAsClaudeCode(text: string): ClaudeFrontmatter {
   const unmarked = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const found = unmarked.indexOf("---", 3) < 0 ? null : OPENED_AND_CLOSED.exec(unmarked);
+  // Claude Code first asks for a "---" after the opening one; the pattern asks for it too.
+  const found = OPENED_AND_CLOSED.exec(unmarked);
   if (!found) return { body: text };
   return { block: found[1] ?? "", body: unmarked.slice(found[0].length) };
 }

@@ -67,7 +67,8 @@ const MAY_RUN_SHELL = new RegExp(String.raw`\`\`\`!|!\`|!${PLACEHOLDER}|${PLACEH
 
 /** Whether loading a body may run shell commands, for any arguments. `folder` is the skill's folder: Claude Code writes it above the body and fills it into `${CLAUDE_SKILL_DIR}`. */
 export function mayRunShell(body: string, folder?: string): boolean {
-  return MAY_RUN_SHELL.test(body) || shellCommandsAsClaudeCode(body).length > 0 || /[!`]/.test(folder ?? "");
+  // Every command Claude Code finds (shellCommandsAsClaudeCode) needs an opener, which this pattern counts.
+  return MAY_RUN_SHELL.test(body) || /[!`]/.test(folder ?? "");
 }
 
 /** Whether the frontmatter block could hold `context: fork` at all: the key and the value are both in it, or an escape could spell them. */

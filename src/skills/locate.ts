@@ -130,8 +130,8 @@ async function pluginFile(path: string, plugin: string, name: string, origin: st
   const text = readSmallText(path);
   if (text === undefined) return undefined;
   const rest = name.startsWith(`${plugin}:`) ? name.slice(plugin.length + 1) : name;
-  // A `-` in the name may stand for any character the plugin's name had to lose: then the name is always read.
-  const declared = shownName(await frontmatterNameOf(text, rest, rest.includes("-")));
+  // In `plugin:name` a `-` may stand for any character the declared name had to lose: then the name is always read.
+  const declared = shownName(await frontmatterNameOf(text, rest, rest !== name && rest.includes("-")));
   return pluginNames(plugin, own, declared).includes(name) ? { file: path, folder: dirname(path), origin, text } : undefined;
 }
 

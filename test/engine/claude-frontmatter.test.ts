@@ -45,6 +45,11 @@ describe("parseAsClaudeCode", () => {
     });
   });
 
+  it("gives {} for anything but a mapping the parser returns", () => {
+    for (const value of [null, undefined, 5, "text", [1]]) expect(parseAsClaudeCode("x", () => value)).toEqual({ ok: true, data: {} });
+    expect(parseAsClaudeCode("x", () => ({ a: 1 }))).toEqual({ ok: true, data: { a: 1 } });
+  });
+
   it("gives {} for a list or a scalar, and fails only when both tries fail", () => {
     expect(parseAsClaudeCode("- a\n- b", parseYamlBlock)).toEqual({ ok: true, data: {} });
     expect(parseAsClaudeCode("", parseYamlBlock)).toEqual({ ok: true, data: {} });
@@ -58,6 +63,22 @@ describe("quoteLossyValues", () => {
     expect(quoteLossyValues(block, parseYamlBlock)).toBe(
       'description: "foo: bar"\nquoted: "a: b"\nlist: [a, b]\nplain: word\nhash: "a # b"\n  indented: x',
     );
+  });
+
+  it("quotes a value quoted at one end only, or a list followed by more; leaves a value quoted at both ends", () => {
+    expect(quoteLossyValues("k: 'a: b'", parseYamlBlock)).toBe("k: 'a: b'");
+    expect(quoteLossyValues('k: "a: b', parseYamlBlock)).toBe('k: "\\"a: b"');
+    expect(quoteLossyValues('k: a: b"', parseYamlBlock)).toBe('k: "a: b\\""');
+    expect(quoteLossyValues("k: 'a: b", parseYamlBlock)).toBe('k: "\'a: b"');
+    expect(quoteLossyValues("k: a: b'", parseYamlBlock)).toBe('k: "a: b\'"');
+    expect(quoteLossyValues("k: [a, b] # note", parseYamlBlock)).toBe('k: "[a, b] # note"');
+    expect(quoteLossyValues("k: [a, {]", parseYamlBlock)).toBe('k: "[a, {]"');
+  });
+
+  it("quotes only key lines as Claude Code matches them: the key at the line's start, one or more blanks after the colon", () => {
+    expect(quoteLossyValues(" k: a: b", parseYamlBlock)).toBe(" k: a: b");
+    expect(quoteLossyValues("k:  a: b", parseYamlBlock)).toBe('k: "a: b"');
+    expect(quoteLossyValues("\t\tdeep: x\nk: a\tb", parseYamlBlock)).toBe("    deep: x\nk: a\tb");
   });
 
   it("escapes backslashes and quotes inside the value it quotes", () => {

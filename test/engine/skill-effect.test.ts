@@ -37,6 +37,17 @@ describe("shellCommandsAsClaudeCode: what Claude Code runs as it loads a text", 
 
   it("blanks plain code spans first, so `a` !`b` runs b, not ` !`", () => {
     expect(shellCommandsAsClaudeCode("`a` !`b`")).toEqual(["b"]);
+    // A blanked span keeps its backquotes: `a`!`b` is no command (the ! follows a backquote).
+    expect(shellCommandsAsClaudeCode("`a`!`b`")).toEqual([]);
+    // A span right after a backquote is kept: ``a !`b` runs b.
+    expect(shellCommandsAsClaudeCode("``a !`b`")).toEqual(["b"]);
+  });
+
+  it("at the very start of the text, and in a fenced block on one line, or with text after the opener", () => {
+    expect(shellCommandsAsClaudeCode("!`x`")).toEqual(["x"]);
+    expect(shellCommandsAsClaudeCode("```!ls```")).toEqual(["ls"]);
+    expect(shellCommandsAsClaudeCode("```!\nls```")).toEqual(["ls"]);
+    expect(shellCommandsAsClaudeCode("```!x\nls\n```")).toEqual(["x\nls"]);
   });
 });
 
@@ -106,6 +117,15 @@ describe("skillEffect", () => {
     expect(effect("no frontmatter, context: fork").forks).toBe(false);
   });
 
+  it("the YAML reader is called only when the block holds both context and fork, or an escape", () => {
+    expect(skillEffect(skill("context: inline\n", "x"), { parseYaml: neverParse }).forks).toBe(false);
+    expect(skillEffect(skill("summary: fork\n", "x"), { parseYaml: neverParse }).forks).toBe(false);
+  });
+
+  it("an empty agent: names none", () => {
+    expect(effect(skill("context: fork\nagent:\n", "x"))).toEqual({ runsShell: false, commands: [], forks: true, class: "delegate" });
+  });
+
   it("an escape may spell context or fork: the block is read", () => {
     expect(effect(skill('"cont\\x65xt": "\\x66ork"\n', "x")).forks).toBe(true);
   });
@@ -134,7 +154,26 @@ describe("mostDemanding and the built-in skills", () => {
     expect(builtInSkill("security-review")).toBe("tool_call");
     expect(builtInSkill("code-review")).toBe("delegate");
     expect(builtInSkill("review")).toBe("delegate");
-    expect(builtInSkill("update-config")).toBe("neutral");
+    for (const name of [
+      "update-config",
+      "dataviz",
+      "keybindings-help",
+      "simplify",
+      "fewer-permission-prompts",
+      "loop",
+      "claude-api",
+      "workflow-authoring",
+      "run",
+      "plugin-authoring",
+      "init",
+      "batch",
+      "debug",
+      "verify",
+      "insights",
+      "statusline",
+      "compact",
+    ])
+      expect(builtInSkill(name), name).toBe("neutral");
     expect(builtInSkill("nope")).toBeUndefined();
     expect(builtInSkill("constructor")).toBeUndefined();
     expect(Object.keys(BUILT_IN_SKILLS).length).toBeGreaterThan(10);

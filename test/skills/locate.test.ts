@@ -59,6 +59,7 @@ describe("locateSkillFiles", () => {
   const pluginSkill = file(join(l.plugin, "skills", "s2", "SKILL.md"), md(""));
   const aliased = file(join(l.plugin, "skills", "s1", "SKILL.md"), md("name: aliasname\n"));
   const pluginCommand = file(join(l.plugin, "commands", "nested", "cmd.md"), md(""));
+  const sanitized = file(join(l.plugin, "skills", "s3", "SKILL.md"), md('name: "deploy app"\n'));
   const scoped = file(join(l.project, "pkg", "web", ".claude", "skills", "deploy", "SKILL.md"), md(""));
 
   it("finds a project skill by its folder or by its frontmatter name, read as YAML", async () => {
@@ -83,6 +84,8 @@ describe("locateSkillFiles", () => {
     expect(await found("aliasname", l.search)).toEqual([aliased]);
     expect(await found("pp:aliasname", l.search)).toEqual([aliased]);
     expect(await found("pp:cmd", l.search)).toEqual([pluginCommand]);
+    // A declared name's characters outside [a-zA-Z0-9_-] become "-" in plugin:name (read in the binary).
+    expect(await found("pp:deploy-app", l.search)).toEqual([sanitized]);
     // A bare folder name only gets "did you mean pp:s2?" from Claude Code: it loads nothing.
     expect(await found("s2", l.search)).toEqual([]);
     expect(await found("other:s2", l.search)).toEqual([]);
