@@ -5,6 +5,7 @@ import { estimateCostUsd, formatUsd, FALLBACK_FAMILY, parseModelId, type PriceTa
 import { totalTokens, type Spend, type TokenCounts } from "./spend.js";
 import { computeStepCost, dispatchOverhead, type ModelTier, type StepCost } from "./step-cost.js";
 import { formatUtility } from "./utility.js";
+import { launchesAgents } from "./tools.js";
 
 /**
  * Budgets on what a task spends (SPEC §12), and the rules that refuse a tool
@@ -107,21 +108,21 @@ export function checkSpendBudget(spend: Spend, budgets: Budgets, prices: PriceTa
   return undefined;
 }
 
-/** The tools that launch a subagent. */
-export const AGENT_LAUNCH_TOOLS: readonly string[] = ["Agent", "Task"];
-
-export function isAgentLaunch(tool: string): boolean {
-  return AGENT_LAUNCH_TOOLS.includes(tool);
-}
-
 /**
- * `agents_exhausted`: an Agent call past `utility_max_agents`. `launched` is
- * how many this task has launched or admitted before this call, parallel
- * calls of one message included, so of several launched together those
- * within the limit go on and only the rest are refused.
+ * `agents_exhausted`: a call that launches agents (src/engine/tools.ts
+ * `launchesAgents`, or a Skill call that acts as `delegate`) past
+ * `utility_max_agents`. `launched` is how many this task has launched or
+ * admitted before this call, parallel calls of one message included, so of
+ * several launched together those within the limit go on and only the rest
+ * are refused.
  */
-export function checkAgentLimit(tool: string, launched: number, budgets: Budgets): BudgetRefusal | undefined {
-  if (!isAgentLaunch(tool) || budgets.maxAgents === undefined || launched < budgets.maxAgents) return undefined;
+export function checkAgentLimit(
+  tool: string,
+  launched: number,
+  budgets: Budgets,
+  launches: boolean = launchesAgents(tool),
+): BudgetRefusal | undefined {
+  if (!launches || budgets.maxAgents === undefined || launched < budgets.maxAgents) return undefined;
   return {
     rule: "agents_exhausted",
     reason: `This task may launch ${budgets.maxAgents} subagent${budgets.maxAgents === 1 ? "" : "s"} (utility_max_agents) and has launched ${launched}: this ${tool} call would be one more. Do the rest yourself, or respond with what the subagents found, or stop.`,

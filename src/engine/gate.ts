@@ -4,7 +4,15 @@ import type { RuleId } from "./vocabulary.js";
 import { parseLastReport } from "./report/parse.js";
 import type { Config } from "./signals.js";
 import { MAX_REPORT_TEXT_CHARS } from "./defaults.js";
-import { actionPermits, actionsPermitting, describePermits, isNeutralTool, type ExtraTools } from "./tools.js";
+import {
+  actionPermits,
+  actionPermitsActing,
+  actionsPermitting,
+  describePermits,
+  isNeutralTool,
+  type ActsAs,
+  type ExtraTools,
+} from "./tools.js";
 import { formatUtility, roundUtility, utility } from "./utility.js";
 import type { Repeat } from "./redundancy.js";
 import type { Report } from "./report/types.js";
@@ -41,6 +49,8 @@ export interface GateInput {
   /** The model's own text before this call in the same assistant message; undefined when none was found. */
   reportText?: string;
   tool: string;
+  /** Set when the call is judged by what it can do rather than by `tool` (a Skill call that runs shell or forks): it needs a report whose action is this one. */
+  actsAs?: ActsAs;
   /** Steps already taken in this task and scope. */
   step: number;
   config: Config;
@@ -88,7 +98,22 @@ export function repeatHint(tool: string, repeat: Repeat): string {
   return `utility: this ${tool} call is an exact repeat of one that already ran (step ${repeat.previous.at}) with nothing in between that could change its result; its result is already in your context.`;
 }
 
+/** A call that acts as another action than its tool's (SPEC §6): only that action permits it. */
+function checkActing(input: GateInput, actsAs: ActsAs, evaluation: Evaluation): GateDecision | undefined {
+  const { action } = evaluation.report;
+  if (actionPermitsActing(action, input.tool, actsAs, input.extraTools)) return undefined;
+  const fits = actionsOf(input.scope).includes(actsAs.action)
+    ? ` Rescore with ${actsAs.action} if it is the best.`
+    : ` In ${input.scope} scope no action permits it.`;
+  return refused(
+    "tool_not_permitted",
+    `Action ${action} does not permit this ${input.tool} call: ${actsAs.why}, so it counts as ${actsAs.action}.${fits}`,
+    evaluation,
+  );
+}
+
 function checkPermission(input: GateInput, evaluation: Evaluation): GateDecision | undefined {
+  if (input.actsAs) return checkActing(input, input.actsAs, evaluation);
   const { action } = evaluation.report;
   if (actionPermits(action, input.tool, input.extraTools)) return undefined;
   const fitting = actionsPermitting(input.tool, actionsOf(input.scope), input.extraTools);
@@ -128,10 +153,11 @@ function checkBudgets(input: GateInput): GateDecision | undefined {
   if (budget.userProblem && input.gated)
     return refused("budget_invalid", `Your utility budget settings are invalid, so no budget can be enforced: ${budget.userProblem}`);
   const budgets = budgetsInForce(input);
+  const launches = input.actsAs ? input.actsAs.action === "delegate" : undefined;
   const over =
     checkSpendBudget(budget.spend, budgets, budget.prices) ??
     checkStartedPastLimit(budget.startedAs, budgets) ??
-    checkAgentLimit(input.tool, budget.launched, budgets);
+    checkAgentLimit(input.tool, budget.launched, budgets, launches);
   return over ? refused(over.rule, over.reason) : undefined;
 }
 
@@ -150,7 +176,7 @@ function checkStepCost(input: GateInput, evaluation: Evaluation): GateDecision |
 }
 
 export function decideToolCall(input: GateInput): GateDecision {
-  if (isNeutralTool(input.tool)) return { decision: "neutral" };
+  if (isNeutralTool(input.tool) && !input.actsAs) return { decision: "neutral" };
   const overBudget = checkBudgets(input);
   if (overBudget) return overBudget;
   if (!input.gated) return input.repeat ? { decision: "observed", hint: repeatHint(input.tool, input.repeat) } : { decision: "observed" };
@@ -189,6 +215,11 @@ function checkBeforeReport(input: GateInput): GateDecision | undefined {
   return undefined;
 }
 
+/** For a call judged by what it can do: what it does, in a refusal. */
+function actingNote(input: GateInput): string {
+  return input.actsAs ? ` (${input.actsAs.why}, so it counts as ${input.actsAs.action})` : "";
+}
+
 type ReadReport = { ok: true; report: Report } | { ok: false; refusal: GateDecision };
 
 /** The last action report before the call, or the refusal for a missing or malformed one. */
@@ -199,7 +230,7 @@ function readReport(input: GateInput): ReadReport {
       ok: false,
       refusal: refused(
         "no_report",
-        `No action report before this ${input.tool} call. Under the utility gate, write the report in the same message, before the call:\n${REPORT_TEMPLATE}`,
+        `No action report before this ${input.tool} call${actingNote(input)}. Under the utility gate, write the report in the same message, before the call:\n${REPORT_TEMPLATE}`,
       ),
     };
   }

@@ -13,7 +13,21 @@ export const READ_ONLY_TOOLS = [
   "ReadMcpResourceTool",
 ] as const;
 
-export const DELEGATE_TOOLS = ["Agent", "Task", "SendMessage"] as const;
+/** Tools that launch subagents (SPEC §6): each call may start one or, for Workflow, many. Agent budgets count them (SPEC §12). */
+export const AGENT_LAUNCH_TOOLS = ["Agent", "Task", "Workflow"] as const;
+
+/** What `delegate` permits: every tool that launches agents, and SendMessage, which talks to one and launches none. */
+export const DELEGATE_TOOLS = [...AGENT_LAUNCH_TOOLS, "SendMessage"] as const;
+
+/**
+ * A call judged by what it can do, not by its tool's name (SPEC §6): a Skill
+ * call whose skill runs shell as it loads acts as `tool_call`, one whose
+ * skill forks a subagent as `delegate`. `why` says so in a refusal.
+ */
+export interface ActsAs {
+  action: "tool_call" | "delegate";
+  why: string;
+}
 
 /** Tools that only plan or load capabilities: never need a report, never refused. */
 export const NEUTRAL_TOOLS = [
@@ -60,6 +74,11 @@ export function isReadOnlyTool(tool: string): boolean {
   return has(READ_ONLY_TOOLS, tool);
 }
 
+/** Does a call of `tool` launch subagents? (One definition for the gate, the budgets and the reducer.) */
+export function launchesAgents(tool: string): boolean {
+  return has(AGENT_LAUNCH_TOOLS, tool);
+}
+
 export function isPollingTool(tool: string): boolean {
   return has(POLLING_TOOLS, tool);
 }
@@ -91,6 +110,12 @@ function permitsByDefault(action: Action, tool: string): boolean {
 export function actionPermits(action: Action, tool: string, extra: ExtraTools = {}): boolean {
   if (isEndingAction(action)) return false;
   return permitsByDefault(action, tool) || has(extra[action] ?? [], tool);
+}
+
+/** Does `action` permit a call that acts as `actsAs`? Only that action, or one whose extra names list the tool. */
+export function actionPermitsActing(action: Action, tool: string, actsAs: ActsAs, extra: ExtraTools = {}): boolean {
+  if (isEndingAction(action)) return false;
+  return action === actsAs.action || has(extra[action] ?? [], tool);
 }
 
 /** A short phrase for refusal messages: what an action permits. */

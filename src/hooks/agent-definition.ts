@@ -1,128 +1,87 @@
-import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, join, resolve } from "node:path";
-import { isSafeId } from "../state/paths.js";
+import { basename, join } from "node:path";
+import { shownName } from "../engine/claude-frontmatter.js";
+import { frontmatterNameOf } from "../claude/names.js";
+import { claudeFolders, pluginRoots, type Env } from "../claude/places.js";
+import { markdownFilesUnder, readSmallText } from "../claude/files.js";
 
 /**
- * Finds the file that defines a subagent type. The hook input names the
- * type (the definition's `name`, `plugin:name` for a plugin's agents) but
- * not the file, so the folders Claude Code reads are searched, matching on
- * the `name:` key rather than the file name.
+ * Finds the file that defines a subagent type. The hook input names the type
+ * (the definition's `name`, `plugin:name` for a plugin's agents) but not the
+ * file, so the folders Claude Code reads are searched (src/claude/places.ts),
+ * each recursively, and every file's name is read as Claude Code reads it
+ * (src/engine/claude-frontmatter.ts): `name: gated-helper # note` is
+ * `gated-helper`, a quoted or folded name is its value. A type found in no
+ * file is a built-in one (general-purpose, Explore, …).
+ *
+ * - A project, user or managed agent's type is its frontmatter `name`, which
+ *   must be text.
+ * - A plugin agent's type is `<plugin>:<sub-folders…>:<name>`, its `name`
+ *   made text, or the file's name without `.md` when it has none.
  */
 
 export interface AgentSearch {
   agentType: string;
+  /** Where the project walk starts (CLAUDE_PROJECT_DIR, else the hook's cwd). */
   projectDir?: string;
   home?: string;
+  /** The hook's environment (CLAUDE_CONFIG_DIR, CLAUDE_PID). */
+  env?: Env;
   pluginRoot?: string;
   /** This plugin's name: its own agents are `<pluginName>:<name>`. */
   pluginName?: string;
-  /** Plugin folders Claude Code was given with --plugin-dir (see `pluginDirsOf`). */
+  /** Plugin folders Claude Code was given with --plugin-dir; read from CLAUDE_PID when absent. */
   pluginDirs?: string[];
 }
 
-/**
- * The folders the running Claude Code was started with `--plugin-dir`: such a
- * plugin is in no cache and no hook input names its folder, so its agents'
- * definitions are found through Claude Code's own command line (`CLAUDE_PID`;
- * Linux /proc only, elsewhere none).
- */
-export function pluginDirsOf(pid: string | undefined): string[] {
-  if (!pid || !/^\d+$/.test(pid)) return [];
-  let args: string[];
-  let cwd: string;
-  try {
-    args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-    cwd = readlinkSync(`/proc/${pid}/cwd`);
-  } catch {
-    return [];
-  }
-  const dirs: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === "--plugin-dir" && args[i + 1]) dirs.push(args[++i]!);
-    else if (arg.startsWith("--plugin-dir=")) dirs.push(arg.slice("--plugin-dir=".length));
-  }
-  return dirs.map((d) => resolve(cwd, d));
-}
-
-/** A plugin folder's name: its manifest's `name`, else the folder's name. */
-function pluginNameOf(root: string): string {
-  try {
-    const name = (JSON.parse(readFileSync(join(root, ".claude-plugin", "plugin.json"), "utf8")) as { name?: unknown }).name;
-    if (typeof name === "string" && name !== "") return name;
-  } catch {
-    // no manifest or not JSON
-  }
-  return basename(root);
-}
-
-function markdownFiles(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-      .filter((f) => f.endsWith(".md"))
-      .map((f) => join(dir, f));
-  } catch {
-    return [];
-  }
-}
-
-/** The `name:` of a definition's frontmatter, read without a YAML parser (this runs on the hot path). */
-export function frontmatterName(text: string): string | undefined {
-  const front = /^\uFEFF?---[^\n]*\r?\n([\s\S]*?)\r?\n---/.exec(text);
-  const line = front?.[1]?.split(/\r?\n/).find((l) => /^name\s*:/.test(l));
-  return line
-    ?.replace(/^name\s*:\s*/, "")
-    .replace(/^["']|["']\s*$/g, "")
-    .trim();
-}
-
-/** Plugin folders under Claude Code's plugin cache that could be `plugin` (any marketplace, any version). */
-function cachedPluginDirs(home: string, plugin: string): string[] {
-  const cache = join(home, ".claude", "plugins", "cache");
+/** Project, user and managed agents: the type is the `name`, which must be text. */
+async function localDefinitions(search: AgentSearch, env: Env, home: string): Promise<string[]> {
+  const folders = claudeFolders(env, search.projectDir, home);
+  const roots = [...folders.projectClaude, folders.user, folders.managed].map((d) => join(d, "agents"));
   const found: string[] = [];
-  for (const marketplace of safeList(cache)) {
-    const base = join(cache, marketplace, plugin);
-    for (const version of safeList(base)) found.push(join(base, version));
-    found.push(base);
+  for (const file of roots.flatMap((root) => markdownFilesUnder(root))) {
+    const text = readSmallText(file.path);
+    if (text !== undefined && (await frontmatterNameOf(text, search.agentType)) === search.agentType) found.push(file.path);
   }
   return found;
 }
 
-function safeList(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-
-export function candidateFolders(search: AgentSearch): Array<{ dir: string; prefix?: string }> {
-  const home = search.home ?? homedir();
-  const [plugin, bare] = search.agentType.includes(":") ? search.agentType.split(":", 2) : [undefined, search.agentType];
-  if (plugin) {
-    // The plugin's name becomes a path under the plugin cache: a name that is no safe id ("../..") names no plugin.
-    if (!isSafeId(plugin)) return [];
-    const own = search.pluginRoot && plugin === search.pluginName ? [search.pluginRoot] : [];
-    const given = (search.pluginDirs ?? []).filter((dir) => pluginNameOf(dir) === plugin);
-    const roots = [...own, ...given, ...cachedPluginDirs(home, plugin!)];
-    return roots.map((root) => ({ dir: join(root, "agents"), prefix: bare }));
-  }
-  return [...(search.projectDir ? [{ dir: join(search.projectDir, ".claude", "agents") }] : []), { dir: join(home, ".claude", "agents") }];
-}
-
-/** The definition file of an agent type, or undefined (built-in types such as general-purpose have none). */
-export function findAgentDefinition(search: AgentSearch): string | undefined {
-  const wanted = search.agentType.includes(":") ? search.agentType.split(":", 2)[1]! : search.agentType;
-  for (const { dir } of candidateFolders(search)) {
-    if (!existsSync(dir)) continue;
-    for (const file of markdownFiles(dir)) {
-      try {
-        if (frontmatterName(readFileSync(file, "utf8")) === wanted) return file;
-      } catch {
-        // unreadable: not this one
-      }
+/** Plugin agents: `<plugin>:<sub-folders…>:<name or file name>`. */
+async function pluginDefinitions(search: AgentSearch, env: Env, home: string): Promise<string[]> {
+  const plugin = search.agentType.slice(0, search.agentType.indexOf(":"));
+  const roots = pluginRoots({
+    env,
+    home,
+    ...(search.pluginRoot ? { ownRoot: search.pluginRoot } : {}),
+    ...(search.pluginName ? { ownName: search.pluginName } : {}),
+    ...(search.pluginDirs ? { pluginDirs: search.pluginDirs } : {}),
+  }).filter((r) => r.names.includes(plugin));
+  const found: string[] = [];
+  for (const { root } of roots) {
+    for (const file of markdownFilesUnder(join(root, "agents"))) {
+      const prefix = [plugin, ...file.folders].join(":") + ":";
+      if (!search.agentType.startsWith(prefix)) continue;
+      const wanted = search.agentType.slice(prefix.length);
+      const own = basename(file.path, ".md");
+      const text = readSmallText(file.path);
+      if (text === undefined) continue;
+      const name = shownName(await frontmatterNameOf(text, wanted, own === wanted));
+      if ((name || own) === wanted) found.push(file.path);
     }
   }
-  return undefined;
+  return found;
+}
+
+/** Every file that defines the type, in the order Claude Code's folders are searched (a type with `:` may be a plugin's or a local name). */
+export async function findAgentDefinitions(search: AgentSearch): Promise<string[]> {
+  const env = search.env ?? {};
+  const home = search.home ?? env.HOME ?? homedir();
+  const local = await localDefinitions(search, env, home);
+  const plugin = search.agentType.includes(":") ? await pluginDefinitions(search, env, home) : [];
+  return [...new Set([...plugin, ...local])];
+}
+
+/** The first file that defines the type, or undefined (built-in types such as general-purpose have none). */
+export async function findAgentDefinition(search: AgentSearch): Promise<string | undefined> {
+  return (await findAgentDefinitions(search))[0];
 }

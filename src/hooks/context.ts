@@ -4,10 +4,11 @@ import { dataDir, sessionLogPath } from "../state/paths.js";
 import { DEFAULT_LOCK, FileStateStore, type LockOptions, type StateStore } from "../state/store.js";
 import type { LogRecord } from "../log/record.js";
 import type { GateSource } from "../engine/session/state.js";
-import { findAgentDefinition, pluginDirsOf } from "./agent-definition.js";
+import { findAgentDefinitions } from "./agent-definition.js";
 import { loadSkillSource, type SkillLoader } from "./skill-source.js";
 import type { ScopeRef } from "./scope.js";
 import type { GoverningText } from "../transcript/queries.js";
+import type { SkillVerdict } from "../skills/classify.js";
 import { deadlineAt, type Deadline } from "./deadline.js";
 import { DEFAULT_WAIT, FINAL_WAIT, finalMessageTexts, waitForFinalMessage, waitForGoverningText } from "./wait.js";
 
@@ -30,6 +31,8 @@ export interface HookContext {
   readFinal?(ref: ScopeRef): string[] | undefined;
   /** The gate source of a subagent type's definition, if it opts in. */
   loadAgent(agentType: string, cwd: string | undefined): Promise<GateSource | undefined>;
+  /** What a Skill call can do (src/skills/classify.ts); the real one reads the files Claude Code could load. Optional for fakes. */
+  judgeSkill?(toolInput: unknown, cwd: string | undefined): Promise<SkillVerdict>;
   /** When the hook must have decided; every wait ends before it. Optional for fakes. */
   deadline?: Deadline;
 }
@@ -62,15 +65,20 @@ export function processContext(env: Record<string, string | undefined> = process
     readFinal: finalMessageTexts,
     deadline,
     loadAgent: async (agentType, cwd) => {
-      const file = findAgentDefinition({
+      const files = await findAgentDefinitions({
         agentType,
+        env,
         projectDir: env.CLAUDE_PROJECT_DIR || cwd,
         ...(env.CLAUDE_PLUGIN_ROOT ? { pluginRoot: env.CLAUDE_PLUGIN_ROOT } : {}),
         pluginName: PLUGIN_NAME,
-        ...(agentType.includes(":") && !agentType.startsWith(`${PLUGIN_NAME}:`) ? { pluginDirs: pluginDirsOf(env.CLAUDE_PID) } : {}),
         ...(env.HOME ? { home: env.HOME } : {}),
       });
-      return file ? loadSkillSource(file) : undefined;
+      // Several files may define the type; if any opts in, the agent is gated.
+      for (const file of files) {
+        const source = await loadSkillSource(file);
+        if (source) return source;
+      }
+      return undefined;
     },
   };
 }

@@ -18,6 +18,7 @@ import { arrivalEvents, caughtUp, promptKeysSince, storedSession } from "./sessi
 import { userSettings } from "./settings.js";
 import { logSwitches } from "./switches.js";
 import { openOrTrouble } from "./transcript.js";
+import { skillActsAs, skillWillLoad } from "./skill-call.js";
 
 /**
  * PreToolUse, top to bottom: the input and the transcript's new lines become
@@ -37,22 +38,25 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
 
 async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
   const started = ctx.now();
-  if (input.tool_name === "Skill") return skillCalled(input, ctx);
-  if (isNeutralTool(input.tool_name)) return {};
+  // A Skill call is judged by what its skill does, in a gated scope (./skill-call.ts); other planning tools never are.
+  if (isNeutralTool(input.tool_name) && input.tool_name !== "Skill") return {};
   const ref = scopeOf(input);
   const user = userSettings(ctx.env);
   const protectedTarget = protectedTargetOf(input, ref, ctx.dataDir);
   // Outside the lock: whether to wait for the call's own line (the report is in no hook input).
   const read = await needsTranscript(input, ref, ctx);
-  const waited = read.needed ? governingText(ref, input.tool_use_id, ctx, read.offset) : undefined;
+  // A Skill call's text is read only once it is known to act as more than neutral (./skill-call.ts).
+  const waited = read.needed && input.tool_name !== "Skill" ? governingText(ref, input.tool_use_id, ctx, read.offset) : undefined;
   const done = await ctx.store.transact(input.session_id, async (existing) => {
     const session = existing ?? storedSession(ctx, input.session_id);
     const { reduced } = await caughtUp(session, ref, input.agent_type, ctx);
     const caught = reduceAll(reduced.session, [{ kind: "activation_seen", scope: ref.key }, ...userBudgets(user)]);
+    const gated = gateOf(caught.session, ref.key) !== undefined;
+    const actsAs = input.tool_name === "Skill" && gated ? await skillActsAs(input, ctx) : undefined;
     // Gated only now (a skill seen in these lines): its text is there, since the lines were written before the call.
     const governing =
       waited ??
-      (gateOf(caught.session, ref.key)
+      (gated && (input.tool_name !== "Skill" || actsAs)
         ? governingText(ref, input.tool_use_id, ctx, scopeAt(caught.session, ref.key).offset)
         : { found: false as const, reason: "absent" as const });
     const confirmed = confirmation(caught.session, ref, input.tool_use_id, governing);
@@ -69,12 +73,14 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
         startedAt: ctx.clock().getTime(),
         ...(protectedTarget ? { protectedTarget } : {}),
         ...(model !== undefined ? { model } : {}),
+        ...(actsAs ? { actsAs } : {}),
       },
       user,
     );
     const warning = settingsWarning(ready.session, decided, user);
     const after = reduceAll(ready.session, [
       ...decided.events,
+      ...skillWillLoad(ref, input.tool_name, decided.decision),
       ...(warning ? [{ kind: "settings_warned" as const, problem: warning }] : []),
     ]);
     return {
@@ -93,7 +99,8 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
     logSwitches(ctx, "PreToolUse", where, learned.prompts, started);
     logOutcomes(ctx, "PreToolUse", where, learned.outcomes);
   }
-  ctx.appendLog(input.session_id, record(ctx, where, done.decided, started));
+  // A neutral Skill call is no step and leaves no record.
+  if (done.decided.decision.decision !== "neutral") ctx.appendLog(input.session_id, record(ctx, where, done.decided, started));
   return withWarning(answer(done.decided, done.context), done.warning);
 }
 
@@ -168,25 +175,6 @@ function mayBeUnprovenRepeat(session: SessionState, ref: ScopeRef, input: PreToo
   const digest = inputDigest(input.tool_input);
   const same = (c: { tool: string; digest: string }) => c.tool === input.tool_name && c.digest === digest;
   return pending.some(same) || scope.history.some(same);
-}
-
-/**
- * A skill is being activated: its "Base directory" line may not be written
- * yet, so the scope's next call waits for the transcript. (Learnt here, not
- * after the call: no hook runs after a call, docs/decisions/0001.) Neutral:
- * never refused; trouble here is found by the next call.
- */
-async function skillCalled(input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
-  const ref = scopeOf(input);
-  try {
-    await ctx.store.transact(input.session_id, (existing) => {
-      const session = existing ?? storedSession(ctx, input.session_id);
-      return { state: reduceAll(session, [{ kind: "activation_awaited", scope: ref.key }]).session, result: undefined };
-    });
-  } catch {
-    // neutral: the next call finds the trouble itself
-  }
-  return {};
 }
 
 function answer(decided: SessionDecision, context: string | undefined): HookResult {

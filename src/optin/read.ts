@@ -119,6 +119,17 @@ export function parseFrontmatter(text: string, file: string): Frontmatter {
   return { ok: true, hasFrontmatter: true, data, content: parsed.content };
 }
 
+/**
+ * One YAML block parsed on its own (js-yaml, through gray-matter, YAML only):
+ * its value, or a throw. For readers that split the frontmatter themselves,
+ * as Claude Code does (src/engine/claude-frontmatter.ts); the block they hand
+ * in holds no `---`, so the delimiters added around it are the only ones.
+ */
+export function parseYamlBlock(block: string): unknown {
+  if (block.includes("---")) throw new Error("a YAML block must not hold ---");
+  return matter(`---\n${block}\n---\n`, { language: "yaml", engines: ENGINES }).data;
+}
+
 function readText(path: string, file: string): { ok: true; text: string } | { ok: false; problems: OptInProblem[] } {
   try {
     // Only a regular file: a FIFO in a skill's place would block the hook until Claude Code's timeout.

@@ -135,3 +135,32 @@ describe("utility check: arguments", () => {
     expect(io.out.split("\n")[0]).toBe("broken/zero-steps/SKILL.md: utility_max_steps: found 0; expected a whole number of at least 1");
   });
 });
+
+describe("utility check: names Claude Code reads differently (issue 18 item 8)", () => {
+  it("a YAML comment after the name is read alike (no warning); a --- inside a line, which ends Claude Code's frontmatter, is warned about", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "utility-check-names-"));
+    try {
+      mkdirSync(join(dir, "agents"));
+      writeFileSync(
+        join(dir, "agents", "commented.md"),
+        "---\nname: gated-helper # the gated one\ndescription: d\nutility_gated: true\n---\n",
+      );
+      writeFileSync(join(dir, "agents", "cut.md"), "---\ndescription: a---b\nname: cut-helper\n---\n");
+      const io = memoryIo(dir);
+      expect(await runCheck(["agents"], io)).toBe(0);
+      expect(io.out).toBe(
+        'warning: agents/cut.md: name: Claude Code reads no name where this YAML reader sees "cut-helper" (Claude Code ends the frontmatter at the first "---", even inside a line, and ignores a block it cannot read); the file answers to Claude Code\'s name\n' +
+          "checked 2 files, no problems (1 gated)\n",
+      );
+      const json = memoryIo(dir);
+      await runCheck(["agents", "--json"], json);
+      const files = (JSON.parse(json.out) as { files: Array<{ file: string; warnings?: string[] }> }).files;
+      expect(files.find((f) => f.file === "agents/commented.md")).not.toHaveProperty("warnings");
+      expect(files.find((f) => f.file === "agents/cut.md")?.warnings).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -71,7 +71,7 @@ describe("the rest of the table", () => {
     expect(describePermits("tool_call", { tool_call: ["X"] })).toBe(
       "Bash, Write, Edit, MultiEdit, NotebookEdit, KillShell, TaskStop, mcp__ tools and other tools no other action names, and X",
     );
-    expect(describePermits("delegate")).toBe("Agent, Task, SendMessage");
+    expect(describePermits("delegate")).toBe("Agent, Task, Workflow, SendMessage");
     expect(describePermits("respond")).toBe("no tools");
     expect(describePermits("stop", { stop: ["Bash"] })).toBe("no tools");
   });

@@ -1,83 +1,81 @@
-/** Finding a subagent's definition (including the cases the real binary showed), and the Stop hook's wait for the final message. */
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+/**
+ * Finding a subagent type's definition by its name as Claude Code reads it
+ * (src/hooks/agent-definition.ts; issue 18 item 8: `name: gated-helper # …`
+ * made a gated agent run ungated, since the name was read by regex).
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findAgentDefinition, pluginDirsOf } from "../../src/hooks/agent-definition.js";
-import { scopeOf } from "../../src/hooks/scope.js";
-import { transcriptHoldsFinal, waitForFinalMessage } from "../../src/hooks/wait.js";
-import { assistant, call, jsonl, prompt, text } from "../transcript/helpers.js";
+import { findAgentDefinition, findAgentDefinitions } from "../../src/hooks/agent-definition.js";
 
-const scratch = realpathSync(mkdtempSync(join(tmpdir(), "utility-agent-definition-")));
+const scratch = realpathSync(mkdtempSync(join(tmpdir(), "utility-agents-")));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const file = (path: string, text: string) => {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+};
+const agent = (front: string) => `---\n${front}\ndescription: d\nutility_gated: true\n---\nbody\n`;
 
-const hasProc = existsSync("/proc/self/cmdline");
+const home = join(scratch, "home");
+const project = join(scratch, "project");
+const env = { HOME: home, CLAUDE_CONFIG_DIR: join(scratch, "config") };
+const search = (agentType: string, over = {}) => ({ agentType, projectDir: project, home, env, pluginDirs: [], ...over });
 
-describe.skipIf(!hasProc)("plugin agents of a plugin loaded with --plugin-dir", () => {
-  const plugin = join(scratch, "plugins", "fixture-folder");
-  mkdirSync(join(plugin, ".claude-plugin"), { recursive: true });
-  mkdirSync(join(plugin, "agents"), { recursive: true });
-  writeFileSync(join(plugin, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "ufix" }));
-  writeFileSync(join(plugin, "agents", "helper-file.md"), "---\nname: gated-helper\nutility_gated: true\n---\nbody\n");
+describe("project, user and managed agents: the type is the frontmatter name, read as YAML", () => {
+  const commented = file(join(project, ".claude", "agents", "a.md"), agent("name: gated-helper # the gated one"));
+  const quoted = file(join(project, ".claude", "agents", "b.md"), agent('name: "quoted-helper"'));
+  const nested = file(join(project, ".claude", "agents", "team", "c.md"), agent("name: nested-helper"));
+  const user = file(join(scratch, "config", "agents", "d.md"), agent("name: user-helper"));
+  file(join(project, ".claude", "agents", "e.md"), agent("name: 42"));
+  file(join(project, ".claude", "agents", "cut.md"), "---\ndescription: a---b\nname: cut-helper\n---\nbody\n");
 
-  it("reads the folders from Claude Code's command line, relative ones against its cwd", async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        "-e",
-        'process.stdout.write("ready"); setTimeout(() => {}, 60000)',
-        "--",
-        "-p",
-        "x",
-        "--plugin-dir",
-        "plugins/fixture-folder",
-        `--plugin-dir=${scratch}/other`,
-      ],
-      {
-        cwd: scratch,
-        stdio: ["ignore", "pipe", "ignore"],
-      },
-    );
-    try {
-      // Its command line is the one to read once its own code runs: it says so.
-      await new Promise((ready, failed) => {
-        child.stdout.once("data", ready);
-        child.once("exit", failed);
-      });
-      expect(pluginDirsOf(String(child.pid))).toEqual([plugin, join(scratch, "other")]);
-    } finally {
-      child.kill("SIGKILL");
-    }
+  it("a YAML comment after the name is no part of it", async () => {
+    expect(await findAgentDefinition(search("gated-helper"))).toBe(commented);
+    expect(await findAgentDefinition(search("gated-helper # the gated one"))).toBeUndefined();
   });
 
-  it("finds the definition by the plugin's manifest name and the agent's name", () => {
-    const home = join(scratch, "home");
-    expect(findAgentDefinition({ agentType: "ufix:gated-helper", home, pluginDirs: [plugin] })).toBe(
-      join(plugin, "agents", "helper-file.md"),
-    );
-    expect(findAgentDefinition({ agentType: "other:gated-helper", home, pluginDirs: [plugin] })).toBeUndefined();
-    expect(findAgentDefinition({ agentType: "ufix:gated-helper", home })).toBeUndefined();
+  it("quotes are YAML's, sub-folders are searched, the user's folder is CLAUDE_CONFIG_DIR", async () => {
+    expect(await findAgentDefinition(search("quoted-helper"))).toBe(quoted);
+    expect(await findAgentDefinition(search("nested-helper"))).toBe(nested);
+    expect(await findAgentDefinition(search("user-helper"))).toBe(user);
   });
 
-  it("gives nothing for a missing or odd pid", () => {
-    expect(pluginDirsOf(undefined)).toEqual([]);
-    expect(pluginDirsOf("../1")).toEqual([]);
-    expect(pluginDirsOf("999999999")).toEqual([]);
-    expect(pluginDirsOf(String(process.pid))).toEqual([]);
+  it("a name that is no text defines no agent; one Claude Code's split cuts away is not there", async () => {
+    expect(await findAgentDefinition(search("42"))).toBeUndefined();
+    expect(await findAgentDefinition(search("cut-helper"))).toBeUndefined();
+  });
+
+  it("built-in types have no file", async () => {
+    expect(await findAgentDefinitions(search("general-purpose"))).toEqual([]);
   });
 });
 
-describe("transcriptHoldsFinal (the Stop hook's wait)", () => {
-  it("is true once the scope's newest assistant line holds the final message", () => {
-    const file = join(scratch, "final.jsonl");
-    const ref = scopeOf({ session_id: "s1", transcript_path: file });
-    expect(transcriptHoldsFinal(ref, "Final.")).toBe(false);
-    writeFileSync(file, jsonl([prompt("go"), assistant("m1", [text("Earlier words.")]), assistant("m1", [call("t1", "Skill", {})])]));
-    expect(transcriptHoldsFinal(ref, "Final.")).toBe(false);
-    expect(waitForFinalMessage(ref, "Final.", { timeoutMs: 30, intervalMs: 5 })).toBe(false);
-    writeFileSync(file, jsonl([assistant("m2", [text("Final.")])]), { flag: "a" });
-    expect(transcriptHoldsFinal(ref, "Report…\n\nFinal.")).toBe(true);
-    expect(waitForFinalMessage(ref, "Final.", { timeoutMs: 30, intervalMs: 5 })).toBe(true);
+describe("plugin agents: <plugin>:<sub-folders>:<name or file name>", () => {
+  const plugin = join(scratch, "plugin");
+  file(join(plugin, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "ufix" }));
+  const named = file(join(plugin, "agents", "helper-file.md"), agent("name: gated-helper # note"));
+  const unnamed = file(join(plugin, "agents", "by-file.md"), "---\ndescription: d\nutility_gated: true\n---\n");
+  const deep = file(join(plugin, "agents", "team", "lead.md"), agent("name: captain"));
+  const renamed = file(join(plugin, "agents", "other.md"), agent("name: renamed"));
+  const inPlugin = (agentType: string) => search(agentType, { pluginDirs: [plugin] });
+
+  it("finds by the manifest's name and the YAML name, by the file name when there is no name, with sub-folders in the type", async () => {
+    expect(await findAgentDefinition(inPlugin("ufix:gated-helper"))).toBe(named);
+    expect(await findAgentDefinition(inPlugin("ufix:by-file"))).toBe(unnamed);
+    expect(await findAgentDefinition(inPlugin("ufix:team:captain"))).toBe(deep);
+    expect(await findAgentDefinition(inPlugin("ufix:renamed"))).toBe(renamed);
+  });
+
+  it("a file with a name does not answer to its file name, nor another plugin's name", async () => {
+    expect(await findAgentDefinition(inPlugin("ufix:other"))).toBeUndefined();
+    expect(await findAgentDefinition(inPlugin("ufix:captain"))).toBeUndefined();
+    expect(await findAgentDefinition(inPlugin("other:gated-helper"))).toBeUndefined();
+    expect(await findAgentDefinition(search("ufix:gated-helper"))).toBeUndefined();
+  });
+
+  it("the plugin running the hook is found by its own root and name", async () => {
+    expect(await findAgentDefinition(search("mine:gated-helper", { pluginRoot: plugin, pluginName: "mine" }))).toBe(named);
   });
 });

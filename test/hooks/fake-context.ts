@@ -13,6 +13,7 @@ import type { StateStore } from "../../src/state/store.js";
 import { MemoryStateStore } from "../support/memory-store.js";
 import { findGoverningText, type GoverningText } from "../../src/transcript/queries.js";
 import { transcriptSize } from "../../src/transcript/source.js";
+import type { SkillVerdict } from "../../src/skills/classify.js";
 
 export const SESSION = "session-unit-1";
 /** No such file: the handlers see an empty transcript. */
@@ -23,6 +24,8 @@ const ABSENT: GoverningText = { found: false, reason: "absent" };
 export interface FakeContext extends HookContext {
   store: StateStore;
   records: LogRecord[];
+  /** Skill name → what it does; any other name only loads text. */
+  skillVerdicts: Map<string, SkillVerdict>;
   /** tool_use_id → the model's text before that call (in message "msg_1"); a call not here is looked up in its transcript. */
   texts: Map<string, string>;
   skills: Map<string, GateSource>;
@@ -40,6 +43,7 @@ export function fakeContext(store: StateStore = new MemoryStateStore()): FakeCon
     store,
     records: [],
     texts: new Map(),
+    skillVerdicts: new Map(),
     skills: new Map(),
     agents: new Map(),
     waits: [],
@@ -68,6 +72,10 @@ export function fakeContext(store: StateStore = new MemoryStateStore()): FakeCon
       return true;
     },
     loadAgent: async (agentType) => ctx.agents.get(agentType),
+    judgeSkill: async (toolInput) => {
+      const name = (toolInput as { skill?: unknown } | null)?.skill;
+      return (typeof name === "string" ? ctx.skillVerdicts.get(name) : undefined) ?? { class: "neutral", why: "loads text only" };
+    },
     state: () => store.read(SESSION),
   };
   return ctx;

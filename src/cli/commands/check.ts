@@ -6,11 +6,12 @@
  * recursively for every `SKILL.md` and every `.md` below a folder named
  * `agents` (`.claude/agents/` included; `node_modules` and `.git` skipped).
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { CommandSpec } from "../commands.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
-import { readOptIn } from "../../optin/read.js";
+import { parseYamlBlock, readOptIn } from "../../optin/read.js";
+import { parseAsClaudeCode, shownName, splitAsClaudeCode } from "../../engine/claude-frontmatter.js";
 import { formatProblemLine, optInProblem, type OptIn, type OptInProblem } from "../../optin/schema.js";
 
 const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
@@ -19,6 +20,8 @@ export interface CheckedFile {
   file: string;
   optIn: OptIn | null;
   problems: OptInProblem[];
+  /** What does not stop the file from working but may surprise: present only when there is some. */
+  warnings?: string[];
 }
 
 /** Files under `root` that `check` reads, sorted. `insideAgents` says whether `root` is itself below an `agents` folder. */
@@ -40,6 +43,31 @@ export function findOptInFiles(root: string, insideAgents = basename(root) === "
     }
   }
   return found;
+}
+
+const shown = (name: string | undefined) => (name === undefined ? "no name" : JSON.stringify(name));
+
+/**
+ * The hooks find an agent (and the Skill tool a skill) by its `name` as Claude
+ * Code reads it: its own split at the first `---` and its own YAML reading
+ * (src/engine/claude-frontmatter.ts). When that differs from what this
+ * reader sees, say so: the file answers to Claude Code's name, not this one.
+ */
+export function nameWarnings(path: string, file: string, data: Record<string, unknown> | undefined): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return [];
+  }
+  const { block } = splitAsClaudeCode(text);
+  const parsed = block === undefined ? undefined : parseAsClaudeCode(block, parseYamlBlock);
+  const theirs = parsed?.ok ? shownName(parsed.data.name) : undefined;
+  const ours = shownName(data?.name);
+  if (theirs === ours) return [];
+  return [
+    `${file}: name: Claude Code reads ${shown(theirs)} where this YAML reader sees ${shown(ours)} (Claude Code ends the frontmatter at the first "---", even inside a line, and ignores a block it cannot read); the file answers to Claude Code's name`,
+  ];
 }
 
 function display(path: string, cwd: string): string {
@@ -77,7 +105,9 @@ export function checkPaths(paths: string[], cwd: string): CheckedFile[] {
       seen.add(path);
       const file = display(path, cwd);
       const read = readOptIn(path, file);
-      results.push(read.ok ? { file, optIn: read.optIn, problems: [] } : { file, optIn: null, problems: read.problems });
+      const warnings = nameWarnings(path, file, read.data);
+      const checked: CheckedFile = read.ok ? { file, optIn: read.optIn, problems: [] } : { file, optIn: null, problems: read.problems };
+      results.push(warnings.length > 0 ? { ...checked, warnings } : checked);
     }
   }
   return results;
@@ -93,6 +123,7 @@ function runCheck({ values, positionals: paths }: Parsed, io: CliIo): number {
     return problems.length > 0 ? 1 : 0;
   }
   for (const p of problems) io.stdout(`${formatProblemLine(p)}\n`);
+  for (const w of files.flatMap((f) => f.warnings ?? [])) io.stdout(`warning: ${w}\n`);
   const n = files.length;
   const checked = `checked ${n} file${n === 1 ? "" : "s"}`;
   if (problems.length > 0) {

@@ -5,6 +5,7 @@ import { defaultConfig } from "../signals.js";
 import type { CallEvent } from "./scope-events.js";
 import type { GateSource, ScopeState, SessionState } from "./state.js";
 import { jobOfCall } from "../background.js";
+import type { ActsAs } from "../tools.js";
 import { hasBudget, type Budgets } from "../budget.js";
 import { DEFAULT_PRICES, withOverride, type PriceOverride } from "../prices.js";
 import { formatContextLine, spendAgainstBudgets, tierOf } from "../context-line.js";
@@ -37,11 +38,14 @@ export interface CallToDecide {
   protectedTarget?: string;
   /** The root task's spend and the budgets on it (SPEC §12); absent: no budget applies. */
   budget?: GateBudget;
+  /** The call is judged by what it can do, not by its tool (a Skill call that runs shell or forks, SPEC §6). */
+  actsAs?: ActsAs;
 }
 
 export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource | undefined, call: CallToDecide): CallDecision {
   const digest = inputDigest(call.input);
-  const effect = effectOf(call.tool, call.input);
+  // A call acting as tool_call or delegate may change anything, as a shell command does.
+  const effect = call.actsAs ? ({ kind: "exec" } as const) : effectOf(call.tool, call.input);
   const repeat = findExactRepeat(scope.history, { tool: call.tool, digest, effect }, Object.values(scope.pending));
   const decision = decideToolCall(gateInputOf({ scope, scopeName, gate, call, repeat }));
   const event = callEventOf(call, decision, digest, effect);
@@ -69,6 +73,7 @@ function gateInputOf({ scope, scopeName, gate, call, repeat }: GateInputParts): 
     ...(repeat ? { repeat } : {}),
     ...(call.protectedTarget !== undefined ? { protectedTarget: call.protectedTarget } : {}),
     ...(call.budget ? { budget: call.budget } : {}),
+    ...(call.actsAs ? { actsAs: call.actsAs } : {}),
   };
 }
 
@@ -84,6 +89,7 @@ function callEventOf(call: CallToDecide, decision: GateDecision, digest: string,
     ...(decision.decision === "passed" ? { action: decision.evaluation.report.action } : {}),
     ...(call.startedAt !== undefined ? { startedAt: call.startedAt } : {}),
     ...(jobOf !== undefined ? { jobOf } : {}),
+    ...(call.actsAs ? { actsAs: call.actsAs.action } : {}),
   };
 }
 

@@ -27,6 +27,8 @@ export const ScopeEventSchema = z.discriminatedUnion("kind", [
     startedAt: z.optional(z.number()),
     /** The background job a stop or poll of it names (SPEC §7). */
     jobOf: z.optional(z.string()),
+    /** What the call was judged as when not by its tool's name (a Skill call that runs shell or forks, SPEC §6). */
+    actsAs: z.optional(z.enum(["tool_call", "delegate"])),
   }),
   /** A call's result came back (PostToolUse, or its tool_result line in the transcript). */
   z.object({

@@ -1,4 +1,4 @@
-import { DELEGATE_TOOLS } from "../tools.js";
+import { launchesAgents } from "../tools.js";
 import { addSpend, addTokens, sumSpend, zeroSpend, zeroTokens, type Spend, type TokenCounts } from "../spend.js";
 import type { ScopeEvent } from "./scope-events.js";
 import type { RanCallDraft, ScopeDraft, ScopeState } from "./state.js";
@@ -54,8 +54,6 @@ export interface Reduced {
   /** Outcomes learned from these events, in order. */
   outcomes: Outcome[];
 }
-
-const isDelegate = (tool: string) => (DELEGATE_TOOLS as readonly string[]).includes(tool) && tool !== "SendMessage";
 
 /** A copy of the parts the reducer changes, so the caller's state is never touched. */
 function copyScope(state: ScopeState): ScopeDraft {
@@ -158,7 +156,7 @@ function decided(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "call" }>
   if (event.action) scope.lastAction = event.action;
   const spend = spendOf(scope);
   spend.toolCalls += 1;
-  if (isDelegate(event.tool)) spend.agentsLaunched += 1;
+  if (launchesAgents(event.tool) || event.actsAs === "delegate") spend.agentsLaunched += 1;
   if (!event.toolUseId) return;
   const tokens = messageTokensOf(scope, event.toolUseId);
   scope.pending[idKey(event.toolUseId)] = {

@@ -1,0 +1,39 @@
+/**
+ * A file's frontmatter `name` as Claude Code reads it (YAML, its own split:
+ * src/engine/claude-frontmatter.ts), parsed only when it could be the name
+ * looked for, so that the YAML reader (60 KB of code to compile, imported
+ * lazily) is loaded only when needed.
+ */
+import { parseAsClaudeCode, splitAsClaudeCode, type ParseYaml } from "../engine/claude-frontmatter.js";
+
+let parser: ParseYaml | undefined;
+
+/** The YAML parser, imported once. */
+export async function yamlParser(): Promise<ParseYaml> {
+  parser ??= (await import("../optin/read.js")).parseYamlBlock;
+  return parser;
+}
+
+/**
+ * Whether a block's YAML could give `name` the text `wanted` without holding
+ * it: only through an escape, a tag, folding (a name with blanks), or a value
+ * that is no text made text (numbers, true, .inf). Else it holds no such name
+ * and need not be parsed.
+ */
+export function mayName(block: string, wanted: string): boolean {
+  // An escape (`\x2d`) or a tag starting a value (`!!binary …`) can spell a name the text does not hold.
+  if (block.includes(wanted) || block.includes("\\") || /(^|[\s:,[{-])!/.test(block)) return true;
+  return !/^[A-Za-z][\w.-]*$/.test(wanted) || ["true", "false", "null", "infinity", "nan"].includes(wanted.toLowerCase());
+}
+
+/**
+ * The `name` value Claude Code reads from a file's text (undefined when it has
+ * none). Unless `mustKnow`, a file whose name cannot be `wanted` is not parsed
+ * and gives undefined.
+ */
+export async function frontmatterNameOf(text: string, wanted: string, mustKnow = false): Promise<unknown> {
+  const { block } = splitAsClaudeCode(text);
+  if (block === undefined || (!mustKnow && !mayName(block, wanted))) return undefined;
+  const parsed = parseAsClaudeCode(block, await yamlParser());
+  return parsed.ok ? parsed.data.name : undefined;
+}

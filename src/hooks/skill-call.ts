@@ -1,0 +1,44 @@
+/**
+ * A Skill call in PreToolUse (SPEC §6): in a gated scope it is judged by what
+ * the skill does when it loads (src/skills/classify.ts). One that only loads
+ * text stays neutral, as every Skill call is in an ungated scope; one that
+ * runs shell acts as `tool_call`, one that forks as `delegate`, and one whose
+ * skill cannot be found as `tool_call`: it needs a report like any call, so
+ * a gated model cannot run commands or start agents through a skill without
+ * one. An ungated scope is never refused for it.
+ */
+import type { ActsAs } from "../engine/tools.js";
+import type { GateDecision } from "../engine/gate.js";
+import type { SessionEvent } from "../engine/session/events.js";
+import { actsAsOf, classifySkillCall, type SkillVerdict } from "../skills/classify.js";
+import type { HookContext } from "./context.js";
+import { PLUGIN_NAME } from "./context.js";
+import type { PreToolUseInput } from "./input.js";
+import type { ScopeRef } from "./scope.js";
+
+/** The real judge: the files Claude Code could load for the name, found from the hook's environment. */
+export function judgeSkillFromEnv(env: HookContext["env"]): NonNullable<HookContext["judgeSkill"]> {
+  return (toolInput, cwd) =>
+    classifySkillCall(toolInput, {
+      env,
+      ...(cwd !== undefined ? { cwd } : {}),
+      ...(env.HOME ? { home: env.HOME } : {}),
+      ...(env.CLAUDE_PLUGIN_ROOT ? { ownRoot: env.CLAUDE_PLUGIN_ROOT, ownName: PLUGIN_NAME } : {}),
+    });
+}
+
+/** How a Skill call counts in a gated scope: what it acts as, or undefined when its skill only loads text. */
+export async function skillActsAs(input: PreToolUseInput, ctx: HookContext): Promise<ActsAs | undefined> {
+  const judge = ctx.judgeSkill ?? judgeSkillFromEnv(ctx.env);
+  const verdict: SkillVerdict = await judge(input.tool_input, input.cwd);
+  return actsAsOf(verdict);
+}
+
+/**
+ * A Skill call the gate did not refuse will load its skill, whose "Base
+ * directory" line may not be written yet: the scope's next call waits for it.
+ * (Learnt here, not after the call: no hook runs after a call, docs/decisions/0001.)
+ */
+export function skillWillLoad(ref: ScopeRef, tool: string, decision: GateDecision): SessionEvent[] {
+  return tool === "Skill" && decision.decision !== "refused" ? [{ kind: "activation_awaited", scope: ref.key }] : [];
+}
