@@ -19,6 +19,7 @@ import { userSettings } from "./settings.js";
 import { logSwitches } from "./switches.js";
 import { openOrTrouble } from "./transcript.js";
 import { skillActsAs, skillWillLoad } from "./skill-call.js";
+import type { ActsAs } from "../engine/tools.js";
 
 /**
  * PreToolUse, top to bottom: the input and the transcript's new lines become
@@ -45,54 +46,18 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
   const protectedTarget = protectedTargetOf(input, ref, ctx.dataDir);
   // Outside the lock: whether to wait for the call's own line (the report is in no hook input).
   const read = await needsTranscript(input, ref, ctx);
-  // A Skill call's text is read only once it is known to act as more than neutral (./skill-call.ts).
-  const waited = read.needed && input.tool_name !== "Skill" ? governingText(ref, input.tool_use_id, ctx, read.offset) : undefined;
+  // A Skill call waits too: an activation awaited may gate the scope, and its skill is judged only in a gated one.
+  const waited = read.needed ? governingText(ref, input.tool_use_id, ctx, read.offset) : undefined;
   const done = await ctx.store.transact(input.session_id, async (existing) => {
-    const session = existing ?? storedSession(ctx, input.session_id);
-    const { reduced } = await caughtUp(session, ref, input.agent_type, ctx);
-    const caught = reduceAll(reduced.session, [{ kind: "activation_seen", scope: ref.key }, ...userBudgets(user)]);
-    const gated = gateOf(caught.session, ref.key) !== undefined;
-    const actsAs = input.tool_name === "Skill" && gated ? await skillActsAs(input, ctx) : undefined;
-    // Gated only now (a skill seen in these lines): its text is there, since the lines were written before the call.
-    const governing =
-      waited ??
-      (gated && (input.tool_name !== "Skill" || actsAs)
-        ? governingText(ref, input.tool_use_id, ctx, scopeAt(caught.session, ref.key).offset)
-        : { found: false as const, reason: "absent" as const });
-    const confirmed = confirmation(caught.session, ref, input.tool_use_id, governing);
-    const ready = reduceAll(caught.session, confirmed);
-    const model = governing.found ? governing.model : undefined;
-    const decided = decideInSession(
-      ready.session,
-      ref.key,
-      {
-        tool: input.tool_name,
-        input: input.tool_input,
-        ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
-        ...(governing.found ? { reportText: governing.text } : {}),
-        startedAt: ctx.clock().getTime(),
-        ...(protectedTarget ? { protectedTarget } : {}),
-        ...(model !== undefined ? { model } : {}),
-        ...(actsAs ? { actsAs } : {}),
-      },
+    const result = await decideUnderLock(existing ?? storedSession(ctx, input.session_id), {
+      input,
+      ref,
+      ctx,
       user,
-    );
-    const warning = settingsWarning(ready.session, decided, user);
-    const after = reduceAll(ready.session, [
-      ...decided.events,
-      ...skillWillLoad(ref, input.tool_name, decided.decision),
-      ...(warning ? [{ kind: "settings_warned" as const, problem: warning }] : []),
-    ]);
-    return {
-      state: after.session,
-      result: {
-        decided,
-        session: after.session,
-        learned: [reduced, ready],
-        context: contextLineOf(after.session, ref.key, decided, model),
-        ...(warning ? { warning } : {}),
-      },
-    };
+      protectedTarget,
+      waited,
+    });
+    return { state: result.session, result };
   });
   const where = { input, ref, session: done.session };
   for (const learned of done.learned) {
@@ -102,6 +67,74 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
   // A neutral Skill call is no step and leaves no record.
   if (done.decided.decision.decision !== "neutral") ctx.appendLog(input.session_id, record(ctx, where, done.decided, started));
   return withWarning(answer(done.decided, done.context), done.warning);
+}
+
+/** What one call is decided with, besides the session. */
+interface CallAtHand {
+  input: PreToolUseInput;
+  ref: ScopeRef;
+  ctx: HookContext;
+  user: ReturnType<typeof userSettings>;
+  protectedTarget: string | undefined;
+  /** The governing text found before the lock was taken, if the hook waited for it. */
+  waited: GoverningText | undefined;
+}
+
+/** Under the state lock: the scope's new lines reduced, the call decided and its events reduced. */
+async function decideUnderLock(session: SessionState, call: CallAtHand) {
+  const { input, ref, ctx, user } = call;
+  const { reduced } = await caughtUp(session, ref, input.agent_type, ctx);
+  const caught = reduceAll(reduced.session, [{ kind: "activation_seen", scope: ref.key }, ...userBudgets(user)]);
+  const { governing, actsAs } = await governingFor(caught.session, call);
+  const ready = reduceAll(caught.session, confirmation(caught.session, ref, input.tool_use_id, governing));
+  const model = governing.found ? governing.model : undefined;
+  const decided = decideInSession(
+    ready.session,
+    ref.key,
+    {
+      tool: input.tool_name,
+      input: input.tool_input,
+      ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
+      ...(governing.found ? { reportText: governing.text } : {}),
+      startedAt: ctx.clock().getTime(),
+      ...(call.protectedTarget ? { protectedTarget: call.protectedTarget } : {}),
+      ...(model !== undefined ? { model } : {}),
+      ...(actsAs ? { actsAs } : {}),
+    },
+    user,
+  );
+  const warning = settingsWarning(ready.session, decided, user);
+  const after = reduceAll(ready.session, [
+    ...decided.events,
+    ...skillWillLoad(ref, input.tool_name, decided.decision),
+    ...(warning ? [{ kind: "settings_warned" as const, problem: warning }] : []),
+  ]);
+  return {
+    decided,
+    session: after.session,
+    learned: [reduced, ready],
+    context: contextLineOf(after.session, ref.key, decided, model),
+    ...(warning ? { warning } : {}),
+  };
+}
+
+/**
+ * The text that governs the call and, for a Skill call in a gated scope, what
+ * it acts as (its skill is judged first; its text is read only if it acts as
+ * more than neutral). Gated only now (a skill seen in the new lines): the text
+ * is there, since those lines were written before the call. Already waited
+ * (and found nothing): never wait a second time, holding the lock.
+ */
+async function governingFor(session: SessionState, call: CallAtHand): Promise<{ governing: GoverningText; actsAs?: ActsAs }> {
+  const { input, ref, ctx } = call;
+  const gated = gateOf(session, ref.key) !== undefined;
+  const actsAs = input.tool_name === "Skill" && gated ? await skillActsAs(input, ctx) : undefined;
+  if (call.waited) return { governing: call.waited, ...(actsAs ? { actsAs } : {}) };
+  const read = gated && (input.tool_name !== "Skill" || actsAs !== undefined);
+  const governing: GoverningText = read
+    ? governingText(ref, input.tool_use_id, ctx, scopeAt(session, ref.key).offset)
+    : { found: false, reason: "absent" };
+  return { governing, ...(actsAs ? { actsAs } : {}) };
 }
 
 /**

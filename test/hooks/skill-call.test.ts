@@ -55,11 +55,11 @@ describe("a Skill call in a gated scope", () => {
     );
   });
 
-  it("whose skill only loads text stays neutral: no wait, no record, no step, its skill awaited", async () => {
+  it("whose skill only loads text stays neutral: no record, no step, its skill awaited (it waits for its line, as every gated call does)", async () => {
     const ctx = gated();
     expect(await preToolUse(preInput("Skill", { skill: "docs" }), ctx)).toEqual({});
     expect(ctx.records).toEqual([]);
-    expect(ctx.waits).toEqual([]);
+    expect(ctx.waits).toHaveLength(1);
     expect(ctx.state()!.main).toMatchObject({ step: 0, refusals: 0, awaitingActivation: true });
   });
 });
