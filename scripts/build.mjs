@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles the CLI and the hook scripts into dist/: plain JavaScript that
+// Bundles the CLI, the hook scripts and the hook server into dist/: plain JavaScript that
 // needs no node_modules, because an installed plugin gets only the
 // repository's files. `--out DIR` builds elsewhere (the staleness test).
 //
@@ -42,16 +42,16 @@ const esmRequire = { js: 'import{createRequire as __cr}from"node:module";const r
 const OPTIN_READER = "optin-read.mjs";
 const OPTIN_SOURCE = join(root, "src", "optin", "read.ts");
 
-/** In a hook bundle, `import("../optin/read.js")` stays a dynamic import of the separate reader module. */
-const optinReaderExternal = {
+/** In a hook bundle, `import("../optin/read.js")` stays a dynamic import of the separate reader module, at `at` from the bundle. */
+const optinReaderExternal = (at = `./${OPTIN_READER}`) => ({
   name: "optin-reader-external",
   setup(b) {
     b.onResolve({ filter: /(^|\/)optin\/read\.js$/ }, (args) => {
       if (args.kind !== "dynamic-import") return undefined;
-      return { path: `./${OPTIN_READER}`, external: true };
+      return { path: at, external: true };
     });
   },
-};
+});
 
 rmSync(outdir, { recursive: true, force: true });
 await build({ ...shared, format: "esm", banner: esmRequire, entryPoints: { cli: join(root, "src", "cli", "main.ts") }, outdir });
@@ -67,8 +67,18 @@ if (hookEntries.length > 0) {
       format: "cjs",
       entryPoints: [entry],
       outfile: join(hooksOut, `${basename(entry, ".ts")}.js`),
-      plugins: [optinReaderExternal],
+      plugins: [optinReaderExternal()],
     });
   }
   await build({ ...shared, format: "esm", banner: esmRequire, entryPoints: [OPTIN_SOURCE], outfile: join(hooksOut, OPTIN_READER) });
+  // The warm hook server (src/server/), which Claude Code starts once per session: start-up time matters less,
+  // it is ESM like the CLI beside it, and reads skill files through the same separate reader.
+  await build({
+    ...shared,
+    format: "esm",
+    banner: esmRequire,
+    entryPoints: [join(root, "src", "server", "main.ts")],
+    outfile: join(outdir, "server.js"),
+    plugins: [optinReaderExternal(`./hooks/${OPTIN_READER}`)],
+  });
 }

@@ -4,7 +4,7 @@ import type { RuleId } from "./vocabulary.js";
 import { parseLastReport } from "./report/parse.js";
 import type { Config } from "./signals.js";
 import { MAX_REPORT_TEXT_CHARS } from "./defaults.js";
-import { actionPermits, actionsPermitting, describePermits, isNeutralTool, type ExtraTools } from "./tools.js";
+import { actionPermits, actionsPermitting, describePermits, isNeutralTool, isOwnTool, type ExtraTools } from "./tools.js";
 import { formatUtility, roundUtility, utility } from "./utility.js";
 import type { Repeat } from "./redundancy.js";
 import type { Report } from "./report/types.js";
@@ -132,6 +132,11 @@ function checkStepCost(input: GateInput, evaluation: Evaluation): GateDecision |
 }
 
 export function decideToolCall(input: GateInput): GateDecision {
+  if (isOwnTool(input.tool))
+    return refused(
+      "own_tool",
+      `${input.tool} belongs to the utility plugin's own server, which answers Claude Code's hooks; the model may not call it, in any scope.`,
+    );
   if (isNeutralTool(input.tool)) return { decision: "neutral" };
   const overBudget = checkBudgets(input);
   if (overBudget) return overBudget;

@@ -86,6 +86,7 @@ export const RULES = [
   "optin_invalid",
   "budget_invalid",
   "state_unreadable",
+  "own_tool",
 ] as const;
 export const RuleSchema = z.enum(RULES);
 export type RuleId = (typeof RULES)[number];

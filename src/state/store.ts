@@ -243,17 +243,21 @@ export class FileStateStore implements StateStore {
       const { state, result } = await change(this.read(sessionId));
       this.seams.held?.();
       const temp = `${file}.${process.pid}.tmp`;
+      const text = JSON.stringify(state);
       storeIo(file, () => {
         try {
           // A link planted in the temporary file's place is removed, never written through ("wx": created new, or fails).
           rmSync(temp, { force: true });
-          writeFileSync(temp, JSON.stringify(state), { flag: "wx" });
+          writeFileSync(temp, text, { flag: "wx" });
           renameSync(temp, file);
         } catch (error) {
           rmSync(temp, { force: true });
           throw error;
         }
       });
+      // What this store just wrote needs no second validation while the file still holds those bytes: a
+      // long-lived store (the warm server's) re-validates only when another writer changed the file under it.
+      this.validated = isWellFormedState(state) ? { file, text, json: text } : undefined;
       return result;
     } finally {
       release(lock, token);

@@ -1,5 +1,3 @@
-import { postToolUse } from "../post-tool-use.js";
-import { PostToolUseInputSchema } from "../input.js";
-import { runHook } from "../run.js";
+import { runRoute } from "../routes.js";
 
-void runHook("PostToolUse", PostToolUseInputSchema, postToolUse);
+void runRoute("PostToolUse");

@@ -1,5 +1,3 @@
-import { preCompact } from "../pre-compact.js";
-import { PreCompactInputSchema } from "../input.js";
-import { runHook } from "../run.js";
+import { runRoute } from "../routes.js";
 
-void runHook("PreCompact", PreCompactInputSchema, preCompact);
+void runRoute("PreCompact");

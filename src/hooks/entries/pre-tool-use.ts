@@ -1,5 +1,3 @@
-import { preToolUse } from "../pre-tool-use.js";
-import { PreToolUseInputSchema } from "../input.js";
-import { runHook } from "../run.js";
+import { runRoute } from "../routes.js";
 
-void runHook("PreToolUse", PreToolUseInputSchema, preToolUse);
+void runRoute("PreToolUse");

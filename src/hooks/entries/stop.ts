@@ -1,5 +1,3 @@
-import { StopInputSchema } from "../input.js";
-import { runHook } from "../run.js";
-import { stopHook } from "../stop.js";
+import { runRoute } from "../routes.js";
 
-void runHook("Stop", StopInputSchema, (input, ctx) => stopHook(input, ctx, "Stop"));
+void runRoute("Stop");

@@ -1,5 +1,3 @@
-import { StopInputSchema } from "../input.js";
-import { runHook } from "../run.js";
-import { stopHook } from "../stop.js";
+import { runRoute } from "../routes.js";
 
-void runHook("SubagentStop", StopInputSchema, (input, ctx) => stopHook(input, ctx, "SubagentStop"));
+void runRoute("SubagentStop");

@@ -1,5 +1,3 @@
-import { userPromptSubmit } from "../user-prompt-submit.js";
-import { UserPromptSubmitInputSchema } from "../input.js";
-import { runHook } from "../run.js";
+import { runRoute } from "../routes.js";
 
-void runHook("UserPromptSubmit", UserPromptSubmitInputSchema, userPromptSubmit);
+void runRoute("UserPromptSubmit");

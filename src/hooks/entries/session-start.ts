@@ -1,0 +1,3 @@
+import { runRoute } from "../routes.js";
+
+void runRoute("SessionStart");
