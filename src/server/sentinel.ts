@@ -66,7 +66,7 @@ export function keptOffMessage(cause: KeptOff, pluginRoot: string | undefined): 
   const why = {
     strict: "this session runs with --strict-mcp-config, which keeps every MCP server not named in --mcp-config off",
     policy: "your organization's managed settings (deniedMcpServers, allowedMcpServers) keep it off",
-    unknown: "it did not start (/mcp shows its state)",
+    unknown: `it has not started ${SERVER_START_WAIT_MS / 1000} s after the session did (/mcp shows its state; if it shows connected, this came too early and all is well)`,
   }[cause];
   const command = pluginRoot ? `["node", "${join(pluginRoot, "dist", "server.js")}"]` : `["node", "<plugin folder>/dist/server.js"]`;
   const fix = {

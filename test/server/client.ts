@@ -6,7 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
 import { PLUGIN_ROOT } from "../support/paths.js";
 
-export const SERVER = join(PLUGIN_ROOT, "dist", "server.js");
+export const SERVER = process.env.UTILITY_TEST_SERVER ?? join(PLUGIN_ROOT, "dist", "server.js");
 
 export interface ServerClient {
   child: ChildProcessWithoutNullStreams;
@@ -21,8 +21,8 @@ export interface ServerClient {
   close(): Promise<number | null>;
 }
 
-export async function startServer(env: Record<string, string>): Promise<ServerClient> {
-  const child = spawn(process.execPath, [SERVER], { env, stdio: ["pipe", "pipe", "pipe"] });
+export async function startServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerClient> {
+  const child = spawn(process.execPath, [...nodeArgs, SERVER], { env, stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   const waiting = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
