@@ -61,3 +61,7 @@ process.stdin.on("data", (chunk: Buffer) => {
   }
 });
 process.stdin.on("end", () => end(0));
+
+// The skill and agent definition reader (frontmatter, YAML) is loaded when a definition is first read: in the
+// server, load it now, while the session starts, so that the first gated call does not pay for it.
+setTimeout(() => void import("../optin/read.js").catch(() => undefined), 0);
