@@ -10,7 +10,7 @@
  * `hookInputOf` turns the strings back into the hook input the route's schema
  * checks.
  */
-import type { HookEvent } from "../hooks/routes.js";
+import type { HookEvent } from "../hooks/routes/index.js";
 import type { HookAnswer } from "../hooks/run.js";
 
 const COMMON = ["hook_event_name", "session_id", "transcript_path", "cwd", "prompt_id", "permission_mode", "agent_id", "agent_type"];

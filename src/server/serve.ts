@@ -10,7 +10,7 @@ import { dataDir } from "../state/paths.js";
 import { DEFAULT_LOCK, FileStateStore, type LockOptions } from "../state/store.js";
 import { hrNow, lockWithin, processContext } from "../hooks/context.js";
 import type { Deadline } from "../hooks/deadline.js";
-import { HOOK_ROUTES, type HookRoute } from "../hooks/routes.js";
+import { HOOK_ROUTES, type HookRoute } from "../hooks/routes/index.js";
 import { answerHook, recordError, validateHookInput } from "../hooks/run.js";
 import { eventOfTool, hookInputOf, toolResultOf } from "./hook-call.js";
 import type { ToolCall, ToolResult } from "./protocol.js";

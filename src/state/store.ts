@@ -235,6 +235,7 @@ export class FileStateStore implements StateStore {
   async transact<T>(sessionId: string, change: (state: SessionState | undefined) => Transaction<T> | Promise<Transaction<T>>): Promise<T> {
     const file = this.path(sessionId);
     const lock = `${file}.lock`;
+    let written: { state: SessionState; text: string } | undefined;
     const token = storeIo(file, () => {
       ensureRealFolder(dirname(file));
       return acquire(lock, this.lockOptions, this.seams);
@@ -255,12 +256,14 @@ export class FileStateStore implements StateStore {
           throw error;
         }
       });
-      // What this store just wrote needs no second validation while the file still holds those bytes: a
-      // long-lived store (the warm server's) re-validates only when another writer changed the file under it.
-      this.validated = isWellFormedState(state) ? { file, text, json: text } : undefined;
+      written = { state, text };
       return result;
     } finally {
       release(lock, token);
+      // What this store just wrote needs no second validation while the file still holds those bytes: a
+      // long-lived store (the warm server's) re-validates only when another writer changed the file under it.
+      // Checked once the lock is free: other hooks wait on it.
+      if (written) this.validated = isWellFormedState(written.state) ? { file, text: written.text, json: written.text } : undefined;
     }
   }
 }

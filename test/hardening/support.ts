@@ -25,19 +25,8 @@ import { LogRecordSchema } from "../../src/log/record.js";
 import { SessionStateSchema, type SessionState } from "../../src/state/schema.js";
 import { PLUGIN_ROOT } from "../support/paths.js";
 import { processContext, type HookContext } from "../../src/hooks/context.js";
-import {
-  PostToolUseInputSchema,
-  PreCompactInputSchema,
-  PreToolUseInputSchema,
-  StopInputSchema,
-  UserPromptSubmitInputSchema,
-} from "../../src/hooks/input.js";
-import { postToolUse } from "../../src/hooks/post-tool-use.js";
-import { preCompact } from "../../src/hooks/pre-compact.js";
-import { preToolUse } from "../../src/hooks/pre-tool-use.js";
+import { HOOK_ROUTES, type HookRoute } from "../../src/hooks/routes/index.js";
 import { runHook, type HookIo } from "../../src/hooks/run.js";
-import { stopHook } from "../../src/hooks/stop.js";
-import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
 import { waitForFinalMessage, waitForGoverningText } from "../../src/hooks/wait.js";
 
 /**
@@ -526,26 +515,9 @@ export async function runInProcess(
     stderr: (t) => void (stderr += t),
     env,
   };
-  switch (entry) {
-    case "pre-tool-use":
-      await runHook("PreToolUse", PreToolUseInputSchema, preToolUse, io, makeContext);
-      break;
-    case "post-tool-use":
-      await runHook("PostToolUse", PostToolUseInputSchema, postToolUse, io, makeContext);
-      break;
-    case "stop":
-      await runHook("Stop", StopInputSchema, (i, c) => stopHook(i, c, "Stop"), io, makeContext);
-      break;
-    case "subagent-stop":
-      await runHook("SubagentStop", StopInputSchema, (i, c) => stopHook(i, c, "SubagentStop"), io, makeContext);
-      break;
-    case "user-prompt-submit":
-      await runHook("UserPromptSubmit", UserPromptSubmitInputSchema, userPromptSubmit, io, makeContext);
-      break;
-    case "pre-compact":
-      await runHook("PreCompact", PreCompactInputSchema, preCompact, io, makeContext);
-      break;
-  }
+  // The same route (schema and handler) the entry script and the hook server answer from.
+  const route = HOOK_ROUTES[EVENT_OF[entry]] as HookRoute<unknown>;
+  await runHook(EVENT_OF[entry], route.schema, route.handler, io, makeContext);
   return { stdout, stderr };
 }
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { OWN_MCP_SERVER } from "../../src/engine/tools.js";
 import { eventOfTool, hookInputOf, inputTemplate, SERVED, toolResultOf, type ServedEvent } from "../../src/server/hook-call.js";
-import { HOOK_ROUTES } from "../../src/hooks/routes.js";
+import { HOOK_ROUTES } from "../../src/hooks/routes/index.js";
 import { optionEnvName } from "../../src/optin/user-config.js";
 import { PLUGIN_ROOT } from "../support/paths.js";
 

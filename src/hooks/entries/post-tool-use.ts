@@ -1,3 +1,4 @@
-import { runRoute } from "../routes.js";
+import { postToolUseRoute } from "../routes/post-tool-use.js";
+import { runHook } from "../run.js";
 
-void runRoute("PostToolUse");
+void runHook("PostToolUse", postToolUseRoute.schema, postToolUseRoute.handler);

@@ -1,3 +1,4 @@
-import { runRoute } from "../routes.js";
+import { preCompactRoute } from "../routes/pre-compact.js";
+import { runHook } from "../run.js";
 
-void runRoute("PreCompact");
+void runHook("PreCompact", preCompactRoute.schema, preCompactRoute.handler);

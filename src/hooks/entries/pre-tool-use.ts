@@ -1,3 +1,4 @@
-import { runRoute } from "../routes.js";
+import { preToolUseRoute } from "../routes/pre-tool-use.js";
+import { runHook } from "../run.js";
 
-void runRoute("PreToolUse");
+void runHook("PreToolUse", preToolUseRoute.schema, preToolUseRoute.handler);

@@ -1,3 +1,4 @@
-import { runRoute } from "../routes.js";
+import { sessionStartRoute } from "../routes/session-start.js";
+import { runHook } from "../run.js";
 
-void runRoute("SessionStart");
+void runHook("SessionStart", sessionStartRoute.schema, sessionStartRoute.handler);

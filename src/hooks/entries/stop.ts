@@ -1,3 +1,4 @@
-import { runRoute } from "../routes.js";
+import { stopRoute } from "../routes/stop.js";
+import { runHook } from "../run.js";
 
-void runRoute("Stop");
+void runHook("Stop", stopRoute.schema, stopRoute.handler);

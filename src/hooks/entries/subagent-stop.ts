@@ -1,3 +1,4 @@
-import { runRoute } from "../routes.js";
+import { subagentStopRoute } from "../routes/subagent-stop.js";
+import { runHook } from "../run.js";
 
-void runRoute("SubagentStop");
+void runHook("SubagentStop", subagentStopRoute.schema, subagentStopRoute.handler);

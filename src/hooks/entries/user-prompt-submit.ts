@@ -1,3 +1,4 @@
-import { runRoute } from "../routes.js";
+import { userPromptSubmitRoute } from "../routes/user-prompt-submit.js";
+import { runHook } from "../run.js";
 
-void runRoute("UserPromptSubmit");
+void runHook("UserPromptSubmit", userPromptSubmitRoute.schema, userPromptSubmitRoute.handler);
