@@ -1,4 +1,3 @@
-import { postToolUseRoute } from "../routes/post-tool-use.js";
-import { runHook } from "../run.js";
+import { runEntry } from "../../runtime.js";
 
-void runHook("PostToolUse", postToolUseRoute.schema, postToolUseRoute.handler);
+void runEntry("PostToolUse");

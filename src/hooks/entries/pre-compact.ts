@@ -1,4 +1,3 @@
-import { preCompactRoute } from "../routes/pre-compact.js";
-import { runHook } from "../run.js";
+import { runEntry } from "../../runtime.js";
 
-void runHook("PreCompact", preCompactRoute.schema, preCompactRoute.handler);
+void runEntry("PreCompact");

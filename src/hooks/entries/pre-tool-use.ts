@@ -1,4 +1,3 @@
-import { preToolUseRoute } from "../routes/pre-tool-use.js";
-import { runHook } from "../run.js";
+import { runEntry } from "../../runtime.js";
 
-void runHook("PreToolUse", preToolUseRoute.schema, preToolUseRoute.handler);
+void runEntry("PreToolUse");

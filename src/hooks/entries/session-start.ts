@@ -1,4 +1,3 @@
-import { sessionStartRoute } from "../routes/session-start.js";
-import { runHook } from "../run.js";
+import { runEntry } from "../../runtime.js";
 
-void runHook("SessionStart", sessionStartRoute.schema, sessionStartRoute.handler);
+void runEntry("SessionStart");

@@ -1,4 +1,3 @@
-import { stopRoute } from "../routes/stop.js";
-import { runHook } from "../run.js";
+import { runEntry } from "../../runtime.js";
 
-void runHook("Stop", stopRoute.schema, stopRoute.handler);
+void runEntry("Stop");

@@ -1,4 +1,3 @@
-import { subagentStopRoute } from "../routes/subagent-stop.js";
-import { runHook } from "../run.js";
+import { runEntry } from "../../runtime.js";
 
-void runHook("SubagentStop", subagentStopRoute.schema, subagentStopRoute.handler);
+void runEntry("SubagentStop");

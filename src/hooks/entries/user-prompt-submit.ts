@@ -1,4 +1,3 @@
-import { userPromptSubmitRoute } from "../routes/user-prompt-submit.js";
-import { runHook } from "../run.js";
+import { runEntry } from "../../runtime.js";
 
-void runHook("UserPromptSubmit", userPromptSubmitRoute.schema, userPromptSubmitRoute.handler);
+void runEntry("UserPromptSubmit");
