@@ -3,7 +3,7 @@
 // pinned Claude Code binary with the plugin against without it, as a ratio to
 // a plugin whose only hook is a bare `node -e 0` PreToolUse.
 //
-//   node --import tsx scripts/bench/client.mjs [--rounds N] [--calls N] [--modes a,b,…] [--prefix BYTES]
+//   node --import tsx scripts/bench/client.mjs [--rounds N] [--calls N] [--modes a,b,…] [--prefixes BYTES,…]
 //                                              [--variant LABEL=DIR[:gated]]… [--out FILE]
 //
 // One scripted session per mode: `calls` Read calls, one per turn, each turn
@@ -21,9 +21,9 @@
 // for), and a bare http hook to that server; utility ungated and gated as
 // shipped (hooks answered by its MCP server), and with its command hooks
 // (a copy of the plugin whose hooks.json runs dist/hooks/*.js per call).
-// --prefix BYTES: each session resumes one whose transcript already holds
-// that many bytes (file-history snapshot lines, which nothing reads), so a
-// 50 MB transcript can be set against a 50 KB one. --variant adds a mode: another
+// --prefixes A,B: each mode at each size, interleaved: each session resumes one
+// whose transcript already holds that many bytes (file-history snapshot lines,
+// which nothing reads), so a 50 MB transcript is set against a 50 KB one. --variant adds a mode: another
 // copy of the plugin (e.g. a different hooks/hooks.json), gated or not.
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, realpathSync } from "node:fs";
 import { createServer } from "node:net";
@@ -40,7 +40,9 @@ const option = (name) => {
 const options = (name) => argv.flatMap((a, i) => (a === name && argv[i + 1] ? [argv[i + 1]] : []));
 const rounds = Number(option("--rounds") ?? (argv.includes("--quick") ? 2 : 4));
 const calls = Number(option("--calls") ?? 16);
-const prefixBytes = Number(option("--prefix") ?? 0);
+/** Transcript sizes to pad to before the measured session (--prefixes 50000,50000000: each mode at each, interleaved). */
+const prefixes = (option("--prefixes") ?? option("--prefix") ?? "0").split(",").map(Number);
+const sized = (bytes) => (bytes >= 1e6 ? `${bytes / 1e6} MB` : bytes >= 1e3 ? `${bytes / 1e3} KB` : `${bytes} B`);
 
 const { runClaude, assertRunOk } = await import(join(root, "test", "e2e", "support", "claude.ts"));
 const { toolUse, text } = await import(join(root, "test", "e2e", "support", "scripted-model.ts"));
@@ -153,7 +155,7 @@ const picked = option("--modes")
   ?.split(",")
   .map((m) => m.trim());
 const REQUIRED = ["no plugin", "bare node -e 0 PreToolUse"];
-const modes = [
+const baseModes = [
   ...ALL_MODES.filter((m) => !picked || REQUIRED.includes(m.name) || picked.includes(m.name)),
   ...options("--variant").map((spec) => {
     const [label, rest] = spec.split("=");
@@ -161,6 +163,10 @@ const modes = [
     return { name: label, plugins: gated === "gated" ? [dir, skills] : [dir], gated: gated === "gated", checkLog: true };
   }),
 ];
+/** Each mode at each transcript size; named "<mode> @<size>" when there is more than one size. */
+const modes = prefixes.flatMap((prefix) =>
+  baseModes.map((m) => ({ ...m, base: m.name, prefix, name: prefixes.length > 1 ? `${m.name} @${sized(prefix)}` : m.name })),
+);
 const unknown = picked?.filter((name) => !ALL_MODES.some((m) => m.name === name)) ?? [];
 if (unknown.length > 0) throw new Error(`no mode named ${unknown.join(", ")}; modes: ${ALL_MODES.map((m) => m.name).join(", ")}`);
 
@@ -205,7 +211,7 @@ async function session(mode, round) {
     if (turn <= calls) return [text(REPORT), toolUse("Read", { file_path: join(cwd, `f${turn}.txt`) }, `toolu_bench_r${round}_${turn}`)];
     return [text("Done.")];
   };
-  const padded = prefixBytes > 0 ? await paddedSession(cwd, prefixBytes) : undefined;
+  const padded = mode.prefix > 0 ? await paddedSession(cwd, mode.prefix) : undefined;
   const run = await runClaude({
     prompt: "Read the files.",
     pluginDir: mode.plugins,
@@ -221,13 +227,13 @@ async function session(mode, round) {
     if (result.permission_denials.length > 0)
       throw new Error(`${mode.name}: ${result.permission_denials.length} call(s) refused: ${JSON.stringify(result.permission_denials[0])}`);
     if (arrivals.length !== calls + 2) throw new Error(`${mode.name}: ${arrivals.length} model requests, expected ${calls + 2}`);
-    if (mode.checkLog) checkLog(run, mode);
-    if (padded && !(run.transcriptPath && statSync(run.transcriptPath).size >= prefixBytes))
+    const latencies = mode.checkLog ? checkLog(run, mode) : [];
+    if (padded && !(run.transcriptPath && statSync(run.transcriptPath).size >= mode.prefix))
       throw new Error(`${mode.name}: the resumed session did not write to the padded transcript`);
     // Gap k: from the request answered with Read k (turn k) to the next one.
     const gaps = [];
     for (let k = 1; k <= calls; k++) gaps.push(Number(arrivals[k + 1] - arrivals[k]) / 1e6);
-    return { gaps, sessionMs: run.durationMs };
+    return { gaps, sessionMs: run.durationMs, latencies };
   } finally {
     run.cleanup();
     if (padded) rmSync(padded.home, { recursive: true, force: true });
@@ -248,6 +254,8 @@ function checkLog(run, mode) {
     throw new Error(
       `${mode.name}: expected ${calls} Read calls ${expected} in the plugin's log, found ${reads.length} (${wrong.map((r) => r.decision).join(", ")})`,
     );
+  // The handler's own time per call, as it logs it (latencyMs): what of the overhead is the plugin's work.
+  return reads.map((r) => r.latencyMs);
 }
 
 function shuffle(items) {
@@ -271,31 +279,37 @@ export async function clientBench() {
   log(
     `client bench: ${modes.length} modes × ${rounds} rounds, ${calls} Read calls per session, pinned claude; load ${loadBefore.toFixed(2)} on ${cpus().length} cores`,
   );
-  const samples = new Map(modes.map((m) => [m.name, { gaps: [], sessions: [] }]));
+  const samples = new Map(modes.map((m) => [m.name, { gaps: [], sessions: [], latencies: [] }]));
   for (let r = 0; r < rounds; r++) {
     for (const mode of shuffle(modes)) {
-      const { gaps, sessionMs } = await session(mode, r);
+      const { gaps, sessionMs, latencies } = await session(mode, r);
+      samples.get(mode.name).latencies.push(...latencies);
       samples.get(mode.name).gaps.push(...gaps);
       samples.get(mode.name).sessions.push(sessionMs);
       log(`  round ${r + 1}/${rounds} ${mode.name}: median call ${round1(median(gaps))} ms`);
     }
   }
-  const none = median(samples.get("no plugin").gaps);
-  const bare = median(samples.get("bare node -e 0 PreToolUse").gaps) - none;
+  const find = (base, prefix) => modes.find((m) => m.base === base && m.prefix === prefix);
   const rows = modes.map((m) => {
     const s = samples.get(m.name);
+    const none = median(samples.get(find("no plugin", m.prefix).name).gaps);
+    const bare = median(samples.get(find("bare node -e 0 PreToolUse", m.prefix).name).gaps) - none;
     const perCall = median(s.gaps);
     const overhead = perCall - none;
     return {
       mode: m.name,
+      base: m.base,
+      prefixBytes: m.prefix,
       calls: s.gaps.length,
       medianCallMs: round1(perCall),
       overheadMs: round1(overhead),
-      ratioToBare: m.name === "no plugin" ? null : Math.round((overhead / bare) * 100) / 100,
+      bareOverheadMs: round1(bare),
+      ratioToBare: m.base === "no plugin" ? null : Math.round((overhead / bare) * 100) / 100,
       medianSessionMs: Math.round(median(s.sessions)),
+      ...(s.latencies.length > 0 ? { medianHandlerMs: round1(median(s.latencies)) } : {}),
     };
   });
-  const row = (name) => rows.find((r) => r.mode === name);
+  const row = (base, prefix = prefixes[0]) => rows.find((r) => r.base === base && r.prefixBytes === prefix);
   const budgets = [];
   const ungated = row("utility ungated");
   const gated = row("utility gated");
@@ -305,15 +319,24 @@ export async function clientBench() {
   if (gated && ungated && floor && waiting) {
     // SPEC §11: gated ≤ (ungated + the wait for the call's own line, measured in the same run) + 10%.
     const lineWaitMs = waiting.overheadMs - floor.overheadMs;
-    const limit = Math.round((((ungated.overheadMs + lineWaitMs) * 1.1) / bare) * 100) / 100;
+    const limit = Math.round((((ungated.overheadMs + lineWaitMs) * 1.1) / ungated.bareOverheadMs) * 100) / 100;
     budgets.push({ budget: `utility gated ≤ (ungated + line wait ${round1(lineWaitMs)} ms) × 1.1`, value: gated.ratioToBare, limit });
   }
+  // SPEC §11: a hook's cost does not grow with the transcript (the largest size against the smallest, per call).
+  if (prefixes.length > 1)
+    for (const base of ["utility ungated", "utility gated"]) {
+      const small = row(base, Math.min(...prefixes));
+      const large = row(base, Math.max(...prefixes));
+      if (!small || !large) continue;
+      const value = Math.round((large.overheadMs / small.overheadMs) * 100) / 100;
+      budgets.push({ budget: `${base}: ${sized(large.prefixBytes)} transcript ≤ 1.2× ${sized(small.prefixBytes)}`, value, limit: 1.2 });
+    }
   for (const b of budgets) b.pass = b.value <= b.limit;
   return {
     date: new Date().toISOString(),
     rounds,
     callsPerSession: calls,
-    ...(prefixBytes > 0 ? { transcriptPrefixBytes: prefixBytes } : {}),
+    transcriptPrefixBytes: prefixes,
     loadAverage1m: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadavg()[0] * 100) / 100 },
     rows,
     budgets,
@@ -323,11 +346,11 @@ export async function clientBench() {
 export function printClient(result) {
   console.log("\nclient (pinned Claude Code, scripted session of Read calls; overhead per call against no plugin):");
   console.log(
-    `${"mode".padEnd(36)}${"calls".padStart(6)}${"median call ms".padStart(16)}${"overhead ms".padStart(13)}${"× bare hook".padStart(13)}`,
+    `${"mode".padEnd(36)}${"calls".padStart(6)}${"median call ms".padStart(16)}${"overhead ms".padStart(13)}${"× bare hook".padStart(13)}${"handler ms".padStart(12)}`,
   );
   for (const r of result.rows)
     console.log(
-      `${r.mode.padEnd(36)}${String(r.calls).padStart(6)}${r.medianCallMs.toFixed(1).padStart(16)}${r.overheadMs.toFixed(1).padStart(13)}${(r.ratioToBare === null ? "" : r.ratioToBare.toFixed(2)).padStart(13)}`,
+      `${r.mode.padEnd(36)}${String(r.calls).padStart(6)}${r.medianCallMs.toFixed(1).padStart(16)}${r.overheadMs.toFixed(1).padStart(13)}${(r.ratioToBare === null ? "" : r.ratioToBare.toFixed(2)).padStart(13)}${(r.medianHandlerMs === undefined ? "" : r.medianHandlerMs.toFixed(1)).padStart(12)}`,
     );
   for (const b of result.budgets)
     console.log(`${b.pass ? "ok  " : "MISS"} ${b.budget}: ${b.value.toFixed(2)}× (limit ${b.limit.toFixed(2)}×)`);

@@ -52,7 +52,9 @@ export function hookDist(): string {
   for (let attempt = 0; ; attempt++) {
     try {
       cpSync(join(PLUGIN_ROOT, "dist", "hooks"), join(dir, "hooks"), { recursive: true });
-      for (const e of ENTRIES) if (!existsSync(join(dir, "hooks", `${e.file}.js`))) throw new Error(`dist/hooks/${e.file}.js is missing`);
+      // Each entry is one line that requires the shared runtime bundle beside it.
+      for (const file of [...ENTRIES.map((e) => e.file), "runtime"])
+        if (!existsSync(join(dir, "hooks", `${file}.js`))) throw new Error(`dist/hooks/${file}.js is missing`);
       break;
     } catch (error) {
       if (attempt >= 20) throw error;
