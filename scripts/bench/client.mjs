@@ -144,12 +144,12 @@ const ALL_MODES = [
   { name: "no plugin", plugins: [], gated: false },
   { name: "bare node -e 0 PreToolUse", plugins: [barePlugin()], gated: false },
   { name: "bare mcp_tool PreToolUse", plugins: [bareMcpPlugin("baremcp", [])], gated: false },
-  { name: "bare mcp_tool, waits for its line", plugins: [bareMcpPlugin("barewait", ["--wait-line"])], gated: false },
+  { name: "bare mcp_tool waiting for its line", plugins: [bareMcpPlugin("barewait", ["--wait-line"])], gated: false },
   { name: "bare http PreToolUse", plugins: [bareHttpPlugin(await freePort())], gated: false },
   { name: "utility ungated", plugins: [root], gated: false, checkLog: true },
   { name: "utility gated", plugins: [root, skills], gated: true, checkLog: true },
-  { name: "utility ungated, command hooks", plugins: [commandHooks], gated: false, checkLog: true },
-  { name: "utility gated, command hooks", plugins: [commandHooks, skills], gated: true, checkLog: true },
+  { name: "utility ungated (command hooks)", plugins: [commandHooks], gated: false, checkLog: true },
+  { name: "utility gated (command hooks)", plugins: [commandHooks, skills], gated: true, checkLog: true },
 ];
 const picked = option("--modes")
   ?.split(",")
@@ -314,7 +314,7 @@ export async function clientBench() {
   const ungated = row("utility ungated");
   const gated = row("utility gated");
   const floor = row("bare mcp_tool PreToolUse");
-  const waiting = row("bare mcp_tool, waits for its line");
+  const waiting = row("bare mcp_tool waiting for its line");
   if (ungated) budgets.push({ budget: "utility ungated ≤ 0.3× the bare hook", value: ungated.ratioToBare, limit: 0.3 });
   if (gated && ungated && floor && waiting) {
     // SPEC §11: gated ≤ (ungated + the wait for the call's own line, measured in the same run) + 10%.
