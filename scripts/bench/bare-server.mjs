@@ -3,12 +3,14 @@
 // a minimal MCP stdio server whose one tool answers every PreToolUse with {}
 // (no decision), at once, or once the call's own line is in the transcript
 // (`--wait-line`: what a gated call must wait for, SPEC §4 and §11, polled
-// every 5 ms as the plugin polls). `--http PORT` also answers http hooks on
+// every 5 ms as the plugin polls; `--record FILE` notes each wait). `--http PORT` also answers http hooks on
 // 127.0.0.1:PORT the same way.
-import { closeSync, openSync, readSync, fstatSync } from "node:fs";
+import { appendFileSync, closeSync, openSync, readSync, fstatSync } from "node:fs";
 import { createServer } from "node:http";
 
 const waitLine = process.argv.includes("--wait-line");
+/** `--record FILE`: one line per call with how long it waited for its line (the yardstick of a gated call's wait). */
+const recordAt = process.argv.indexOf("--record");
 const httpAt = process.argv.indexOf("--http");
 
 /** Polls the tail of the transcript for the call's id; gives up after 3 s, as the plugin does. */
@@ -38,7 +40,12 @@ function lineWritten(path, id) {
 }
 
 async function answer(args) {
-  if (waitLine && args.transcript_path && args.tool_use_id) await lineWritten(args.transcript_path, args.tool_use_id);
+  if (waitLine && args.transcript_path && args.tool_use_id) {
+    const started = process.hrtime.bigint();
+    const found = await lineWritten(args.transcript_path, args.tool_use_id);
+    const waitedMs = Number(process.hrtime.bigint() - started) / 1e6;
+    if (recordAt > 0) appendFileSync(process.argv[recordAt + 1], `${JSON.stringify({ waitedMs, found })}\n`);
+  }
   return "{}";
 }
 
