@@ -1,16 +1,19 @@
 #!/usr/bin/env node
-// Bundles the CLI and the hook scripts into dist/: plain JavaScript that
-// needs no node_modules, because an installed plugin gets only the
+// Bundles the CLI, the hooks and the hook server into dist/: plain JavaScript
+// that needs no node_modules, because an installed plugin gets only the
 // repository's files. `--out DIR` builds elsewhere (the staleness test).
 //
-// Hooks run before and after every tool call (SPEC §11), so they are built
-// for start-up time, not size:
-// - one CommonJS file per hook, nothing to resolve or link: Node's ESM
-//   loader and a graph of shared chunks cost about 7 ms more per start on
-//   Node 20 (dist/hooks/package.json makes their .js CommonJS);
-// - the frontmatter reader (gray-matter, js-yaml) is a separate ES module,
-//   dist/hooks/optin-read.mjs, that a hook imports only when it must read a
-//   skill or agent file, so its 60 KB are never compiled on the hot path.
+// The hooks and the hook server share one CommonJS bundle,
+// dist/hooks/runtime.js (src/runtime.ts): the hook server (dist/server.js,
+// which Claude Code starts once per session and which answers the hooks,
+// docs/decisions/0002-warm-hooks.md) and each command hook
+// (dist/hooks/<event>.js, SessionStart in the plugin's hooks.json) are
+// one-line entries that require it, so the plugin carries one copy of the
+// handlers (its install stays under 1 MB). CommonJS, one file: Node's ESM
+// loader and a graph of shared chunks cost a command hook about 7 ms more per
+// start on Node 20. The frontmatter reader (gray-matter, js-yaml) is a
+// separate ES module, dist/hooks/optin-read.mjs, imported only when a skill or
+// agent file must be read, so its 60 KB are never compiled on the hot path.
 import { build } from "esbuild";
 import { readdirSync, rmSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -42,33 +45,55 @@ const esmRequire = { js: 'import{createRequire as __cr}from"node:module";const r
 const OPTIN_READER = "optin-read.mjs";
 const OPTIN_SOURCE = join(root, "src", "optin", "read.ts");
 
-/** In a hook bundle, `import("../optin/read.js")` stays a dynamic import of the separate reader module. */
-const optinReaderExternal = {
+/** In a hook bundle, `import("../optin/read.js")` stays a dynamic import of the separate reader module, at `at` from the bundle. */
+const optinReaderExternal = (at = `./${OPTIN_READER}`) => ({
   name: "optin-reader-external",
   setup(b) {
     b.onResolve({ filter: /(^|\/)optin\/read\.js$/ }, (args) => {
       if (args.kind !== "dynamic-import") return undefined;
-      return { path: `./${OPTIN_READER}`, external: true };
+      return { path: at, external: true };
     });
   },
-};
+});
 
 rmSync(outdir, { recursive: true, force: true });
 await build({ ...shared, format: "esm", banner: esmRequire, entryPoints: { cli: join(root, "src", "cli", "main.ts") }, outdir });
 // The CLI is ESM; say so beside it, since the installed plugin folder has no package.json of its own.
 writeFileSync(join(outdir, "package.json"), `${JSON.stringify({ type: "module" }, null, 2)}\n`);
+/** In an entry, `import … from "../../runtime.js"` (or "../runtime.js") is the shared bundle, at `at` from the entry's output. */
+const runtimeExternal = (at) => ({
+  name: "runtime-external",
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)runtime\.js$/ }, () => ({ path: at, external: true }));
+  },
+});
+
 if (hookEntries.length > 0) {
   const hooksOut = join(outdir, "hooks");
   mkdirSync(hooksOut, { recursive: true });
   writeFileSync(join(hooksOut, "package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
+  await build({
+    ...shared,
+    format: "cjs",
+    entryPoints: [join(root, "src", "runtime.ts")],
+    outfile: join(hooksOut, "runtime.js"),
+    plugins: [optinReaderExternal()],
+  });
   for (const entry of hookEntries) {
     await build({
       ...shared,
       format: "cjs",
       entryPoints: [entry],
       outfile: join(hooksOut, `${basename(entry, ".ts")}.js`),
-      plugins: [optinReaderExternal],
+      plugins: [runtimeExternal("./runtime.js")],
     });
   }
   await build({ ...shared, format: "esm", banner: esmRequire, entryPoints: [OPTIN_SOURCE], outfile: join(hooksOut, OPTIN_READER) });
+  await build({
+    ...shared,
+    format: "esm",
+    entryPoints: [join(root, "src", "server", "start.ts")],
+    outfile: join(outdir, "server.js"),
+    plugins: [runtimeExternal("./hooks/runtime.js")],
+  });
 }

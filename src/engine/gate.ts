@@ -10,6 +10,7 @@ import {
   actionsPermitting,
   describePermits,
   isNeutralTool,
+  isOwnTool,
   type ActsAs,
   type ExtraTools,
 } from "./tools.js";
@@ -175,13 +176,23 @@ function checkStepCost(input: GateInput, evaluation: Evaluation): GateDecision |
   return under ? refused(under.rule, under.reason, evaluation) : undefined;
 }
 
-export function decideToolCall(input: GateInput): GateDecision {
+/** What is decided before any report is read, in every scope: the plugin's own tools, planning tools, budgets, and an ungated scope's observation. */
+function decideWithoutReport(input: GateInput): GateDecision | undefined {
+  if (isOwnTool(input.tool))
+    return refused(
+      "own_tool",
+      `${input.tool} belongs to the utility plugin's own server, which answers Claude Code's hooks; the model may not call it, in any scope.`,
+    );
   if (isNeutralTool(input.tool) && !input.actsAs) return { decision: "neutral" };
   const overBudget = checkBudgets(input);
   if (overBudget) return overBudget;
   if (!input.gated) return input.repeat ? { decision: "observed", hint: repeatHint(input.tool, input.repeat) } : { decision: "observed" };
-  const before = checkBeforeReport(input);
-  if (before) return before;
+  return checkBeforeReport(input);
+}
+
+export function decideToolCall(input: GateInput): GateDecision {
+  const early = decideWithoutReport(input);
+  if (early) return early;
   const parsed = readReport(input);
   if (!parsed.ok) return parsed.refusal;
   const checked = checkReport(parsed.report, { scope: input.scope, step: input.step, config: input.config });

@@ -49,6 +49,19 @@ export const JOB_OUTPUT_TOOLS = ["BashOutput", "TaskOutput"] as const;
 /** Tools that stop a background job: `tool_call`, not neutral (SPEC §6). */
 export const JOB_STOP_TOOLS = ["KillShell", "TaskStop"] as const;
 
+/**
+ * The plugin's own MCP server, as `.claude-plugin/plugin.json` names it: it
+ * answers the hooks, and Claude Code names its tools
+ * `mcp__plugin_<plugin>_<server>__<tool>` (docs/claude-code-facts.md).
+ */
+export const OWN_MCP_SERVER = "hooks";
+const OWN_TOOL_PREFIX = `mcp__plugin_utility_${OWN_MCP_SERVER}__`;
+
+/** A tool of the plugin's own server: the hooks' channel, never the model's, in every scope (SPEC §6). */
+export function isOwnTool(tool: string): boolean {
+  return tool.startsWith(OWN_TOOL_PREFIX);
+}
+
 /** Polling and bookkeeping: a second identical call is never a repeat (SPEC §7). */
 export const POLLING_TOOLS = [...JOB_OUTPUT_TOOLS, "TodoWrite", "TaskList", "TaskGet", "TaskUpdate", "TaskCreate"] as const;
 

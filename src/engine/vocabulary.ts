@@ -87,6 +87,7 @@ export const RULES = [
   "budget_invalid",
   "state_unreadable",
   "transcript_unreadable",
+  "own_tool",
 ] as const;
 export const RuleSchema = z.enum(RULES);
 export type RuleId = (typeof RULES)[number];

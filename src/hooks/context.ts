@@ -40,22 +40,32 @@ export interface HookContext {
 export const PLUGIN_NAME = "utility";
 
 // process.hrtime, not performance.now(): the `performance` global loads perf_hooks (about 1 ms of start-up).
-const hrNow = () => Number(process.hrtime.bigint()) / 1e6;
+export const hrNow = () => Number(process.hrtime.bigint()) / 1e6;
 
 /** When this process started, on the clock of `HookContext.now`: a hook process's deadline counts from there, as Claude Code's timeout counts from the spawn. */
 export function processStartedMs(): number {
   return hrNow() - process.uptime() * 1000;
 }
 
-/** The real context. Its deadline counts from `startedMs`: the process's start for a hook process, by default the context's making (a test running many hooks in one process). */
-export function processContext(env: Record<string, string | undefined> = process.env, startedMs: number = hrNow()): HookContext {
+/**
+ * The real context, one per hook call. Its deadline counts from `startedMs`:
+ * the process's start for a hook process, the call's arrival in the warm
+ * server, by default the context's making (a test running many hooks in one
+ * process). The warm server passes its own long-lived `store`, whose lock
+ * waits end at the current call's deadline.
+ */
+export function processContext(
+  env: Record<string, string | undefined> = process.env,
+  startedMs: number = hrNow(),
+  parts: { store?: StateStore } = {},
+): HookContext {
   const dir = dataDir(env);
   const now = hrNow;
   const deadline = deadlineAt(now, startedMs, deadlineLimit(env));
   return {
     env,
     dataDir: dir,
-    store: new FileStateStore(dir, lockWithin(deadline)),
+    store: parts.store ?? new FileStateStore(dir, lockWithin(deadline)),
     now,
     clock: () => new Date(),
     appendLog: (sessionId, record) => appendJsonLine(sessionLogPath(dir, sessionId), record),
@@ -97,7 +107,7 @@ function deadlineLimit(env: Record<string, string | undefined>): number {
  * not now). Not at the wait budget: once the lock is held, what is left to do
  * is short, and Claude Code's own timeout is seconds beyond the deadline.
  */
-function lockWithin(deadline: Deadline): LockOptions {
+export function lockWithin(deadline: Deadline): LockOptions {
   return {
     staleMs: DEFAULT_LOCK.staleMs,
     get timeoutMs() {

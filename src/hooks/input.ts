@@ -51,6 +51,13 @@ export const StopInputSchema = z.looseObject({
 });
 export type StopInput = z.infer<typeof StopInputSchema>;
 
+export const SessionStartInputSchema = z.looseObject({
+  ...Common,
+  /** startup, resume, clear or compact */
+  source: z.optional(z.string()),
+});
+export type SessionStartInput = z.infer<typeof SessionStartInputSchema>;
+
 export const PreCompactInputSchema = z.looseObject({
   ...Common,
   trigger: z.optional(z.string()),

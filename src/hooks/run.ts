@@ -28,7 +28,7 @@ const processIo: HookIo = {
   env: process.env,
 };
 
-class InputError extends Error {}
+export class InputError extends Error {}
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -47,6 +47,11 @@ export function parseHookInput<T>(bytes: Buffer, schema: HookSchema<T>): T {
   } catch (error) {
     throw new InputError(`hook input is not valid JSON (${(error as Error).message.split("\n")[0]})`);
   }
+  return validateHookInput(data, schema);
+}
+
+/** Checks decoded hook input against its event's schema (the command entries and the warm server alike). */
+export function validateHookInput<T>(data: unknown, schema: HookSchema<T>): T {
   if (data === null || typeof data !== "object" || Array.isArray(data)) throw new InputError("hook input is not a JSON object");
   const parsed = schema.safeParse(data, { reportInput: true });
   if (!parsed.success) throw new InputError(`hook input: ${problemsFromIssues(parsed.error.issues)[0]!.message}`);
@@ -67,6 +72,40 @@ export function recordError(dir: string, event: string, message: string): void {
   }
 }
 
+/** What a hook answers, whatever carries it: the decision, and one line of trouble (a command hook's stderr). */
+export interface HookAnswer {
+  output?: Record<string, unknown>;
+  trouble?: string;
+  /** The step log could not be written: for the error log, beside the trouble line. */
+  logTrouble?: string;
+}
+
+/**
+ * Runs a handler on validated input, with the step log guarded: a log that
+ * cannot be written must not cost the decision (a refusal dropped is a gate
+ * opened), so the trouble is noted and the answer stands. The command entries
+ * and the warm server both answer through here.
+ */
+export async function answerHook<T>(
+  event: string,
+  handler: (input: T, ctx: HookContext) => Promise<HookResult>,
+  input: T,
+  ctx: HookContext,
+): Promise<HookAnswer> {
+  let logTrouble: string | undefined;
+  const appendLog = ctx.appendLog;
+  ctx.appendLog = (sessionId, record) => {
+    try {
+      appendLog(sessionId, record);
+    } catch (error) {
+      logTrouble ??= `the step log cannot be written (${errorText(error)})`;
+    }
+  };
+  const result = await handler(input, ctx);
+  const trouble = [result.stderr?.split("\n")[0], logTrouble && `utility ${event} hook: ${logTrouble}`].filter(Boolean).join("; ");
+  return { ...(result.output ? { output: result.output } : {}), ...(trouble ? { trouble } : {}), ...(logTrouble ? { logTrouble } : {}) };
+}
+
 /**
  * The whole life of a hook process: parse, handle, print. It always exits 0
  * (Claude Code goes on); a refusal is a JSON decision on stdout, never an
@@ -82,22 +121,10 @@ export async function runHook<T>(
 ): Promise<void> {
   try {
     const input = parseHookInput(io.readStdin(), schema);
-    const ctx = makeContext(io.env);
-    // A log that cannot be written must not cost the decision (a refusal dropped is a gate opened): note it, go on.
-    let logTrouble: string | undefined;
-    const appendLog = ctx.appendLog;
-    ctx.appendLog = (sessionId, record) => {
-      try {
-        appendLog(sessionId, record);
-      } catch (error) {
-        logTrouble ??= `the step log cannot be written (${errorText(error)})`;
-      }
-    };
-    const result = await handler(input, ctx);
-    if (result.output) io.stdout(`${JSON.stringify(result.output)}\n`);
-    const trouble = [result.stderr?.split("\n")[0], logTrouble && `utility ${event} hook: ${logTrouble}`].filter(Boolean).join("; ");
-    if (trouble) io.stderr(`${trouble}\n`);
-    if (logTrouble) recordError(dataDir(io.env), event, logTrouble);
+    const answer = await answerHook(event, handler, input, makeContext(io.env));
+    if (answer.output) io.stdout(`${JSON.stringify(answer.output)}\n`);
+    if (answer.trouble) io.stderr(`${answer.trouble}\n`);
+    if (answer.logTrouble) recordError(dataDir(io.env), event, answer.logTrouble);
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
     io.stderr(`utility ${event} hook: ${message}\n`);

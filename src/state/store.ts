@@ -215,6 +215,7 @@ export class FileStateStore implements StateStore {
   async transact<T>(sessionId: string, change: (state: SessionState | undefined) => Transaction<T> | Promise<Transaction<T>>): Promise<T> {
     const file = this.path(sessionId);
     const lock = `${file}.lock`;
+    let written: { state: SessionState; text: string } | undefined;
     const token = storeIo(file, () => {
       ensureRealFolder(dirname(file));
       return acquire(lock, this.lockOptions, this.seams);
@@ -223,20 +224,26 @@ export class FileStateStore implements StateStore {
       const { state, result } = await change(this.read(sessionId));
       this.seams.held?.();
       const temp = `${file}.${process.pid}.tmp`;
+      const text = JSON.stringify(state);
       storeIo(file, () => {
         try {
           // A link planted in the temporary file's place is removed, never written through ("wx": created new, or fails).
           rmSync(temp, { force: true });
-          writeFileSync(temp, JSON.stringify(state), { flag: "wx" });
+          writeFileSync(temp, text, { flag: "wx" });
           renameSync(temp, file);
         } catch (error) {
           rmSync(temp, { force: true });
           throw error;
         }
       });
+      written = { state, text };
       return result;
     } finally {
       release(lock, token);
+      // What this store just wrote needs no second validation while the file still holds those bytes: a
+      // long-lived store (the warm server's) re-validates only when another writer changed the file under it.
+      // Checked once the lock is free: other hooks wait on it.
+      if (written) this.validated = { file, text: written.text, state: written.state };
     }
   }
 }

@@ -153,6 +153,25 @@ describe("outside the gate", () => {
   });
 });
 
+describe("the plugin's own tools (SPEC §6)", () => {
+  it.each([true, false])("are refused to the model in every scope, gated: %s, whatever the report", (gated) => {
+    for (const scope of ["self", "subagent", "dispatch"] as const) {
+      const d = refusedRule(
+        decide({ scope, gated, tool: "mcp__plugin_utility_hooks__pre_tool_use", reportText: report("tool_call", "0.28", GOOD) }),
+      );
+      expect(d.rule).toBe("own_tool");
+      expect(d.reason).toBe(
+        "mcp__plugin_utility_hooks__pre_tool_use belongs to the utility plugin's own server, which answers Claude Code's hooks; the model may not call it, in any scope.",
+      );
+    }
+  });
+
+  it("another server's tools, or a look-alike name, are not the plugin's own", () => {
+    for (const tool of ["mcp__plugin_utility_other__x", "mcp__plugin_utilityx_hooks__x", "mcp__hooks__pre_tool_use"])
+      expect(decide({ gated: false, tool, reportText: undefined }).decision).toBe("observed");
+  });
+});
+
 describe("delegate", () => {
   const delegateReport = report("delegate", "0.28", GOOD);
   it("is refused by name in subagent scope", () => {

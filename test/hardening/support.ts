@@ -25,7 +25,7 @@ import { LogRecordSchema } from "../../src/log/record.js";
 import { SessionStateSchema, type SessionState } from "../../src/engine/session/state.js";
 import { PLUGIN_ROOT } from "../support/paths.js";
 import { processContext, type HookContext } from "../../src/hooks/context.js";
-import { HOOK_HANDLERS } from "../../src/hooks/handlers.js";
+import { HOOK_ROUTES, type HookRoute } from "../../src/hooks/routes/index.js";
 import { runHook, type HookIo } from "../../src/hooks/run.js";
 import { waitForFinalMessage, waitForGoverningText } from "../../src/hooks/wait.js";
 
@@ -52,7 +52,9 @@ export function hookDist(): string {
   for (let attempt = 0; ; attempt++) {
     try {
       cpSync(join(PLUGIN_ROOT, "dist", "hooks"), join(dir, "hooks"), { recursive: true });
-      for (const e of ENTRIES) if (!existsSync(join(dir, "hooks", `${e.file}.js`))) throw new Error(`dist/hooks/${e.file}.js is missing`);
+      // Each entry is one line that requires the shared runtime bundle beside it.
+      for (const file of [...ENTRIES.map((e) => e.file), "runtime"])
+        if (!existsSync(join(dir, "hooks", `${file}.js`))) throw new Error(`dist/hooks/${file}.js is missing`);
       break;
     } catch (error) {
       if (attempt >= 20) throw error;
@@ -524,8 +526,9 @@ export async function runInProcess(
     stderr: (t) => void (stderr += t),
     env,
   };
-  const { schema, handle } = HOOK_HANDLERS[EVENT_OF[entry]] as (typeof HOOK_HANDLERS)["PreToolUse"];
-  await runHook(EVENT_OF[entry], schema, handle, io, makeContext);
+  // The same route (schema and handler) the entry script and the hook server answer from.
+  const route = HOOK_ROUTES[EVENT_OF[entry]] as HookRoute<unknown>;
+  await runHook(EVENT_OF[entry], route.schema, route.handler, io, makeContext);
   return { stdout, stderr };
 }
 

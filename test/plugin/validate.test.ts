@@ -17,7 +17,13 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 interface Validation {
   success: boolean;
   manifest: { errors: unknown[]; warnings: unknown[] };
-  provides: { hooks: Array<{ event: string; command: string; args: string[] }>; skills: string[]; commands: string[]; agents: string[] };
+  provides: {
+    hooks: Array<{ event: string; type: string; command?: string; args?: string[]; server?: string; tool?: string }>;
+    mcpServers: Array<{ name: string; type: string; target: string; args: string[] }>;
+    skills: string[];
+    commands: string[];
+    agents: string[];
+  };
   directory: { findings: unknown[] };
 }
 
@@ -44,10 +50,19 @@ describe("claude plugin validate --strict", () => {
     const v = validate("plugin/.claude-plugin/plugin.json");
     const hooks = JSON.parse(readFileSync(join(PLUGIN_ROOT, "hooks", "hooks.json"), "utf8")).hooks as Record<string, unknown>;
     expect(v.provides.hooks.map((h) => h.event).sort()).toEqual(Object.keys(hooks).sort());
+    // Every hook but SessionStart and SessionEnd is answered by the plugin's own server; SessionStart checks that it
+    // runs, and SessionEnd (once, as the session and its server end) reads the session's last lines.
     for (const hook of v.provides.hooks) {
-      expect(hook.command).toBe("node");
-      expect(hook.args[0]).toMatch(/^\$\{CLAUDE_PLUGIN_ROOT\}\/dist\/hooks\/[a-z-]+\.js$/);
+      if (hook.type === "mcp_tool") expect(hook.server).toBe("plugin:utility:hooks");
+      else {
+        expect(["SessionStart", "SessionEnd"]).toContain(hook.event);
+        expect(hook).toMatchObject({ type: "command", command: "node" });
+        expect(hook.args?.[0]).toMatch(/^\$\{CLAUDE_PLUGIN_ROOT\}\/dist\/hooks\/[a-z-]+\.js$/);
+      }
     }
+    expect(v.provides.mcpServers).toEqual([
+      { name: "hooks", type: "stdio", target: "node", args: ["${CLAUDE_PLUGIN_ROOT}/dist/server.js"] },
+    ]);
     expect(v.provides.skills.sort()).toEqual(["utility:utility-scoring"]);
     expect(v.provides.commands).toEqual(["utility:utility"]);
     expect(v.provides.agents).toEqual(["utility:utility-scorer"]);

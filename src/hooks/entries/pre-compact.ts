@@ -1,6 +1,3 @@
-// One hook per process: only its own handler is bundled (start-up time, SPEC §11).
-import { PreCompactInputSchema } from "../input.js";
-import { preCompact } from "../pre-compact.js";
-import { runHook } from "../run.js";
+import { runEntry } from "../../runtime.js";
 
-void runHook("PreCompact", PreCompactInputSchema, preCompact);
+void runEntry("PreCompact");

@@ -1,6 +1,3 @@
-// One hook per process: only its own handler is bundled (start-up time, SPEC §11).
-import { StopInputSchema } from "../input.js";
-import { runHook } from "../run.js";
-import { stopHook } from "../stop.js";
+import { runEntry } from "../../runtime.js";
 
-void runHook("Stop", StopInputSchema, (input, ctx) => stopHook(input, ctx, "Stop"));
+void runEntry("Stop");

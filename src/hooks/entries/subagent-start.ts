@@ -1,6 +1,3 @@
-// One hook per process: only its own handler is bundled (start-up time, SPEC §11).
-import { SubagentStartInputSchema } from "../input.js";
-import { subagentStart } from "../subagent-start.js";
-import { runHook } from "../run.js";
+import { runEntry } from "../../runtime.js";
 
-void runHook("SubagentStart", SubagentStartInputSchema, subagentStart);
+void runEntry("SubagentStart");

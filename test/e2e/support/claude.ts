@@ -70,6 +70,12 @@ export interface RunClaudeOptions {
   extraArgs?: string[];
   /** hard limit for the whole run, default 45 s */
   timeoutMs?: number;
+  /**
+   * A command to run claude under, its argv after these words (e.g. `["unshare",
+   * "-p", "-f", "--mount-proc"]`, so that a model's `pkill node` reaches only
+   * this run's processes).
+   */
+  wrap?: string[];
   /** `--output-format` (default "json") */
   outputFormat?: "json" | "text" | "stream-json";
   /** log requests to stderr */
@@ -335,7 +341,9 @@ export async function runClaude(opts: RunClaudeOptions): Promise<RunClaudeResult
   let stdout = "";
   let stderr = "";
   let timedOut = false;
-  const child = spawn(CLAUDE_BIN, argv, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const [command, ...before] = opts.wrap ?? [CLAUDE_BIN];
+  const args = opts.wrap ? [...before, CLAUDE_BIN, ...argv] : argv;
+  const child = spawn(command!, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   const { exitCode, signal } = await new Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }>((resolveExit, reject) => {

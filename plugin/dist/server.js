@@ -1,0 +1,1 @@
+import{serve as r}from"./hooks/runtime.js";r();

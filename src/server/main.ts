@@ -1,0 +1,79 @@
+/**
+ * The hook server's process: the plugin's own MCP server
+ * (`.claude-plugin/plugin.json`, `mcpServers.hooks`), which Claude Code starts
+ * with the session, keeps warm, starts again on the next hook call after it
+ * died, and stops when the session ends (docs/decisions/0002-warm-hooks.md).
+ * Nothing but protocol lines may reach stdout.
+ */
+import { dataDir } from "../state/paths.js";
+import { recordError } from "../hooks/run.js";
+import { serverEnv } from "./env.js";
+import { pruneMarkers, writeMarker } from "./marker.js";
+import { answerLine, LineSplitter } from "./protocol.js";
+import { hookServer, type HookServer } from "./serve.js";
+
+type Trouble = (message: string) => void;
+const messageOf = (error: unknown) => (error instanceof Error ? error.message.split("\n")[0]! : String(error));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Says that a server started for this Claude Code (the SessionStart hook looks), and clears the markers of ones gone. */
+function mark(dir: string, claudePid: number, trouble: Trouble): void {
+  try {
+    writeMarker(dir, { pid: process.pid, claudePid, startedAt: new Date().toISOString() });
+    pruneMarkers(dir, claudePid, alive);
+  } catch (error) {
+    // Only the SessionStart check reads it; the hooks are answered all the same.
+    trouble(`cannot write its marker (${messageOf(error)})`);
+  }
+}
+
+/**
+ * Ends with Claude Code: on stdin's end, a signal or a closed stdout. An
+ * exception outside a call leaves the process in a state nobody checked:
+ * end, and Claude Code starts a fresh server on the next hook call.
+ */
+function endWithClaudeCode(trouble: Trouble): void {
+  process.on("uncaughtException", (error) => {
+    trouble(`stopped on ${messageOf(error)}`);
+    process.exit(1);
+  });
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => process.exit(0));
+  process.stdout.on("error", () => process.exit(0));
+  process.stdin.on("end", () => process.exit(0));
+}
+
+function answerStdin(server: HookServer, trouble: Trouble): void {
+  const info = { name: "utility-hooks", version: "0.1.0" };
+  const lines = new LineSplitter();
+  process.stdin.on("data", (chunk: Buffer) => {
+    for (const line of lines.push(chunk)) {
+      answerLine(line, info, (call) => server.callTool(call)).then(
+        (reply) => {
+          if (reply) process.stdout.write(`${JSON.stringify(reply)}\n`);
+        },
+        (error: unknown) => trouble(`a message went unanswered (${messageOf(error)})`),
+      );
+    }
+  });
+}
+
+/** Starts serving on stdin and stdout, for the life of the process. */
+export function serve(): void {
+  const env = serverEnv(process.env, process.ppid);
+  const dir = dataDir(env);
+  const trouble: Trouble = (message) => recordError(dir, "server", `utility hook server: ${message}`);
+  mark(dir, Number(env.CLAUDE_PID), trouble);
+  endWithClaudeCode(trouble);
+  answerStdin(hookServer(env), trouble);
+  // The skill and agent definition reader (frontmatter, YAML) is loaded when a definition is first read: in the
+  // server, load it now, while the session starts, so that the first gated call does not pay for it.
+  setTimeout(() => void import("../optin/read.js").catch(() => undefined), 0);
+}

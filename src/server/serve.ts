@@ -1,0 +1,75 @@
+/**
+ * The warm hook server's work: each `tools/call` from an `mcp_tool` hook is
+ * answered by the same route (schema and handler) a command hook runs, with a
+ * context made for that call. Calls are answered one at a time, in arrival
+ * order: the handlers wait synchronously (for the transcript, for the state
+ * lock), so two at once in one process would only wait on each other, and a
+ * second transaction here would spin on the lock the first holds.
+ */
+import { dataDir } from "../state/paths.js";
+import { DEFAULT_LOCK, FileStateStore, type LockOptions } from "../state/store.js";
+import { hrNow, lockWithin, processContext } from "../hooks/context.js";
+import type { Deadline } from "../hooks/deadline.js";
+import { HOOK_ROUTES, type HookRoute } from "../hooks/routes/index.js";
+import { answerHook, recordError, validateHookInput } from "../hooks/run.js";
+import { eventOfTool, hookInputOf, toolResultOf } from "./hook-call.js";
+import type { ToolCall, ToolResult } from "./protocol.js";
+
+type Env = Record<string, string | undefined>;
+
+/** Claude Code marks a call the model made with this key in `_meta`; a hook's call carries none. */
+export const MODEL_CALL_META = "claudecode/toolUseId";
+
+export interface HookServer {
+  callTool(call: ToolCall): Promise<ToolResult>;
+}
+
+export function hookServer(env: Env, now: () => number = hrNow): HookServer {
+  let current: Deadline | undefined;
+  // One store for the server's life, so the state it wrote last is not validated again (src/state/store.ts);
+  // its lock waits end at the deadline of the call being answered.
+  const lock: LockOptions = {
+    staleMs: DEFAULT_LOCK.staleMs,
+    get timeoutMs() {
+      return current ? lockWithin(current).timeoutMs : DEFAULT_LOCK.timeoutMs;
+    },
+  };
+  const store = new FileStateStore(dataDir(env), lock);
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function answer(event: NonNullable<ReturnType<typeof eventOfTool>>, args: Record<string, unknown>, arrived: number) {
+    const ctx = processContext(env, arrived, { store });
+    current = ctx.deadline;
+    try {
+      const route = HOOK_ROUTES[event] as HookRoute<unknown>;
+      const input = validateHookInput({ ...hookInputOf(args), hook_event_name: event }, route.schema);
+      const answered = await answerHook(event, route.handler, input, ctx);
+      // What a command hook would print on stderr, where nobody reads it by default: the error log keeps it.
+      if (answered.trouble) recordError(ctx.dataDir, event, answered.trouble);
+      return toolResultOf(answered);
+    } catch (error) {
+      // As a command hook whose input is unusable: one line, no decision (the handlers decide fail-closed themselves).
+      recordError(ctx.dataDir, event, `utility ${event} hook: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`);
+      return toolResultOf({});
+    } finally {
+      current = undefined;
+    }
+  }
+
+  return {
+    callTool(call) {
+      if (call.meta && MODEL_CALL_META in call.meta)
+        return Promise.resolve(refusal(`${call.name} answers Claude Code's hooks only; the model may not call it.`));
+      const event = eventOfTool(call.name);
+      if (!event) return Promise.resolve(refusal(`no hook tool named ${JSON.stringify(call.name)}`));
+      const arrived = now();
+      const next = queue.then(() => answer(event, call.arguments, arrived));
+      queue = next.catch(() => undefined);
+      return next;
+    },
+  };
+}
+
+function refusal(text: string): ToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}

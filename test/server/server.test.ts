@@ -1,0 +1,137 @@
+/**
+ * The bundled hook server as Claude Code runs it (dist/server.js over stdio):
+ * what it refuses, and what it keeps on disk for the CLI, a restart and a
+ * command hook of the same session.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { PLUGIN_ROOT } from "../support/paths.js";
+import { assistant, call, jsonl, meta, prompt, result, text } from "../transcript/helpers.js";
+import { preToolUseArgs, startServer } from "./client.js";
+
+const scratch = realpathSync(mkdtempSync(join(tmpdir(), "utility-server-")));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const SKILL = join(scratch, "skills", "gated");
+mkdirSync(SKILL, { recursive: true });
+writeFileSync(
+  join(SKILL, "SKILL.md"),
+  "---\nname: gated\ndescription: Test skill, gated.\nutility_gated: true\nutility_max_steps: 50\n---\n\n# Gated\n",
+);
+const REPORT = 'Action: verify\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: "Check."';
+
+let n = 0;
+/** A session (gated or not) whose last message makes `calls` Bash calls under one report. */
+function session(gated: boolean, calls: number) {
+  const sessionId = `srv-${++n}-${process.pid}`;
+  const ids = Array.from({ length: calls }, (_, i) => `toolu_srv_${n}_${i}`);
+  const lines = [prompt("check it")];
+  if (gated) {
+    lines.push(assistant("msg_skill", [call("toolu_skill", "Skill", { skill: "gated" })]));
+    lines.push(result("toolu_skill", "Launching skill: gated"));
+    lines.push(meta(`Base directory for this skill: ${SKILL}\n\n# Gated`));
+  }
+  lines.push(assistant("msg_calls", [text(REPORT)]));
+  for (const id of ids) lines.push(assistant("msg_calls", [call(id, "Bash", { command: `echo ${id}` })]));
+  const transcript = join(scratch, `${sessionId}.jsonl`);
+  writeFileSync(transcript, jsonl(lines));
+  const dataDir = join(scratch, `data-${n}`);
+  const env = { PATH: process.env.PATH ?? "", HOME: scratch, UTILITY_DATA_DIR: dataDir };
+  const input = (id: string, tool = "Bash") =>
+    preToolUseArgs({
+      session_id: sessionId,
+      transcript_path: transcript,
+      cwd: scratch,
+      tool_name: tool,
+      tool_input: { command: `echo ${id}` },
+      tool_use_id: id,
+    });
+  const records = () =>
+    readFileSync(join(dataDir, "sessions", `${sessionId}.jsonl`), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+  return { sessionId, ids, env, input, dataDir, records, state: join(dataDir, "state", `${sessionId}.json`) };
+}
+
+const decision = (answer: { content: { text: string }[] }) => JSON.parse(answer.content[0]!.text)?.hookSpecificOutput?.permissionDecision;
+
+describe("the hook server", () => {
+  it("refuses the model's own call of its tools (Claude Code marks it in _meta) and writes nothing", async () => {
+    const s = session(false, 1);
+    const server = await startServer(s.env);
+    const answer = await server.call("pre_tool_use", s.input(s.ids[0]!), { "claudecode/toolUseId": "toolu_model" });
+    expect(answer).toEqual({
+      isError: true,
+      content: [{ type: "text", text: "pre_tool_use answers Claude Code's hooks only; the model may not call it." }],
+    });
+    expect((await server.request("tools/list")).tools).toEqual([]);
+    expect(await server.call("no_such_tool", {})).toMatchObject({ isError: true });
+    await server.close();
+    expect(existsSync(join(s.dataDir, "sessions"))).toBe(false);
+  });
+
+  it("refuses a PreToolUse of its own tools in an ungated scope too, and logs it (SPEC §6)", async () => {
+    const s = session(false, 1);
+    const server = await startServer(s.env);
+    const answer = await server.call("pre_tool_use", s.input(s.ids[0]!, "mcp__plugin_utility_hooks__pre_tool_use"));
+    await server.close();
+    expect(decision(answer)).toBe("deny");
+    expect(s.records()).toEqual([expect.objectContaining({ decision: "refused", rule: "own_tool", gated: false })]);
+  });
+
+  it("says it started: a marker for Claude Code's process (its parent), and the markers of processes gone are removed", async () => {
+    const s = session(false, 0);
+    mkdirSync(join(s.dataDir, "servers"), { recursive: true });
+    writeFileSync(join(s.dataDir, "servers", "999999999.json"), "{}");
+    const server = await startServer({ ...s.env, CLAUDE_PID: "123456" });
+    await server.close();
+    expect(JSON.parse(readFileSync(join(s.dataDir, "servers", "123456.json"), "utf8"))).toMatchObject({ claudePid: 123456 });
+    expect(existsSync(join(s.dataDir, "servers", "999999999.json"))).toBe(false);
+  });
+
+  it("a second server (Claude Code started it again) and a command hook go on from what the first wrote: no step lost or counted twice", async () => {
+    const s = session(true, 3);
+    const first = await startServer(s.env);
+    expect(decision(await first.call("pre_tool_use", s.input(s.ids[0]!)))).toBeUndefined();
+    await first.close();
+    const hook = spawnSync(process.execPath, [join(PLUGIN_ROOT, "dist", "hooks", "pre-tool-use.js")], {
+      env: s.env,
+      input: JSON.stringify({
+        ...s.input(s.ids[1]!),
+        tool_input: { command: `echo ${s.ids[1]}` },
+        agent_id: undefined,
+        agent_type: undefined,
+      }),
+      encoding: "utf8",
+    });
+    expect(hook.stderr).toBe("");
+    const second = await startServer(s.env);
+    expect(decision(await second.call("pre_tool_use", s.input(s.ids[2]!)))).toBeUndefined();
+    await second.close();
+    expect(s.records().map((r) => [r.toolUseId, r.step, r.decision])).toEqual(s.ids.map((id, i) => [id, i + 1, "passed"]));
+  });
+
+  it("reads the state again when it changed under it: a state broken between two calls refuses the gated call", async () => {
+    const s = session(true, 2);
+    const server = await startServer(s.env);
+    expect(decision(await server.call("pre_tool_use", s.input(s.ids[0]!)))).toBeUndefined();
+    writeFileSync(s.state, "{ not json");
+    const answer = await server.call("pre_tool_use", s.input(s.ids[1]!));
+    await server.close();
+    expect(decision(answer)).toBe("deny");
+    expect(answer.content[0]!.text).toContain("the gate's state cannot be read");
+  });
+
+  it("input it cannot use decides nothing, goes to the error log, and the server goes on", async () => {
+    const s = session(false, 1);
+    const server = await startServer(s.env);
+    const bad = await server.call("pre_tool_use", { ...s.input(s.ids[0]!), session_id: "" });
+    expect(bad).toEqual({ content: [{ type: "text", text: "{}" }] });
+    expect(decision(await server.call("pre_tool_use", s.input(s.ids[0]!)))).toBeUndefined();
+    await server.close();
+    expect(readFileSync(join(s.dataDir, "errors.jsonl"), "utf8")).toContain("session_id");
+  });
+});
