@@ -4,7 +4,8 @@ import type { SessionEvent } from "../engine/session/events.js";
 import { reduceAll, scopeAt } from "../engine/session/reduce.js";
 import { callMessageOf } from "../engine/session/scope-reducer.js";
 import type { SessionState } from "../engine/session/state.js";
-import { gateOf, stillAwaiting } from "../engine/session/views.js";
+import { frontmatterBudgetsOf, gateOf, stillAwaiting } from "../engine/session/views.js";
+import { hasBudget } from "../engine/budget.js";
 import { isNeutralTool } from "../engine/tools.js";
 import type { LogRecord, RecordSpend } from "../log/record.js";
 import type { GoverningText } from "../transcript/queries.js";
@@ -45,7 +46,7 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
   const user = userSettings(ctx.env);
   const protectedTarget = protectedTargetOf(input, ref, ctx.dataDir);
   // Outside the lock: whether to wait for the call's own line (the report is in no hook input).
-  const read = await needsTranscript(input, ref, ctx);
+  const read = await needsTranscript(input, ref, ctx, user);
   // A Skill call waits too: an activation awaited may gate the scope, and its skill is judged only in a gated one.
   const waited = read.needed ? governingText(ref, input.tool_use_id, ctx, read.offset) : undefined;
   const done = await ctx.store.transact(input.session_id, async (existing) => {
@@ -185,7 +186,12 @@ function governingText(ref: ScopeRef, toolUseId: string | undefined, ctx: HookCo
  * (its lines may not be written yet), and when an ungated call could repeat
  * one whose result is not read yet (docs/decisions/0001). Others never wait.
  */
-async function needsTranscript(input: PreToolUseInput, ref: ScopeRef, ctx: HookContext): Promise<{ needed: boolean; offset: number }> {
+async function needsTranscript(
+  input: PreToolUseInput,
+  ref: ScopeRef,
+  ctx: HookContext,
+  user: ReturnType<typeof userSettings>,
+): Promise<{ needed: boolean; offset: number }> {
   const stored = ctx.store.read(input.session_id);
   // No state yet: the main scope may hold an activation from before the plugin saw it.
   if (!stored && ref.kind === "main") return { needed: true, offset: 0 };
@@ -195,9 +201,19 @@ async function needsTranscript(input: PreToolUseInput, ref: ScopeRef, ctx: HookC
   const scope = scopeAt(arrived, ref.key);
   const needed =
     gateOf(arrived, ref.key) !== undefined ||
+    budgetsBind(arrived, ref, user) ||
     mayBeUnprovenRepeat(arrived, ref, input) ||
     stillAwaiting(scope, () => promptKeysSince(arrived, ref));
   return { needed, offset: scope.offset };
+}
+
+/**
+ * A budget binds the scope (the user's, or its task's frontmatter): the spend
+ * it is checked against must include every message written before the call,
+ * so the call waits for its own line, as a gated one does (SPEC §12).
+ */
+function budgetsBind(session: SessionState, ref: ScopeRef, user: ReturnType<typeof userSettings>): boolean {
+  return hasBudget(user.budgets) || hasBudget(frontmatterBudgetsOf(session, ref.key));
 }
 
 /** An ungated call that could repeat an earlier one while calls are still pending: their results may be in lines not flushed yet. */

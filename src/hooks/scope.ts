@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { agentKey, type ScopeKey } from "../engine/session/events.js";
 import type { Conversation } from "../engine/vocabulary.js";
@@ -20,6 +21,25 @@ export function scopeOf(input: { session_id: string; transcript_path: string; ag
   if (!input.agent_id) return { kind: "main", key: "main", transcript: input.transcript_path, lines: "main" };
   const agentId = safeId("agent id", input.agent_id);
   const sessionId = safeId("session id", input.session_id);
-  const transcript = join(dirname(input.transcript_path), sessionId, "subagents", `agent-${agentId}.jsonl`);
-  return { kind: "agent", key: agentKey(agentId), agentId, transcript, lines: "all" };
+  const subagents = join(dirname(input.transcript_path), sessionId, "subagents");
+  return { kind: "agent", key: agentKey(agentId), agentId, transcript: subagentTranscript(subagents, agentId), lines: "all" };
+}
+
+/**
+ * A subagent's own transcript: `subagents/agent-<id>.jsonl`, or, for one a
+ * Workflow started, `subagents/workflows/<run id>/agent-<id>.jsonl`
+ * (docs/claude-code-facts.md). Before either exists, the first.
+ */
+function subagentTranscript(subagents: string, agentId: string): string {
+  const name = `agent-${agentId}.jsonl`;
+  const plain = join(subagents, name);
+  if (existsSync(plain)) return plain;
+  let runs: string[];
+  try {
+    runs = readdirSync(join(subagents, "workflows"));
+  } catch {
+    return plain;
+  }
+  const found = runs.map((run) => join(subagents, "workflows", run, name)).find((file) => existsSync(file));
+  return found ?? plain;
 }

@@ -18,26 +18,35 @@ export class ReplayInputError extends Error {
   override readonly name = "ReplayInputError";
 }
 
-const SUBAGENT_FILE = /(?:^|[\\/])subagents[\\/]agent-([^\\/]+)\.jsonl$/;
+const SUBAGENT_FILE = /(?:^|[\\/])subagents[\\/](?:workflows[\\/][^\\/]+[\\/])?agent-([^\\/]+)\.jsonl$/;
 
 /** The agent id of a subagent transcript path (`…/<session>/subagents/agent-<id>.jsonl`), or undefined. */
 export function subagentIdOf(path: string): string | undefined {
   return SUBAGENT_FILE.exec(path)?.[1];
 }
 
-/** Subagent files Claude Code writes beside a session file: `<dir>/<session_id>/subagents/agent-*.jsonl`, sorted. */
+/**
+ * Subagent files Claude Code writes beside a session file, sorted:
+ * `<dir>/<session_id>/subagents/agent-*.jsonl`, and those a Workflow's agents
+ * write under `subagents/workflows/<run id>/` (docs/claude-code-facts.md).
+ */
 export function subagentFilesOf(sessionFile: string): string[] {
   const folder = join(dirname(sessionFile), basename(sessionFile).replace(/\.jsonl$/, ""), "subagents");
-  let names: string[];
+  const runs = listNames(join(folder, "workflows")).map((run) => join(folder, "workflows", run));
+  return [folder, ...runs.sort()].flatMap((dir) =>
+    listNames(dir)
+      .filter((name) => /^agent-.+\.jsonl$/.test(name))
+      .sort()
+      .map((name) => join(dir, name)),
+  );
+}
+
+function listNames(dir: string): string[] {
   try {
-    names = readdirSync(folder);
+    return readdirSync(dir);
   } catch {
     return [];
   }
-  return names
-    .filter((name) => /^agent-.+\.jsonl$/.test(name))
-    .sort()
-    .map((name) => join(folder, name));
 }
 
 interface Planned {

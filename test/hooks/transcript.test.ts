@@ -140,3 +140,19 @@ describe("transcript trouble (issue 18): the hook sees it, it never reads past i
     expect(trouble(readTo(first), ref)).toBe(`the transcript ${file} is gone, after ${first.nextOffset} bytes were read from it`);
   });
 });
+
+describe("a Workflow's subagent's transcript (scopeOf)", () => {
+  it("is subagents/workflows/<run id>/agent-<id>.jsonl when only that one exists, else the plain one", () => {
+    const dir = mkdtempSync(join(tmpdir(), "utility-wf-scope-"));
+    try {
+      const transcript = join(dir, "s.jsonl");
+      const input = { session_id: "s", transcript_path: transcript, agent_id: "w2" };
+      expect(scopeOf(input).transcript).toBe(join(dir, "s", "subagents", "agent-w2.jsonl"));
+      mkdirSync(join(dir, "s", "subagents", "workflows", "wf_run1"), { recursive: true });
+      writeFileSync(join(dir, "s", "subagents", "workflows", "wf_run1", "agent-w2.jsonl"), "");
+      expect(scopeOf(input).transcript).toBe(join(dir, "s", "subagents", "workflows", "wf_run1", "agent-w2.jsonl"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,5 +1,6 @@
 // The file layer: subagent files beside a session file, given directly, and counted once.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ReplayInputError, planFiles, replayFiles, subagentFilesOf, subagentIdOf } from "../../src/replay/files.js";
@@ -98,5 +99,21 @@ describe("replaying a session with its subagent files", () => {
     const { main } = session(false);
     const report = replayFiles([main], { gated: true });
     expect(report.totals).toMatchObject({ refused: 3, passed: 0 });
+  });
+});
+
+describe("a Workflow's subagents (subagents/workflows/<run id>/agent-<id>.jsonl)", () => {
+  it("are found beside the session file and named by their agent id", () => {
+    const dir = mkdtempSync(join(tmpdir(), "utility-wf-"));
+    try {
+      const main = join(dir, "s.jsonl");
+      writeFileSync(main, "");
+      mkdirSync(join(dir, "s", "subagents", "workflows", "wf_abc123"), { recursive: true });
+      writeFileSync(join(dir, "s", "subagents", "agent-a1.jsonl"), "");
+      writeFileSync(join(dir, "s", "subagents", "workflows", "wf_abc123", "agent-w2.jsonl"), "");
+      expect(subagentFilesOf(main).map((f) => subagentIdOf(f))).toEqual(["a1", "w2"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
