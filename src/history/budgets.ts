@@ -8,6 +8,7 @@
 // spent after that call (the model's closing answer still costs something).
 // An agent budget refuses the launches past it: the subagents it would have
 // kept from starting are those past it in the task's order.
+import { grouped } from "./labels.js";
 import type { Percentiles } from "./percentiles.js";
 import type { TaskRow } from "./tasks.js";
 
@@ -117,7 +118,7 @@ export interface Suggestions {
   command?: string;
 }
 
-const fmt = (v: number) => v.toLocaleString("en-US", { maximumFractionDigits: 2 });
+const fmt = grouped;
 
 function sample(p: Percentiles): string {
   return p.n < 100 ? `over ${p.n} task${p.n === 1 ? "" : "s"}, fewer than 100, so the 99th percentile is the largest` : `over ${p.n} tasks`;

@@ -84,6 +84,21 @@ export interface HistoryReport {
     most: Array<TaskWhere & { repeats: number; repeatTokens: number }>;
   };
   suggestedBudgets: Suggestions;
+  /** Every task, in the order read: what it spent (for scripts, and the page's chart). */
+  tasks: TaskLine[];
+}
+
+/** One task in the list of all tasks. */
+export interface TaskLine {
+  session: string;
+  project?: string;
+  task: number;
+  startedAt?: string;
+  tokens: number;
+  costUsd: number;
+  calls: number;
+  agents: number;
+  repeats: number;
 }
 
 export interface HistoryOptions {
@@ -200,6 +215,7 @@ export class HistoryBuilder {
           .map((r) => ({ ...whereOf(r), repeats: r.repeats, repeatTokens: r.repeatTokens })),
       },
       suggestedBudgets,
+      tasks: rows.map(lineOf),
     };
   }
 }
@@ -209,6 +225,20 @@ const PERCENTILE_OF: Record<BudgetSetting, "tokens" | "costUsd" | "agents"> = {
   cost_budget_usd: "costUsd",
   max_agents: "agents",
 };
+
+function lineOf(r: TaskRow): TaskLine {
+  return {
+    session: r.place.session,
+    ...(r.place.project !== undefined ? { project: r.place.project } : {}),
+    task: r.task,
+    ...(r.startedAt !== undefined ? { startedAt: r.startedAt } : {}),
+    tokens: r.tokens,
+    costUsd: r.costUsd,
+    calls: r.calls,
+    agents: r.agents,
+    repeats: r.repeats,
+  };
+}
 
 function viewOf(row: TaskRow): TaskView {
   return {

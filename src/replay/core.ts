@@ -162,6 +162,7 @@ interface WaitingAt {
 type ToolUseBlock = Extract<AssistantEvent["blocks"][number], { type: "tool_use" }>;
 
 const NO_SETTINGS: UserSettings = { budgets: {} };
+const TURN_END_MAIN: SessionEvent = { kind: "scope", scope: "main", event: { kind: "turn_end", subagent: false } };
 
 /** replayEvents' state across one session's events. */
 class Replay {
@@ -313,6 +314,8 @@ class Replay {
     if (run.key !== "main" || !event.isPrompt) return;
     const prompt = readPrompt(typedText(event.text));
     this.feed(run, [
+      // The user typed again: the turn before ended (the hooks' Stop): what it let through and never saw run did not run.
+      ...(this.session.main.task > 0 ? [TURN_END_MAIN] : []),
       {
         kind: "prompt_vouched",
         key: promptKey(event.promptId),
@@ -520,6 +523,9 @@ class Replay {
 
   result(): EventsReplay {
     this.decideWaiting();
+    // The recording ends every scope's loop (Stop, SubagentStop): calls that never came back did not run.
+    for (const run of this.runs.values())
+      this.feed(run, [{ kind: "scope", scope: run.key, event: { kind: "turn_end", subagent: run.key !== "main" } }]);
     const runs = [...this.runs.values()];
     const prompts: Record<string, string> = {};
     for (const run of runs) if (run.scope === "agent" && run.prompt !== undefined) prompts[run.id] = run.prompt;
