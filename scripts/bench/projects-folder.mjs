@@ -167,7 +167,7 @@ class SessionWriter {
     const id = this.id("msg_01", 22);
     const requestId = this.id("req_011", 22);
     const usage = this.usage(scope.context);
-    scope.context += this.between(500, 6000);
+    scope.context += this.between(1000, 9000);
     blocks.forEach((block, index) => {
       const last = index === blocks.length - 1;
       const lineUsage = last ? usage : { ...usage, output_tokens: Math.floor((usage.output_tokens * (index + 1)) / blocks.length) };
@@ -430,7 +430,36 @@ class SessionWriter {
     });
   }
 
-  compaction() {
+  /** A call the user refused at Claude Code's permission prompt: it never ran. */
+  rejected(main) {
+    const call = { id: this.id("toolu_01", 22), name: "Bash", input: { command: "rm -rf build", description: "Clean the build" } };
+    this.message(this.file, main, [
+      this.thinking(),
+      { type: "tool_use", id: call.id, name: "Bash", input: call.input, caller: { type: "direct" } },
+    ]);
+    this.write(this.file, {
+      type: "user",
+      message: {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            content:
+              "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
+            is_error: true,
+            tool_use_id: call.id,
+          },
+        ],
+      },
+      toolUseResult: "User rejected tool use",
+      toolDenialKind: "user-rejected",
+    });
+    main.rejected = true;
+  }
+
+  /** The context is full: Claude Code compacts it (its boundary line and the summary), and the context starts small again. */
+  compaction(main) {
+    main.context = this.between(15000, 30000);
     this.write(this.file, {
       type: "system",
       subtype: "compact_boundary",
@@ -451,7 +480,8 @@ class SessionWriter {
 
   /** One task: a prompt, steps with subagents and background jobs now and then, a closing answer. */
   task(targetBytes) {
-    const main = { model: MODELS.main, context: this.between(15000, 40000), ran: [] };
+    // The main conversation's context goes on from the task before (a session is one conversation).
+    const main = { model: MODELS.main, context: (this.context ??= this.between(15000, 40000)), ran: [] };
     this.write(this.file, {
       type: "file-history-snapshot",
       messageId: this.uuid(),
@@ -466,8 +496,12 @@ class SessionWriter {
       if (roll < 0.04) pending.push(this.agentCall(main, this.random() < 0.5));
       else if (roll < 0.045) this.workflowCall(main);
       else if (roll < 0.06) pending.push(this.backgroundShell(main));
-      else if (roll < 0.062 && main.ran.length > 20) this.compaction();
-      else this.step(this.file, main, this.nextCalls(main));
+      else if (main.context > 120_000) this.compaction(main);
+      else if (roll < 0.07) {
+        // The user rejects a call: Claude Code writes the refusal and the turn ends there, waiting for the user.
+        this.rejected(main);
+        break;
+      } else this.step(this.file, main, this.nextCalls(main));
       // A background job ends some steps later: its notification is written, and the model answers it.
       if (pending.length > 0 && this.random() < 0.25) {
         const job = pending.shift();
@@ -480,7 +514,8 @@ class SessionWriter {
       if (job.shell) this.notification(job.shell, job.call.id, "Background command completed (exit code 0)");
       else if (job.call.input.run_in_background) this.notification(job.agentId, job.call.id, "Agent completed");
     }
-    this.message(this.file, main, [{ type: "text", text: `All done. ${this.slice(this.between(200, 2000))}` }]);
+    if (!main.rejected) this.message(this.file, main, [{ type: "text", text: `All done. ${this.slice(this.between(200, 2000))}` }]);
+    this.context = main.context;
     this.write(this.file, { type: "system", subtype: "turn_duration", durationMs: this.between(5000, 900000), isMeta: false });
   }
 }
