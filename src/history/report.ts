@@ -6,7 +6,6 @@
 import { estimateCostUsd, type PriceTable } from "../engine/prices.js";
 import { addSpend, totalTokens, zeroSpend, type Spend, type TokenCounts } from "../engine/spend.js";
 import type { EventsReplay } from "../replay/core.js";
-import type { ScopeReplay } from "../replay/types.js";
 import {
   BUDGET_SETTINGS,
   suggestBudgets,
@@ -114,6 +113,45 @@ export interface HistoryOptions {
 const LARGEST = 5;
 const SHOWN_SUBAGENTS = 3;
 
+/** What one scope adds to the history's repeats: each repeat with the task it counts toward. */
+export interface ScopeFindings {
+  /** A subagent's: the task it was launched in. */
+  rootTask?: number;
+  repeats: Array<{ tool: string; tokens: number; task: number }>;
+  identical?: number;
+}
+
+/** What a history keeps of one replayed session: its tasks and its scopes' repeats (small, and plain data: it may come from a worker thread). */
+export interface SessionFindings {
+  place: SessionPlace;
+  files: { count: number; bytes: number };
+  rows: TaskRow[];
+  scopes: ScopeFindings[];
+}
+
+/** A session's findings from its replay: the session machine's figures, nothing counted again. */
+export function sessionFindings(
+  replay: EventsReplay,
+  place: SessionPlace,
+  files: SessionFindings["files"],
+  prices: PriceTable,
+): SessionFindings {
+  return {
+    place,
+    files,
+    rows: tasksOfSession(replay, place, prices),
+    scopes: replay.scopes.map((scope) => {
+      const rootTask = scope.scope === "main" ? undefined : scope.rootTask;
+      const identical = identicalOutcomesOf(scope);
+      return {
+        ...(rootTask !== undefined ? { rootTask } : {}),
+        repeats: scope.repeats.map((r) => ({ tool: r.tool, tokens: r.tokens, task: rootTask ?? r.repeat.task })),
+        ...(identical !== undefined ? { identical } : {}),
+      };
+    }),
+  };
+}
+
 /** Accumulates replayed sessions, one at a time, into a HistoryReport. */
 export class HistoryBuilder {
   private readonly rows: TaskRow[] = [];
@@ -128,31 +166,29 @@ export class HistoryBuilder {
 
   constructor(private readonly options: HistoryOptions) {}
 
-  /** A session's replay (the machine's state and findings), and where its files are. */
-  add(replay: EventsReplay, place: SessionPlace, files: { count: number; bytes: number }): void {
+  /** A session's findings (sessionFindings), in the order the sessions were planned. */
+  add(findings: SessionFindings): void {
     this.sessions += 1;
-    this.files += files.count;
-    this.bytes += files.bytes;
-    const rows = tasksOfSession(replay, place, this.options.prices).filter((row) => this.inPeriod(row));
+    this.files += findings.files.count;
+    this.bytes += findings.files.bytes;
+    const rows = findings.rows.filter((row) => this.inPeriod(row));
     const kept = new Set(rows.map((row) => row.task));
     this.rows.push(...rows);
     for (const row of rows)
       addSpend(this.spend, { tokens: row.tokenCounts, byModel: row.byModel, toolCalls: row.calls, agentsLaunched: row.agents });
-    for (const scope of replay.scopes) this.addScope(scope, kept);
+    for (const scope of findings.scopes) this.addScope(scope, kept);
   }
 
   /** A scope's repeats and identical outcomes, in the tasks kept: a subagent's toward the task it was launched in, the main scope's each toward its own. */
-  private addScope(scope: ScopeReplay, kept: ReadonlySet<number>): void {
-    const root = scope.scope === "main" ? undefined : scope.rootTask;
-    if (root !== undefined && !kept.has(root)) return;
+  private addScope(scope: ScopeFindings, kept: ReadonlySet<number>): void {
+    if (scope.rootTask !== undefined && !kept.has(scope.rootTask)) return;
     for (const r of scope.repeats) {
-      if (root === undefined && !kept.has(r.repeat.task)) continue;
+      if (!kept.has(r.task)) continue;
       this.repeats += 1;
       this.repeatTokens += r.tokens;
       this.byTool.set(r.tool, (this.byTool.get(r.tool) ?? 0) + 1);
     }
-    const identical = identicalOutcomesOf(scope);
-    if (identical !== undefined) this.identical = (this.identical ?? 0) + identical;
+    if (scope.identical !== undefined) this.identical = (this.identical ?? 0) + scope.identical;
   }
 
   private inPeriod(row: TaskRow): boolean {

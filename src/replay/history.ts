@@ -1,10 +1,11 @@
 // The file layer of `utility replay` with no transcript: which sessions to
 // read (a project folder, every project, since a date), reading them one
-// session at a time, streamed, through the session machine, and handing each
-// to the pure history (src/history/), which keeps only per-task figures.
+// session at a time, streamed, through the session machine, and handing what
+// the history keeps of each (src/history/ sessionFindings: per-task figures
+// and repeats, plain data) on, so a session's replay is dropped once read.
 import type { UserSettings } from "../engine/session/decide.js";
 import { DEFAULT_PRICES, withOverride } from "../engine/prices.js";
-import { HistoryBuilder, type HistoryReport } from "../history/report.js";
+import { HistoryBuilder, sessionFindings, type HistoryReport } from "../history/report.js";
 import { REPLAY_POLICY, replaySession } from "./core.js";
 import { ReplayInputError, sessionInputs, skillSource, type ReadCounter } from "./files.js";
 import { sessionsIn, type SessionFiles } from "./projects.js";
@@ -62,9 +63,12 @@ export function replayHistory(request: HistoryRequest): HistoryReport & { read: 
         ...(request.user ? { user: request.user } : {}),
       });
       history.add(
-        replayed,
-        { session: session.sessionId, project: session.project, path: session.path },
-        { count: files.length, bytes: session.bytes },
+        sessionFindings(
+          replayed,
+          { session: session.sessionId, project: session.project, path: session.path },
+          { count: files.length, bytes: session.bytes },
+          prices,
+        ),
       );
     } catch (error) {
       if (!(error instanceof ReplayInputError)) throw error;
