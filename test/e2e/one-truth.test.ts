@@ -62,14 +62,16 @@ describe("status, report, log, replay and the budgets tell one truth about a ses
         [activate()],
         [
           text(ok("delegate", "A helper does part of it.")),
-          toolUse("Agent", { subagent_type: "general-purpose", description: "Part", prompt: "SUBTASK-TRUTH: touch it", run_in_background: false }, ids.agent),
+          toolUse(
+            "Agent",
+            { subagent_type: "general-purpose", description: "Part", prompt: "SUBTASK-TRUTH: touch it", run_in_background: false },
+            ids.agent,
+          ),
         ],
         [text(ok("verify", "Check the rest.")), touch(join(marks, "verify"), ids.verify)],
         [text("Done: both parts.")],
       ],
-      subagentScript: routeByPrompt([
-        ["SUBTASK-TRUTH", [[text("On it."), touch(join(marks, "sub"), ids.sub)], [text("SUB-DONE.")]]],
-      ]),
+      subagentScript: routeByPrompt([["SUBTASK-TRUTH", [[text("On it."), touch(join(marks, "sub"), ids.sub)], [text("SUB-DONE.")]]]]),
     });
   });
   afterAll(() => run?.cleanup());
