@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import type { Scope } from "./vocabulary.js";
 import { EPSILON, MODEL_RATIOS, STEP_COST_TOLERANCE, STEP_COST_WEIGHTS } from "./defaults.js";
-import { estimateCostUsd, formatUsd, FALLBACK_FAMILY, parseModelId, type PriceTable } from "./prices.js";
+import { estimateCostUsd, formatUsd, FALLBACK_FAMILY, tierOf, type PriceTable } from "./prices.js";
 import { totalTokens, type Spend, type TokenCounts } from "./spend.js";
 import { computeStepCost, dispatchOverhead, type ModelTier, type StepCost } from "./step-cost.js";
 import { formatUtility } from "./utility.js";
@@ -157,7 +157,7 @@ export function dominantModel(byModel: Readonly<Record<string, TokenCounts>>): s
 }
 
 export function modelTier(model: string | undefined): ModelTier {
-  return (model === undefined ? undefined : parseModelId(model)?.family) ?? FALLBACK_FAMILY;
+  return tierOf(model) ?? FALLBACK_FAMILY;
 }
 
 export interface MeasuredStepCostInput {

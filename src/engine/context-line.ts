@@ -48,11 +48,8 @@ export function spendAgainstBudgets(spend: Spend, budgets: Budgets, prices: Pric
   };
 }
 
-/** The tier of a model name as the transcript writes it (`claude-opus-4-5-20251101` → opus); undefined when none fits. */
-export function tierOf(model: string | undefined): ModelTier | undefined {
-  const name = model?.toLowerCase() ?? "";
-  return (Object.keys(MODEL_RATIOS) as ModelTier[]).find((tier) => name.includes(tier));
-}
+/** The tier of a model as the transcript names it: src/engine/prices.ts, one reading for every rule. */
+export { tierOf } from "./prices.js";
 
 /** Up to three decimals, half up, no trailing zeros: 0.503, 0.29, 0.0. The nudge absorbs binary error (0.2065 is 0.20649…). */
 function decimal(value: number): string {

@@ -30,6 +30,6 @@ it("the README's Spend and budgets section gives the table's date and every row'
       .slice(1, -1)
       .map((c) => c.trim());
     const p = priceOf(ROWS[name!]!, DEFAULT_PRICES).price;
-    expect(cells.map(Number), name).toEqual([p.input, p.output, p.cacheWrite, p.cacheRead]);
+    expect(cells.map(Number), name).toEqual([p.input, p.output, p.cacheCreation, p.cacheRead]);
   }
 });

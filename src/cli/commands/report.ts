@@ -47,9 +47,13 @@ function runReport({ values, positionals }: Parsed, io: CliIo): number {
   if (values.json) {
     const { spend, ...rest } = summary;
     const { total, ...bySession } = spend;
-    printJson(io, { spend: { ...spendJson(total), total: total.total, byModel: total.byModel, ...bySession }, file: log.file, skippedLines: log.skipped, ...rest });
-  }
-  else
+    printJson(io, {
+      spend: { ...spendJson(total), total: total.total, byModel: total.byModel, ...bySession },
+      file: log.file,
+      skippedLines: log.skipped,
+      ...rest,
+    });
+  } else
     io.stdout(
       `${renderSummaryText(summary)}${log.skipped > 0 ? `(${log.skipped} unreadable line${log.skipped === 1 ? "" : "s"} skipped)\n` : ""}`,
     );

@@ -124,9 +124,13 @@ function runStatus({ values }: Parsed, io: CliIo): number {
   if (values.json) {
     const spend = view?.state ? sessionSpend(view.state) : zeroSpend();
     const costUsd = estimateCostUsd(spend.byModel, withOverride(DEFAULT_PRICES, view?.userConfig?.prices));
-    printJson(io, { spend: spendJson({ tokens: spend.tokens, costUsd }), session: sessionId, dataDir: view?.dir ?? null, state: view?.state ?? null });
-  }
-  else io.stdout(renderStatus(sessionId, view));
+    printJson(io, {
+      spend: spendJson({ tokens: spend.tokens, costUsd }),
+      session: sessionId,
+      dataDir: view?.dir ?? null,
+      state: view?.state ?? null,
+    });
+  } else io.stdout(renderStatus(sessionId, view));
   return 0;
 }
 
