@@ -3,7 +3,7 @@ import type { Scope } from "./vocabulary.js";
 import { EPSILON, MODEL_RATIOS, STEP_COST_TOLERANCE, STEP_COST_WEIGHTS } from "./defaults.js";
 import { estimateCostUsd, formatUsd, FALLBACK_FAMILY, tierOf, type PriceTable } from "./prices.js";
 import { totalTokens, type Spend, type TokenCounts } from "./spend.js";
-import { computeStepCost, dispatchOverhead, type ModelTier, type StepCost } from "./step-cost.js";
+import { dispatchOverhead, toolStepCost, type ModelTier, type StepCost } from "./step-cost.js";
 import { formatUtility } from "./utility.js";
 import { launchesAgents } from "./tools.js";
 
@@ -181,13 +181,14 @@ export function measuredStepCost(input: MeasuredStepCostInput): MeasuredStepCost
   const model = modelTier(input.model ?? dominantModel(input.spend.byModel));
   const tokens = totalTokens(input.spend.tokens);
   const agents = input.scope === "dispatch" ? input.spend.agentsLaunched : undefined;
-  const cost = computeStepCost({
+  const cost = toolStepCost({
+    scope: input.scope,
     step: input.step,
     maxSteps: input.maxSteps,
     tokens,
     ...(input.budgets.tokenBudget ? { tokenCeiling: input.budgets.tokenBudget } : {}),
     model,
-    ...(agents !== undefined ? { agents } : {}),
+    agentsLaunched: input.spend.agentsLaunched,
   });
   const w = input.budgets.tokenBudget ? STEP_COST_WEIGHTS.withCeiling : STEP_COST_WEIGHTS.noCeiling;
   const terms = [`${w.progress}·(${input.step}/${input.maxSteps})`];
