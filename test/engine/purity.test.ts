@@ -1,4 +1,4 @@
-// The engine is the functional core (README, "How it is built"): no I/O, no
+// The engine is the functional core (docs/development.md, "How it is built"): no I/O, no
 // clock, no randomness, no Node globals, and no imports but zod and its own
 // files, so that every decision it makes is a function of its arguments.
 import { readdirSync, readFileSync } from "node:fs";
