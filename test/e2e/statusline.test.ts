@@ -1,7 +1,8 @@
 /**
  * The status line in a real session (issue 23): the user's settings.json
- * names dist/statusline.js as its `statusLine` command, in the form the
- * README gives (a `~` path into the plugin's install folder), and Claude Code
+ * names dist/statusline.js as its `statusLine` command by a `~` path into the
+ * plugin's install folder (the plugin's bin/ is not on that command's PATH:
+ * docs/claude-code-facts.md), and Claude Code
  * 2.1.328 runs it in the TUI. What it printed (captured beside it) and what
  * the screen shows carry the session's step and spend: two replies of the
  * scripted model, 10 input and 5 output tokens each, one Bash call let
@@ -30,7 +31,7 @@ describe.skipIf(!tmuxAvailable())("the status line in the TUI", () => {
     symlinkSync(PLUGIN_ROOT, join(home, INSTALLED));
     const settingsFile = join(home, ".claude", "settings.json");
     const settings = JSON.parse(readFileSync(settingsFile, "utf8")) as Record<string, unknown>;
-    // The README's command, with its input and output kept beside it; re-run every second so the last state is shown.
+    // `node ~/<installPath>/dist/statusline.js`, its input and output kept beside it; re-run every second so the last state is shown.
     const command = `tee -a ~/statusline-in.jsonl | node ~/${INSTALLED}/dist/statusline.js | tee -a ~/statusline-out.txt`;
     writeFileSync(settingsFile, JSON.stringify({ ...settings, statusLine: { type: "command", command, refreshInterval: 1 } }, null, 2));
     const tui = await startClaudeTui({
