@@ -58,6 +58,8 @@ const optinReaderExternal = (at = `./${OPTIN_READER}`) => ({
 
 rmSync(outdir, { recursive: true, force: true });
 await build({ ...shared, format: "esm", banner: esmRequire, entryPoints: { cli: join(root, "src", "cli", "main.ts") }, outdir });
+// The statusLine command (src/statusline/main.ts): the state, its views and the price table only, so it starts fast.
+await build({ ...shared, format: "esm", entryPoints: { statusline: join(root, "src", "statusline", "main.ts") }, outdir });
 // The CLI is ESM; say so beside it, since the installed plugin folder has no package.json of its own.
 writeFileSync(join(outdir, "package.json"), `${JSON.stringify({ type: "module" }, null, 2)}\n`);
 /** In an entry, `import … from "../../runtime.js"` (or "../runtime.js") is the shared bundle, at `at` from the entry's output. */

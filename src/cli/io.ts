@@ -5,6 +5,10 @@ export interface CliIo {
   readStdin(): string;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** stdout is a terminal (a progress line on stderr is then worth showing). */
+  stdoutIsTTY?: boolean;
+  /** The clock (epoch ms), for progress and relative dates; tests pass their own. */
+  now?: () => number;
 }
 
 /** A mistake in how the command was called, or a file it cannot find: one line on stderr and exit code 2. */

@@ -8,6 +8,8 @@ runCli(process.argv.slice(2), {
   readStdin: () => readFileSync(0, "utf8"),
   cwd: process.cwd(),
   env: process.env,
+  stdoutIsTTY: process.stdout.isTTY === true,
+  now: () => Date.now(),
 }).then((code) => {
   process.exitCode = code;
 });

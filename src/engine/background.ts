@@ -83,15 +83,26 @@ export function callEnd(tool: string, input: unknown, result: unknown): JobRef |
   return pollEnd(tool, input, result) ?? stopEnd(tool, input);
 }
 
+const SHELL_LAUNCHED = "Command running in background with ID: ";
+const AGENT_ID = "agentId: ";
+
+/**
+ * The job id in a result's text. Looked for as plain text first: results are
+ * often long (a file read), and a regular expression with a word boundary
+ * scans them several times slower (replay reads every result, issue 23).
+ */
+function launchedIdIn(text: string): string | undefined {
+  const shell = text.includes(SHELL_LAUNCHED) ? /Command running in background with ID: ([A-Za-z0-9_-]+)/.exec(text)?.[1] : undefined;
+  return shell ?? (text.includes(AGENT_ID) ? /\bagentId: ([A-Za-z0-9_-]+)/.exec(text)?.[1] : undefined);
+}
+
 /**
  * The id Claude Code gave a job a call launched: `backgroundTaskId` (Bash)
  * or `agentId` of an async Agent in PostToolUse's tool_response, or the same
  * ids in the result text the model got.
  */
 export function launchedJobId(result: unknown): string | undefined {
-  if (typeof result === "string") {
-    return /Command running in background with ID: ([A-Za-z0-9_-]+)/.exec(result)?.[1] ?? /\bagentId: ([A-Za-z0-9_-]+)/.exec(result)?.[1];
-  }
+  if (typeof result === "string") return launchedIdIn(result);
   const fields = fieldsOf(result);
   if (typeof fields.backgroundTaskId === "string") return fields.backgroundTaskId;
   if (fields.isAsync === true && typeof fields.agentId === "string") return fields.agentId;

@@ -6,16 +6,18 @@ import { effectOf, type CallEffect } from "../engine/redundancy.js";
 import { decideInSession, type SessionDecision, type UserSettings } from "../engine/session/decide.js";
 import { agentKey, type ScopeKey, type SessionEvent } from "../engine/session/events.js";
 import { reduceAll, scopeAt, type Reduction } from "../engine/session/reduce.js";
-import { newScope, newSession, type GateSource, type SessionState } from "../engine/session/state.js";
-import { gateOf } from "../engine/session/views.js";
+import { newScope, newSession, type GateSource, type ScopeState, type SessionState } from "../engine/session/state.js";
+import { gateOf, rootSpendOf, rootTaskOf } from "../engine/session/views.js";
+import { DEFAULT_PRICES, estimateCostUsd, withOverride, type PriceTable } from "../engine/prices.js";
 import { defaultConfig, type Config } from "../engine/signals.js";
-import { sumSpend, type Spend } from "../engine/spend.js";
+import { sumSpend, totalTokens, type Spend } from "../engine/spend.js";
 import { DELEGATE_TOOLS, isReadOnlyTool } from "../engine/tools.js";
 import type { Conversation } from "../engine/vocabulary.js";
 import { promptKey, readPrompt, typedText } from "../ingest/prompts.js";
 import { ingestEvent } from "../ingest/transcript.js";
 import type { LocatedEvent } from "../transcript/reverse-reader.js";
-import type { CallRef, DecidedCall, GateReplay, RepeatFinding, ScopeReplay, ScopeSource } from "./types.js";
+import { mergeByTime } from "./merge.js";
+import type { CallRef, DecidedCall, GateReplay, RepeatFinding, ScopeReplay, ScopeSource, TaskReplay } from "./types.js";
 
 /** What replay does differently from the hooks, and says so in its output (SPEC §15). */
 export const REPLAY_POLICY =
@@ -53,12 +55,13 @@ export interface EventsReplay {
   lines: number;
   /** The session machine's state at the end: what every surface reads. */
   session: SessionState;
+  /** The main scope's tasks, in order: each one's prompt and the spend its budgets would have been checked against, call by call. */
+  tasks: TaskReplay[];
 }
 
 interface CallState {
   ref: CallRef;
   tool: string;
-  input: unknown;
   digest: string;
   effect: CallEffect;
   resultBytes?: number;
@@ -71,9 +74,11 @@ interface CallState {
 class ScopeRun {
   readonly calls: CallState[] = [];
   readonly tools: Record<string, number> = {};
-  readonly repeats: Array<{ first: CallState; repeat: CallState }> = [];
+  /** Each exact repeat, with its input (the only calls whose input is kept: a Write's holds a whole file). */
+  readonly repeats: Array<{ first: CallState; repeat: CallState; input: unknown }> = [];
   readonly byId = new Map<string, CallState>();
   readonly decided: DecidedCall[] = [];
+  /** The text blocks of the scope's newest messages (a message's calls are governed by its texts; older messages are forgotten). */
   readonly messageTexts = new Map<string, string[]>();
   readonly spendingMessages = new Set<string>();
   /** The scope's spend per task, as the machine last counted it (spend only grows within a task). */
@@ -104,57 +109,44 @@ class ScopeRun {
 const REFUSED_BY_A_HOOK = /^PreToolUse:\S+ hook error: /;
 
 /** One file's events, replayed as one session (see replaySession for several files). */
-export function replayEvents(events: readonly LocatedEvent[], options: ReplayOptions = {}): EventsReplay {
+export function replayEvents(events: Iterable<LocatedEvent>, options: ReplayOptions = {}): EventsReplay {
   const replay = new Replay(options);
   for (const event of events) replay.event(event, options.subagentFile);
   return replay.result();
 }
 
-/** One session's files merged in time order (the session file and its subagents' files), through one machine. */
-export function replaySession(
-  inputs: ReadonlyArray<{ events: readonly LocatedEvent[]; subagentFile?: { agentId?: string } }>,
-  options: ReplayOptions = {},
-): EventsReplay & { scopeFiles: Map<string, number> } {
-  const replay = new Replay(options);
-  for (const { event, file } of mergeByTime(inputs.map((input) => input.events))) replay.event(event, inputs[file]!.subagentFile, file);
-  return { ...replay.result(), scopeFiles: replay.scopeFiles };
+/** One file of a session: its events (read as they are consumed), and whose they are when it is a subagent's own file. */
+export interface SessionInput {
+  events: Iterable<LocatedEvent>;
+  subagentFile?: { agentId?: string };
 }
 
 /**
- * The files' events in the order they happened: each file in its own order,
- * merged by time (a line's timestamp, or the latest one before it in its file;
- * ties go to the earlier file). A subagent that has its own file is read from
- * it: its copies in the session file (agent_progress, 2.1) are left out, so
- * nothing counts twice.
+ * One session's files merged in time order (the session file first, then its
+ * subagents' files), through one machine, one event at a time: no file is
+ * ever held whole (./merge.ts). A subagent with its own file is read from it,
+ * not from its copies in the session file.
  */
-function mergeByTime(files: ReadonlyArray<readonly LocatedEvent[]>): Array<{ event: LocatedEvent; file: number }> {
-  const own = new Set(files.slice(1).flatMap((events) => events.map((e) => e.agentId).filter((id): id is string => id !== undefined)));
-  const queues = files.map((events, file) =>
-    timed(file === 0 ? events.filter((e) => !(e.sidechain && e.agentId !== undefined && own.has(e.agentId))) : events),
-  );
-  const merged: Array<{ event: LocatedEvent; file: number }> = [];
-  const next = queues.map(() => 0);
-  for (;;) {
-    let pick = -1;
-    queues.forEach((queue, file) => {
-      const at = queue[next[file]!]?.at;
-      if (at !== undefined && (pick < 0 || at < queues[pick]![next[pick]!]!.at)) pick = file;
-    });
-    if (pick < 0) return merged;
-    merged.push({ event: queues[pick]![next[pick]!]!.event, file: pick });
-    next[pick]! += 1;
-  }
+export function replaySession(
+  inputs: readonly SessionInput[],
+  options: ReplayOptions = {},
+): EventsReplay & { scopeFiles: Map<string, number>; fileLines: number[] } {
+  const replay = new Replay(options);
+  const own = new Set(inputs.slice(1).flatMap((input) => (input.subagentFile?.agentId !== undefined ? [input.subagentFile.agentId] : [])));
+  const fileLines: number[] = [];
+  for (const { event, file } of mergeByTime(
+    inputs.map((input) => input.events),
+    own,
+    fileLines,
+  ))
+    replay.event(event, inputs[file]!.subagentFile, file);
+  return { ...replay.result(), scopeFiles: replay.scopeFiles, fileLines };
 }
 
-/** Each event with the latest time seen so far in its file (so a file's own order is kept). */
-function timed(events: readonly LocatedEvent[]): Array<{ event: LocatedEvent; at: number }> {
-  let at = Number.NEGATIVE_INFINITY;
-  return events.map((event) => {
-    const time = event.timestamp !== undefined ? Date.parse(event.timestamp) : Number.NaN;
-    if (Number.isFinite(time) && time > at) at = time;
-    return { event, at };
-  });
-}
+/** How many of a scope's newest messages keep their text blocks (a scope writes one message's lines together). */
+const MESSAGES_REMEMBERED = 8;
+/** How much of a task's prompt is kept (to name the task). */
+const PROMPT_KEPT = 240;
 
 type AssistantEvent = Extract<LocatedEvent, { kind: "assistant" }>;
 
@@ -170,6 +162,7 @@ interface WaitingAt {
 type ToolUseBlock = Extract<AssistantEvent["blocks"][number], { type: "tool_use" }>;
 
 const NO_SETTINGS: UserSettings = { budgets: {} };
+const TURN_END_MAIN: SessionEvent = { kind: "scope", scope: "main", event: { kind: "turn_end", subagent: false } };
 
 /** replayEvents' state across one session's events. */
 class Replay {
@@ -183,8 +176,11 @@ class Replay {
   private inlineRun: ScopeRun | undefined;
   private inlineRuns = 0;
   private lines = 0;
+  private readonly tasks: TaskReplay[] = [];
+  private readonly prices: PriceTable;
 
   constructor(private readonly options: ReplayOptions) {
+    this.prices = withOverride(DEFAULT_PRICES, options.user?.prices);
     // A session replayed from its start: its first prompt starts task 1, as with the hooks.
     this.session = { ...newSession("replay"), main: newScope(0) };
     this.forcedGate = options.gated
@@ -209,11 +205,37 @@ class Replay {
     if (event.kind === "user_text") this.userText(run, event);
     this.startFirstTask(run, event);
     this.feed(run, this.ingested(event, run.key));
+    if (run.key === "main") this.noteTask(event, line);
     if (event.kind === "assistant") this.assistant(run, event, line);
   }
 
+  /** A main-scope line that started a task (a typed prompt, or the first line of a resumed session): the task is named by its prompt. */
+  private noteTask(event: LocatedEvent, line: number): void {
+    const task = this.session.main.task;
+    if (task === 0 || this.tasks.at(-1)?.task === task) return;
+    const prompt = event.kind === "user_text" && event.isPrompt ? typedText(event.text).slice(0, PROMPT_KEPT) : undefined;
+    this.tasks.push({
+      task,
+      line,
+      ...(prompt !== undefined ? { prompt } : {}),
+      ...(event.timestamp !== undefined ? { startedAt: event.timestamp } : {}),
+      trail: [],
+    });
+  }
+
+  /** What the task at the root of `key`'s tree has spent before a call: what its budgets are checked against (SPEC §12). */
+  private noteSpentBefore(key: ScopeKey): void {
+    const rootTask = rootTaskOf(this.session, key);
+    let task: TaskReplay | undefined;
+    for (let i = this.tasks.length - 1; i >= 0 && task === undefined; i--) if (this.tasks[i]!.task === rootTask) task = this.tasks[i];
+    if (!task) return;
+    const spent = rootSpendOf(this.session, key);
+    task.trail.push({ tokens: totalTokens(spent.tokens), costUsd: estimateCostUsd(spent.byModel, this.prices) });
+  }
+
   private feed(run: ScopeRun, events: readonly SessionEvent[]): Reduction {
-    const reduced = reduceAll(this.session, events);
+    // Replay keeps no earlier state: the machine may change it in place (the same fold, without copies).
+    const reduced = reduceAll(this.session, events, { transient: true });
     this.session = reduced.session;
     const scope = scopeAt(this.session, run.key);
     if (scope.spend) this.runOf(run.key)?.taskSpend.set(scope.task, scope.spend as Spend);
@@ -292,6 +314,8 @@ class Replay {
     if (run.key !== "main" || !event.isPrompt) return;
     const prompt = readPrompt(typedText(event.text));
     this.feed(run, [
+      // The user typed again: the turn before ended (the hooks' Stop): what it let through and never saw run did not run.
+      ...(this.session.main.task > 0 ? [TURN_END_MAIN] : []),
       {
         kind: "prompt_vouched",
         key: promptKey(event.promptId),
@@ -323,8 +347,12 @@ class Replay {
    * runs their PreToolUse (see decideWaiting).
    */
   private assistant(run: ScopeRun, event: AssistantEvent, line: number): void {
-    const texts = run.messageTexts.get(event.messageId) ?? [];
-    run.messageTexts.set(event.messageId, texts);
+    let texts = run.messageTexts.get(event.messageId);
+    if (texts === undefined) {
+      texts = [];
+      run.messageTexts.set(event.messageId, texts);
+      if (run.messageTexts.size > MESSAGES_REMEMBERED) run.messageTexts.delete(run.messageTexts.keys().next().value!);
+    }
     for (const block of event.blocks) {
       if (block.type === "text") texts.push(block.text);
       else if (!this.byCallId.has(block.id) && !this.waiting.some((w) => w.block.id === block.id))
@@ -408,6 +436,8 @@ class Replay {
       },
       this.options.user ?? NO_SETTINGS,
     );
+    // Deciding changes nothing: the spend the decision saw is still the state's until its events are fed.
+    if (decided.decision.decision !== "neutral") this.noteSpentBefore(run.key);
     this.feed(run, decided.events);
     const call = this.remember(run, block, at.line, decided);
     if (decided.decision.decision !== "neutral") run.decided.push(decidedCall(this.session, run, block, decided));
@@ -417,7 +447,8 @@ class Replay {
         tool: block.name,
         stepsBefore,
       });
-    if (run.key === "main" && (DELEGATE_TOOLS as readonly string[]).includes(block.name)) this.delegations.push(delegationOf(call));
+    if (run.key === "main" && (DELEGATE_TOOLS as readonly string[]).includes(block.name))
+      this.delegations.push(delegationOf(call, block.input));
   }
 
   private remember(run: ScopeRun, block: ToolUseBlock, line: number, decided: SessionDecision): CallState {
@@ -428,7 +459,6 @@ class Replay {
     const call: CallState = {
       ref,
       tool: block.name,
-      input: block.input,
       digest: decided.digest,
       effect: effectOf(block.name, block.input),
       ...(decision.decision === "refused" ? { refused: true } : {}),
@@ -440,7 +470,7 @@ class Replay {
     const first = decided.repeat?.toolUseId !== undefined ? run.byId.get(decided.repeat.toolUseId) : undefined;
     if (first) {
       call.repeatOf = first;
-      run.repeats.push({ first, repeat: call });
+      run.repeats.push({ first, repeat: call, input: block.input });
     }
     return call;
   }
@@ -493,12 +523,15 @@ class Replay {
 
   result(): EventsReplay {
     this.decideWaiting();
+    // The recording ends every scope's loop (Stop, SubagentStop): calls that never came back did not run.
+    for (const run of this.runs.values())
+      this.feed(run, [{ kind: "scope", scope: run.key, event: { kind: "turn_end", subagent: run.key !== "main" } }]);
     const runs = [...this.runs.values()];
     const prompts: Record<string, string> = {};
     for (const run of runs) if (run.scope === "agent" && run.prompt !== undefined) prompts[run.id] = run.prompt;
-    const reports = runs.map((run) => scopeReport(run, scopeAt(this.session, run.key).task));
+    const reports = runs.map((run) => scopeReport(run, scopeAt(this.session, run.key)));
     linkSubagents(reports, prompts, this.delegations);
-    return { scopes: reports, delegations: this.delegations, prompts, lines: this.lines, session: this.session };
+    return { scopes: reports, delegations: this.delegations, prompts, lines: this.lines, session: this.session, tasks: this.tasks };
   }
 }
 
@@ -535,8 +568,8 @@ function countGate(
   } else gate.passed += 1;
 }
 
-function delegationOf(call: CallState): Delegation {
-  const input = (call.input ?? {}) as Record<string, unknown>;
+function delegationOf(call: CallState, given: unknown): Delegation {
+  const input = (given ?? {}) as Record<string, unknown>;
   const text = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : undefined);
   const delegation: Delegation = { toolUseId: call.ref.toolUseId, line: call.ref.line, tool: call.tool };
   const prompt = text("prompt") ?? text("message");
@@ -558,13 +591,14 @@ function totalOf(run: ScopeRun): Spend | undefined {
   return run.taskSpend.size === 0 ? undefined : sumSpend([...run.taskSpend.values()]);
 }
 
-function scopeReport(run: ScopeRun, tasks: number): ScopeReplay {
+function scopeReport(run: ScopeRun, state: ScopeState): ScopeReplay {
+  const tasks = state.task;
   const spend = totalOf(run);
-  const repeats: RepeatFinding[] = run.repeats.map(({ first, repeat }) => {
+  const repeats: RepeatFinding[] = run.repeats.map(({ first, repeat, input }) => {
     const resultBytes = repeat.resultBytes ?? 0;
     return {
       tool: repeat.tool,
-      input: repeat.input,
+      input,
       digest: repeat.digest,
       first: first.ref,
       repeat: repeat.ref,
@@ -590,6 +624,9 @@ function scopeReport(run: ScopeRun, tasks: number): ScopeReplay {
     decided: run.decided,
     taskSpend: [...run.taskSpend.entries()].sort(([a], [b]) => a - b).map(([task, taskSpend]) => ({ task, spend: taskSpend })),
     ...(spend ? { spend, messages: run.spendingMessages.size } : {}),
+    ...(run.key !== "main" && state.rootTask !== undefined ? { rootTask: state.rootTask } : {}),
+    ...(run.key !== "main" && state.ordinal !== undefined ? { ordinal: state.ordinal } : {}),
+    ...(state.agentType !== undefined ? { agentType: state.agentType } : {}),
   };
   if (run.gate) report.gate = run.gate;
   return report;

@@ -2,7 +2,9 @@
 // subagent files beside it), reading them, and putting the findings together.
 import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { readAll } from "../transcript/forward-reader.js";
+import { eventsForward } from "../transcript/forward-reader.js";
+import type { LocatedEvent } from "../transcript/reverse-reader.js";
+import { openFileSource, type ByteSource } from "../transcript/source.js";
 import { DEFAULT_PRICES, estimateCostUsd } from "../engine/prices.js";
 import { sumSpend, totalTokens, type Spend } from "../engine/spend.js";
 import { gateSourceFrom } from "../engine/gate-policy.js";
@@ -10,7 +12,7 @@ import { readOptIn } from "../optin/read.js";
 import type { GateSource } from "../engine/session/state.js";
 import type { UserSettings } from "../engine/session/decide.js";
 import type { ReplaySpend, ScopeReplay } from "./types.js";
-import { REPLAY_POLICY, replaySession, type ReplayOptions } from "./core.js";
+import { REPLAY_POLICY, replaySession, type ReplayOptions, type SessionInput } from "./core.js";
 import { TOKEN_ESTIMATE, type FileReplay, type ReplayReport, type ReplayTotals } from "./types.js";
 
 /** A file that cannot be replayed: the CLI turns it into one line and exit 2. */
@@ -84,7 +86,7 @@ export function planFiles(paths: readonly string[], cwd: string): Planned[] {
 }
 
 /** A skill's opt-in from its file, as the hooks read it; a skill file that is gone (or unreadable) gates nothing offline. */
-function skillSource(file: string): GateSource | undefined {
+export function skillSource(file: string): GateSource | undefined {
   try {
     return gateSourceFrom(file, readOptIn(file));
   } catch {
@@ -126,19 +128,14 @@ export function replayFiles(
 
 /** One session's files through one machine, reported file by file (each scope under the file its lines came from). */
 function replayGroup(group: readonly Planned[], options: ReplayOptions): FileReplay[] {
-  const inputs = group.map((item) => {
-    const agentId = subagentIdOf(item.path);
-    return { events: readFile(item.path), ...(item.role === "subagent" ? { subagentFile: agentId !== undefined ? { agentId } : {} } : {}) };
-  });
-  const replayed = replaySession(inputs, options);
+  const replayed = replaySession(sessionInputs(group.map((item) => ({ path: item.path, subagent: item.role === "subagent" }))), options);
   return group.map((item, index) => {
     const scopes = replayed.scopes.filter((scope) => (replayed.scopeFiles.get(scope.id) ?? 0) === index);
-    const lines = inputs[index]!.events.reduce((max, event) => Math.max(max, event.lineNo ?? 0), 0);
     return {
       path: item.path,
       role: item.role,
       ...(item.subagentOf ? { subagentOf: item.subagentOf } : {}),
-      lines,
+      lines: replayed.fileLines[index] ?? 0,
       calls: scopes.reduce((sum, scope) => sum + scope.calls, 0),
       scopes,
       spend: scopes.flatMap((scope) => (scope.spend ? [replaySpend(spendLabel(scope), scope.spend, scope.messages ?? 0)] : [])),
@@ -146,12 +143,53 @@ function replayGroup(group: readonly Planned[], options: ReplayOptions): FileRep
   });
 }
 
-function readFile(path: string): ReturnType<typeof readAll> {
+/** Bytes read from transcript files, as reading goes (for a progress line). */
+export interface ReadCounter {
+  bytes: number;
+  /** Called now and then while reading, after `bytes` grew. */
+  tick?(): void;
+}
+
+/** How many events are read between two updates of a ReadCounter. */
+const EVENTS_PER_TICK = 512;
+
+/**
+ * A file's events as they are read, one line at a time (never the whole
+ * file); the file is closed when the caller stops or the end is reached.
+ * A file that cannot be opened is a ReplayInputError.
+ */
+export function* fileEvents(path: string, counter?: ReadCounter): Generator<LocatedEvent> {
+  let source: ByteSource;
   try {
-    return readAll(path);
+    source = openFileSource(path);
   } catch (error) {
     throw new ReplayInputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
   }
+  let counted = 0;
+  let events = 0;
+  const count = () => {
+    if (!counter) return;
+    counter.bytes += source.bytesRead - counted;
+    counted = source.bytesRead;
+    counter.tick?.();
+  };
+  try {
+    for (const event of eventsForward(source)) {
+      if (++events % EVENTS_PER_TICK === 0) count();
+      yield event;
+    }
+  } finally {
+    count();
+    source.close();
+  }
+}
+
+/** A session's files as replay inputs: the session file first, each subagent file as that agent's own. */
+export function sessionInputs(files: ReadonlyArray<{ path: string; subagent: boolean }>, counter?: ReadCounter): SessionInput[] {
+  return files.map(({ path, subagent }) => {
+    const agentId = subagentIdOf(path);
+    return { events: fileEvents(path, counter), ...(subagent ? { subagentFile: agentId !== undefined ? { agentId } : {} } : {}) };
+  });
 }
 
 /** How a file's spend names a scope: `main`, `agent:<id>`, or `sidechain` for 1.0 inline subagents (no agent id). */

@@ -126,7 +126,30 @@ export interface ScopeReplay {
   taskSpend: Array<{ task: number; spend: Spend }>;
   /** Assistant messages that reported usage, each once. */
   messages?: number;
+  /** A subagent: the main scope's task it was launched in, whose spend it counts toward (the session machine's). */
+  rootTask?: number;
+  /** A subagent: its place among the subagents its root task started (1 for the first), as agent budgets count them. */
+  ordinal?: number;
+  /** A subagent's type, when the machine learned it. */
+  agentType?: string;
   gate?: GateReplay;
+}
+
+/** One task of the main scope, as replay saw it start and spend. */
+export interface TaskReplay {
+  task: number;
+  /** The line that started it (its prompt's, or a resumed session's first). */
+  line: number;
+  /** The start of the prompt that started it (none: a resumed session's first task). */
+  prompt?: string;
+  /** When that line was written (ISO time), if it says. */
+  startedAt?: string;
+  /**
+   * Before each call of the task's tree that a budget could refuse (every
+   * call but the neutral tools'), what the task had spent: the figures its
+   * budgets are checked against (SPEC §12), in the order the calls were decided.
+   */
+  trail: Array<{ tokens: number; costUsd: number }>;
 }
 
 export interface FileReplay {

@@ -75,11 +75,19 @@ export function readEventsFrom(
   return { events: read.lines.flatMap(locatedEvents), nextOffset: read.nextOffset, shrunk: read.shrunk };
 }
 
-/** Every event of the file, oldest first, tolerant of anything (a torn last line is simply skipped). */
+/**
+ * Every event of the file, oldest first, as it is read: a line is parsed only
+ * when the caller asks for its events, so a whole file is never held (replay
+ * reads months of sessions this way). Tolerant of anything: a torn last line
+ * is simply skipped. The file is closed when the caller stops iterating.
+ */
+export function* eventsForward(source: TranscriptSource, options: LineReadOptions = {}): Generator<LocatedEvent> {
+  for (const line of readLinesForward(source, 0, options)) yield* locatedEvents(line);
+}
+
+/** Every event of the file in an array (small files, tests); replay streams with eventsForward. */
 export function readAll(source: TranscriptSource, options: LineReadOptions = {}): LocatedEvent[] {
-  const events: LocatedEvent[] = [];
-  for (const line of readLinesForward(source, 0, options)) events.push(...locatedEvents(line));
-  return events;
+  return [...eventsForward(source, options)];
 }
 
 function locatedEvents(line: NumberedLine): LocatedEvent[] {

@@ -191,6 +191,7 @@ export function parseLine(line: string): TranscriptEvent[] | null {
 }
 
 function eventsOf(json: unknown, forceSidechain: boolean, agentId: string | undefined): TranscriptEvent[] {
+  if (holdsNothing(json)) return [];
   const parsed = RawLineSchema.safeParse(json);
   if (!parsed.success) return [];
   const raw = parsed.data;
@@ -208,6 +209,30 @@ function eventsOf(json: unknown, forceSidechain: boolean, agentId: string | unde
       return queuedNotification(raw, info);
     default:
       return [];
+  }
+}
+
+/**
+ * A line that can hold no event, told by its type alone (and, for a progress,
+ * system or queue line, one more field): most lines by count (hook and bash
+ * progress, snapshots, queue operations, turn durations). eventsOf gives them
+ * nothing either way; answering before the schema runs saves replay its cost.
+ */
+function holdsNothing(json: unknown): boolean {
+  if (json === null || typeof json !== "object") return false;
+  const line = json as { type?: unknown; subtype?: unknown; data?: unknown; operation?: unknown };
+  switch (line.type) {
+    case "system":
+      return line.subtype !== "compact_boundary";
+    case "progress":
+      return line.data === null || typeof line.data !== "object" || (line.data as { type?: unknown }).type !== "agent_progress";
+    case "queue-operation":
+      return line.operation !== "enqueue";
+    case "file-history-snapshot":
+    case "summary":
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -61,8 +61,17 @@ describe("utility replay", () => {
   });
 
   it("bad arguments and unreadable files: one line, exit 2", async () => {
-    for (const argv of [["replay"], ["replay", "--nope", BIG], ["replay", "missing.jsonl"], ["replay", "."]]) {
-      const run = await cli(argv, { cwd: dir.path });
+    for (const argv of [
+      ["replay"],
+      ["replay", "--nope", BIG],
+      ["replay", "missing.jsonl"],
+      ["replay", "repeat.jsonl", "--all"],
+      ["replay", ".", "--since", "last week"],
+      ["replay", ".", "--json", "--html", "x.html"],
+      ["replay", ".", "--gated"],
+    ]) {
+      // A HOME with no sessions: `replay` alone finds none for this folder.
+      const run = await cli(argv, { cwd: dir.path, env: { HOME: dir.path } });
       expect(run.code, argv.join(" ")).toBe(2);
       expect(run.stdout).toBe("");
       expect(run.stderr.trimEnd().split("\n"), argv.join(" ")).toHaveLength(1);

@@ -47,11 +47,23 @@ export function reduce(session: SessionState, event: SessionEvent): Reduction {
   return reduceAll(session, [event]);
 }
 
-export function reduceAll(session: SessionState, events: readonly SessionEvent[]): Reduction {
-  const draft = copySession(session);
-  const out: Omit<Reduction, "session"> = { outcomes: [], prompts: [] };
+export interface ReduceOptions {
+  /**
+   * The caller gives `session` up: it will read only the returned state from
+   * now on (replay, which folds one recorded session forward and keeps no
+   * earlier state). Then nothing is copied and the state changes in place;
+   * the result is the same. Without it, the given state is never changed.
+   */
+  transient?: boolean;
+}
+
+export function reduceAll(session: SessionState, events: readonly SessionEvent[], options: ReduceOptions = {}): Reduction {
+  const transient = options.transient === true;
+  const draft = transient ? (session as SessionDraft) : copySession(session);
+  const out: Out = { outcomes: [], prompts: [], transient };
   for (const event of events) apply(draft, event as Extract<SessionEvent, { kind: SessionEvent["kind"] }>, out);
-  return { session: draft as SessionState, ...out };
+  const { transient: _transient, ...reduction } = out;
+  return { session: draft as SessionState, ...reduction };
 }
 
 /** The scope a key names; a subagent not seen yet starts as its first event would start it. */
@@ -75,7 +87,7 @@ function copySpend(spend: Readonly<Spend> | (SessionState["spend"] & object)): S
   return { tokens: { ...spend.tokens }, byModel, toolCalls: spend.toolCalls, agentsLaunched: spend.agentsLaunched };
 }
 
-type Out = Omit<Reduction, "session">;
+type Out = Omit<Reduction, "session"> & { transient: boolean };
 
 type Handler<K extends SessionEvent["kind"]> = (session: SessionDraft, event: Extract<SessionEvent, { kind: K }>, out: Out) => void;
 
@@ -154,11 +166,13 @@ function putScope(session: SessionDraft, key: ScopeKey, scope: ScopeState): void
  */
 function scopeEvents(session: SessionDraft, key: ScopeKey, events: readonly ScopeEvent[], out: Out): void {
   const before = scopeAt(session as SessionState, key);
-  const reduced = applyEvents(before, events);
+  // Changed in place, the scope's spend before is a copy (what the events add to it is added to the session's).
+  const spentBefore = out.transient && before.spend ? copySpend(before.spend) : before.spend;
+  const reduced = applyEvents(before, events, out.transient);
   putScope(session, key, reduced.state);
   for (const outcome of reduced.outcomes) out.outcomes.push({ ...outcome, scope: key });
   if (events.some((e) => e.kind === "prompt")) return;
-  addDelta(session, before.spend, reduced.state.spend);
+  addDelta(session, spentBefore, reduced.state.spend);
 }
 
 function addDelta(session: SessionDraft, before: ScopeState["spend"], after: ScopeState["spend"]): void {

@@ -55,13 +55,51 @@ export interface Reduced {
   outcomes: Outcome[];
 }
 
-/** A copy of the parts the reducer changes, so the caller's state is never touched. */
+/**
+ * A copy of the scope's own fields, so the caller's state is never touched.
+ * Its maps and lists (pending, history, the message memories) stay shared
+ * with the caller's state until an event changes one: `own` copies it then,
+ * once per applyEvents (copy on write). Copying them all for every event cost
+ * replay about 40% of its time (issue 23). A transient reduction (see
+ * Reduction options in ./reduce.ts) copies nothing: its caller gave the state up.
+ */
 function copyScope(state: ScopeState): ScopeDraft {
-  const copy = { ...state, pending: { ...state.pending }, history: [...state.history] } as ScopeDraft;
+  if (transient) return state as ScopeDraft;
+  const copy = { ...state } as ScopeDraft;
   if (state.spend) copy.spend = copySpend(state.spend);
-  if (state.messages) copy.messages = { ...state.messages };
-  if (state.callMessages) copy.callMessages = { ...state.callMessages };
-  if (state.messageModels) copy.messageModels = { ...state.messageModels };
+  return copy;
+}
+
+type Shared = "pending" | "history" | "messages" | "messageModels" | "callMessages";
+
+/** The maps and lists the current applyEvents made (each a copy of its input's, or new): only these may change in place. */
+let madeHere = new WeakSet<object>();
+/** The current applyEvents changes its state in place (its caller will not read the state it passed again). */
+let transient = false;
+
+/** The scope's `field`, made its own (a copy of the shared one, or a new one) before it is changed in place. */
+function own<K extends Shared>(scope: ScopeDraft, field: K): NonNullable<ScopeDraft[K]> {
+  const value = scope[field] as object | undefined;
+  if (value !== undefined && (transient || madeHere.has(value))) return value as NonNullable<ScopeDraft[K]>;
+  const copy = Array.isArray(value)
+    ? [...(value as unknown[])]
+    : copyRecord((value ?? (field === "history" ? [] : {})) as Record<string, unknown>);
+  madeHere.add(copy);
+  (scope as Record<K, unknown>)[field] = copy;
+  return copy as NonNullable<ScopeDraft[K]>;
+}
+
+/**
+ * A record's own entries, in order. Id-keyed records are in V8's dictionary
+ * mode, which `{ ...record }` copies about four times slower than this loop.
+ * A `__proto__` key (a state file written by hand) is defined, never assigned.
+ */
+function copyRecord(record: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: record[key], enumerable: true, writable: true, configurable: true });
+    else copy[key] = record[key];
+  }
   return copy;
 }
 
@@ -71,7 +109,13 @@ function copySpend(spend: NonNullable<ScopeState["spend"]>): Spend {
   return { ...spend, tokens: { ...spend.tokens }, byModel };
 }
 
-export function applyEvents(state: ScopeState, events: readonly ScopeEvent[]): Reduced {
+/**
+ * The scope after `events`. `inPlace`: the caller gives `state` up (it reads
+ * only the returned state from now on), so it is changed in place, not copied.
+ */
+export function applyEvents(state: ScopeState, events: readonly ScopeEvent[], inPlace = false): Reduced {
+  madeHere = new WeakSet();
+  transient = inPlace;
   const scope = copyScope(state);
   const outcomes: Outcome[] = [];
   for (const event of events) apply(scope, event, outcomes);
@@ -159,7 +203,7 @@ function decided(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "call" }>
   if (launchesAgents(event.tool) || event.actsAs === "delegate") spend.agentsLaunched += 1;
   if (!event.toolUseId) return;
   const tokens = messageTokensOf(scope, event.toolUseId);
-  scope.pending[idKey(event.toolUseId)] = {
+  own(scope, "pending")[idKey(event.toolUseId)] = {
     tool: event.tool,
     digest: event.digest,
     effect: event.effect,
@@ -183,7 +227,7 @@ function resulted(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "result"
   const key = idKey(event.toolUseId);
   if (!Object.hasOwn(scope.pending, key)) return;
   const call = scope.pending[key]!;
-  delete scope.pending[key];
+  delete own(scope, "pending")[key];
   const { startedAt: _started, tokens: _tokens, deniedSeen: _denied, jobOf, ...ran } = call;
   const launched = ran.effect.kind === "exec" && ran.effect.background === true && event.jobId !== undefined ? { jobId: event.jobId } : {};
   remember(scope, event.failed ? { ...ran, ...launched, failed: true } : { ...ran, ...launched });
@@ -211,7 +255,7 @@ function resultOutcome(call: ScopeState["pending"][string], event: Extract<Scope
 function deniedSeen(scope: ScopeDraft, toolUseId: string): void {
   const key = idKey(toolUseId);
   if (!Object.hasOwn(scope.pending, key)) return;
-  scope.pending[key] = { ...scope.pending[key]!, deniedSeen: true };
+  own(scope, "pending")[key] = { ...scope.pending[key]!, deniedSeen: true };
 }
 
 /**
@@ -230,7 +274,7 @@ function confirmed(scope: ScopeDraft, messageId: string, outcomes: Outcome[]): v
 /** A call let through never ran (Claude Code refused it): it is no step, and its outcome is `denied`. `key`: its key in `pending`. */
 function refund(scope: ScopeDraft, key: string, outcomes: Outcome[]): void {
   const call = scope.pending[key]!;
-  delete scope.pending[key];
+  delete own(scope, "pending")[key];
   scope.step = Math.max(0, scope.step - 1);
   if (scope.spend) scope.spend.toolCalls = Math.max(0, scope.spend.toolCalls - 1);
   outcomes.push({
@@ -244,8 +288,9 @@ function refund(scope: ScopeDraft, key: string, outcomes: Outcome[]): void {
 }
 
 function remember(scope: ScopeDraft, call: RanCallDraft): void {
-  scope.history.push(call);
-  if (scope.history.length > HISTORY_LIMIT) scope.history.splice(0, scope.history.length - HISTORY_LIMIT);
+  const history = own(scope, "history");
+  history.push(call);
+  if (history.length > HISTORY_LIMIT) history.splice(0, history.length - HISTORY_LIMIT);
 }
 
 /**
@@ -259,7 +304,7 @@ function backgroundEnded(scope: ScopeDraft, end: JobRef): void {
   const key = end.toolUseId === undefined ? undefined : idKey(end.toolUseId);
   if (key === undefined || !Object.hasOwn(scope.pending, key)) return;
   const call = scope.pending[key]!;
-  if (call.effect.kind === "exec" && call.effect.background) scope.pending[key] = { ...call, effect: { kind: "exec" } };
+  if (call.effect.kind === "exec" && call.effect.background) own(scope, "pending")[key] = { ...call, effect: { kind: "exec" } };
 }
 
 /**
@@ -268,9 +313,8 @@ function backgroundEnded(scope: ScopeDraft, end: JobRef): void {
  * line): each message is counted once, at the largest count seen per field.
  */
 function usage(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "usage" }>): void {
-  const messages = (scope.messages ??= {});
   const message = idKey(event.messageId);
-  const counted = Object.hasOwn(messages, message) ? messages[message]! : zeroTokens();
+  const counted = scope.messages && Object.hasOwn(scope.messages, message) ? scope.messages[message]! : zeroTokens();
   const largest: TokenCounts = {
     input: Math.max(counted.input, event.tokens.input),
     output: Math.max(counted.output, event.tokens.output),
@@ -281,23 +325,50 @@ function usage(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "usage" }>)
   const spend = spendOf(scope);
   addTokens(spend.tokens, added);
   addTokens((spend.byModel[event.model] ??= zeroTokens()), added);
-  delete messages[message];
-  messages[message] = largest; // newest last: the oldest are forgotten first
-  forgetOldest(messages, MESSAGE_MEMORY);
-  const models = (scope.messageModels ??= {});
-  delete models[message];
-  models[message] = event.model;
-  forgetOldest(models, MESSAGE_MEMORY);
-  const calls = (scope.callMessages ??= {});
-  for (const id of event.toolUseIds) {
-    const key = idKey(id);
-    delete calls[key];
-    calls[key] = event.messageId;
+  // The memories are changed only when this line tells them something new (most lines of a message repeat it): copying them is the cost.
+  if (!isNewest(scope.messages, message) || !sameCounts(largest, counted))
+    putNewest(own(scope, "messages"), message, largest, MESSAGE_MEMORY);
+  if (!isNewest(scope.messageModels, message) || scope.messageModels![message] !== event.model)
+    putNewest(own(scope, "messageModels"), message, event.model, MESSAGE_MEMORY);
+  const ids = event.toolUseIds.map(idKey);
+  if (!newestAre(scope.callMessages, ids, event.messageId)) {
+    const calls = own(scope, "callMessages");
+    for (const key of ids) putNewest(calls, key, event.messageId, MESSAGE_MEMORY * 4);
   }
-  forgetOldest(calls, MESSAGE_MEMORY * 4);
-  // A call decided before its line was read holds the counts it had then: bring them up to date.
+  refreshPending(scope, event.messageId, largest);
+}
+
+/** Sets `key` as the record's newest entry (insertion order: newest last) and forgets the oldest past `keep`. */
+function putNewest<V>(record: Record<string, V>, key: string, value: V, keep: number): void {
+  delete record[key];
+  record[key] = value;
+  forgetOldest(record, keep);
+}
+
+/** A call decided before its line was read holds the counts it had then: bring them up to date. */
+function refreshPending(scope: ScopeDraft, messageId: string, largest: TokenCounts): void {
+  const calls = scope.callMessages!;
   for (const [key, call] of Object.entries(scope.pending))
-    if (Object.hasOwn(calls, key) && calls[key] === event.messageId) scope.pending[key] = { ...call, tokens: largest };
+    if (Object.hasOwn(calls, key) && calls[key] === messageId && !(call.tokens && sameCounts(call.tokens, largest)))
+      own(scope, "pending")[key] = { ...call, tokens: largest };
+}
+
+/** Is `key` the newest (last) key of the record? */
+function isNewest(record: Readonly<Record<string, unknown>> | undefined, key: string): boolean {
+  return record !== undefined && Object.hasOwn(record, key) && Object.keys(record).at(-1) === key;
+}
+
+/** Are `keys` the record's newest keys, in this order, each naming `value`? (Re-adding them would change nothing.) */
+function newestAre(record: Readonly<Record<string, string>> | undefined, keys: readonly string[], value: string): boolean {
+  if (record === undefined) return false;
+  if (keys.length === 0) return true;
+  if (!keys.every((key) => Object.hasOwn(record, key) && record[key] === value)) return false;
+  const all = Object.keys(record);
+  return keys.every((key, i) => all[all.length - keys.length + i] === key);
+}
+
+function sameCounts(a: TokenCounts, b: TokenCounts): boolean {
+  return a.input === b.input && a.output === b.output && a.cacheCreation === b.cacheCreation && a.cacheRead === b.cacheRead;
 }
 
 /** The message that made a call, its usage and model, when its line was read (SPEC §8: a step's tokens). */

@@ -54,7 +54,12 @@ export function rootSpendOf(session: SessionState, key: ScopeKey): Spend {
 export function launchesOf(session: SessionState, key: ScopeKey): number {
   const rootTask = rootTaskOf(session, key);
   const started = Object.values(session.agents).filter((agent) => agent.rootTask === rootTask).length;
-  return Math.max(rootSpendOf(session, key).agentsLaunched, started);
+  return launchesFrom(rootSpendOf(session, key).agentsLaunched, started);
+}
+
+/** A task's launches from its tree's count of admitted launches and the subagents that started in it: the more of the two (see launchesOf). */
+export function launchesFrom(admitted: number, started: number): number {
+  return Math.max(admitted, started);
 }
 
 /**

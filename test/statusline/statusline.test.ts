@@ -1,0 +1,138 @@
+// `utility statusline` (SPEC §9): one line from the session machine's state,
+// through its views (SPEC §15), for the JSON Claude Code hands a statusLine
+// command. The built dist/statusline.js loads what it needs and no more.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { afterAll, describe, expect, it } from "vitest";
+import { DEFAULT_PRICES } from "../../src/engine/prices.js";
+import { manualSource } from "../../src/engine/gate-policy.js";
+import { reduceAll } from "../../src/engine/session/reduce.js";
+import { newSession, type SessionState } from "../../src/engine/session/state.js";
+import { gateName, shortTokens, statusLine } from "../../src/statusline/line.js";
+import { runStatusLine } from "../../src/statusline/run.js";
+import { cli } from "../support/cli-io.js";
+import { PLUGIN_ROOT } from "../support/paths.js";
+import { tempDir } from "../transcript/helpers.js";
+
+const spent = (messageId: string, input: number, output: number, model = "claude-opus-4-5") => ({
+  kind: "scope" as const,
+  scope: "main" as const,
+  event: { kind: "usage" as const, messageId, model, tokens: { input, output, cacheCreation: 0, cacheRead: 0 }, toolUseIds: [] },
+});
+
+/** A session in task 2, two steps in, having spent 180,000 tokens; gated by /utility on when asked. */
+function session(gated: boolean): SessionState {
+  const start = { ...newSession("s1"), main: { ...newSession("s1").main, task: 1 } };
+  return reduceAll(start, [
+    { kind: "scope", scope: "main", event: { kind: "prompt", typed: true } },
+    ...(gated ? [{ kind: "skill_loaded" as const, scope: "main" as const, source: manualSource() }] : []),
+    spent("m1", 100_000, 50_000),
+    {
+      kind: "scope",
+      scope: "main",
+      event: {
+        kind: "call",
+        decision: "passed",
+        tool: "Read",
+        digest: "d1",
+        effect: { kind: "read", paths: [] },
+        toolUseId: "t1",
+        action: "retrieve",
+      },
+    },
+    spent("m2", 20_000, 10_000),
+    {
+      kind: "scope",
+      scope: "main",
+      event: { kind: "call", decision: "passed", tool: "Bash", digest: "d2", effect: { kind: "exec" }, toolUseId: "t2", action: "verify" },
+    },
+    {
+      kind: "scope",
+      scope: "main",
+      event: { kind: "call", decision: "refused", tool: "Bash", digest: "d3", effect: { kind: "exec" }, toolUseId: "t3" },
+    },
+    { kind: "user_budgets", budgets: { tokenBudget: 150_000, maxAgents: 2 } },
+  ]).session;
+}
+
+describe("the status line", () => {
+  it("shows the task and step, spend against the budgets (SPENT once reached), the gate, refusals and the last action", () => {
+    expect(statusLine(session(true), { prices: DEFAULT_PRICES })).toBe(
+      "utility · task 2 step 2/10 · 180k/150k SPENT tok · $2.10 · 0/2 agents · gated (/utility on) · 1 refused · last verify",
+    );
+    expect(statusLine(session(false), { prices: DEFAULT_PRICES, userBudgets: {} })).toBe(
+      "utility · task 2 step 2 · 180k tok · $2.10 · not gated · 1 refused · last verify",
+    );
+  });
+
+  it("says when there is no state yet, and fits the terminal's width", () => {
+    expect(statusLine(undefined, { prices: DEFAULT_PRICES })).toBe("utility · no tool call seen yet in this session");
+    const cut = statusLine(session(true), { prices: DEFAULT_PRICES, columns: 40 });
+    expect(cut).toHaveLength(40);
+    expect(cut.endsWith("…")).toBe(true);
+  });
+
+  it("names the gate by its skill's folder or its definition", () => {
+    expect(gateName({ ...manualSource(), file: "/p/.claude/skills/review/SKILL.md" })).toBe("review");
+    expect(gateName({ ...manualSource(), file: "/p/.claude/agents/auditor.md" })).toBe("auditor");
+    expect([shortTokens(999), shortTokens(1500), shortTokens(2_340_000), shortTokens(3e9)]).toEqual(["999", "1.5k", "2.3M", "3B"]);
+  });
+});
+
+describe("runStatusLine: Claude Code's JSON in, the session's line out", () => {
+  const home = tempDir();
+  afterAll(() => home.remove());
+  const data = join(home.path, ".claude", "plugins", "data", "utility-inline", "state");
+  mkdirSync(data, { recursive: true });
+  writeFileSync(join(data, "sess-1.json"), JSON.stringify(session(false)));
+  const env = { HOME: home.path };
+  const input = JSON.stringify({
+    session_id: "sess-1",
+    transcript_path: "/x.jsonl",
+    cwd: "/p",
+    model: { id: "claude-opus-4-5" },
+    version: "2.1.328",
+  });
+
+  it("finds the state in the plugin's data folder without CLAUDE_PLUGIN_DATA (Claude Code gives the command none)", () => {
+    expect(runStatusLine(input, env)).toEqual({
+      code: 0,
+      line: "utility · task 2 step 2 · 180k/150k SPENT tok · $2.10 · 0/2 agents · not gated · 1 refused · last verify",
+    });
+    expect(runStatusLine(JSON.stringify({ session_id: "other" }), env).line).toBe("utility · no tool call seen yet in this session");
+  });
+
+  it("prices with the user's override from settings.json, as the hooks do", () => {
+    writeFileSync(
+      join(home.path, ".claude", "settings.json"),
+      JSON.stringify({ pluginConfigs: { "utility@inline": { options: { prices: JSON.stringify({ opus: { input: 1, output: 1 } }) } } } }),
+    );
+    expect(runStatusLine(input, env).line).toContain(" · $0.18 · ");
+    writeFileSync(join(home.path, ".claude", "settings.json"), "{}");
+  });
+
+  it("says what is wrong with its input, exit 2; an unsafe session id is named, never a path", async () => {
+    expect(runStatusLine("not json", env)).toMatchObject({
+      code: 2,
+      line: expect.stringMatching(/^utility · statusline: stdin is not JSON/),
+    });
+    expect(runStatusLine("{}", env)).toMatchObject({ code: 2, line: expect.stringMatching(/no session_id/) });
+    expect(runStatusLine(JSON.stringify({ session_id: "../../etc" }), env).line).toMatch(
+      /^utility · session id "..\/..\/etc" is not a safe id/,
+    );
+    const run = await cli(["statusline"], { stdin: input, env });
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.stdout).toBe("utility · task 2 step 2 · 180k/150k SPENT tok · $2.10 · 0/2 agents · not gated · 1 refused · last verify\n");
+  });
+
+  it("dist/statusline.js prints the same line, and carries no CLI parser, no YAML reader, no classic zod", () => {
+    const bundle = join(PLUGIN_ROOT, "dist", "statusline.js");
+    const run = spawnSync(process.execPath, [bundle], { input, env: { PATH: process.env.PATH, HOME: home.path }, encoding: "utf8" });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("utility · task 2 step 2 · 180k/150k SPENT tok · $2.10 · 0/2 agents · not gated · 1 refused · last verify\n");
+    const code = readFileSync(bundle, "utf8");
+    expect(code).not.toMatch(/commander|gray-matter|js-yaml/i);
+    expect(code).not.toMatch(/"Zod(?!Mini)[A-Z]\w*"/);
+  });
+});
