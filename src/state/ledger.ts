@@ -15,7 +15,7 @@ import { sessionSpend } from "../engine/session/views.js";
 import type { SessionState } from "../engine/session/state.js";
 import type { Spend } from "../engine/spend.js";
 import { appendJsonLine } from "./log-file.js";
-import { isSafeId, safeId } from "./paths.js";
+import { ensureRealFolder, isSafeId, safeId } from "./paths.js";
 import type { StateStore, Transaction } from "./store.js";
 
 const DAY_MS = 86_400_000;
@@ -35,8 +35,9 @@ export function ledgerFile(dataDir: string, sessionId: string, t: number): strin
   return join(ledgerDir(dataDir), dayOf(t), `${safeId("session id", sessionId)}.jsonl`);
 }
 
-/** Appends a session's line to its file of the line's day. */
+/** Appends a session's line to its file of the line's day. Both folders are checked: a link planted for either is never followed (SPEC §10). */
 export function appendLedgerLine(dataDir: string, sessionId: string, line: LedgerLine): void {
+  ensureRealFolder(ledgerDir(dataDir));
   appendJsonLine(ledgerFile(dataDir, sessionId, line.t), line);
 }
 
