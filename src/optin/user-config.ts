@@ -59,7 +59,7 @@ export const USER_GUARD_OPTIONS: Record<GuardKey, string> = {
 export const PRICES_OPTION = "prices";
 
 export const PRICES_EXPECTED =
-  'one line of JSON mapping opus, sonnet or haiku to any of input, output, cacheWrite, cacheRead in US dollars per million tokens, such as {"opus":{"input":5,"output":25}}';
+  'one line of JSON mapping opus, sonnet or haiku to any of input, output, cacheCreation, cacheRead in US dollars per million tokens, such as {"opus":{"input":5,"output":25}}';
 
 /** The environment variable Claude Code sets for an option (non-alphanumerics become `_`, then upper case). */
 export function optionEnvName(option: string): string {

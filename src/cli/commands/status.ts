@@ -4,7 +4,9 @@ import { readLogFile } from "../../summary/load.js";
 import { agentKey, type ScopeKey } from "../../engine/session/events.js";
 import { scopeAt } from "../../engine/session/reduce.js";
 import type { SessionState } from "../../engine/session/state.js";
-import { gateOf, rootSpendOf } from "../../engine/session/views.js";
+import { gateOf, rootSpendOf, sessionSpend } from "../../engine/session/views.js";
+import { spendJson } from "../../summary/spend.js";
+import { estimateCostUsd } from "../../engine/prices.js";
 import { locateSessionData } from "../../state/locate.js";
 import { sessionLogPath } from "../../state/paths.js";
 import { FileStateStore } from "../../state/store.js";
@@ -119,8 +121,16 @@ function runStatus({ values }: Parsed, io: CliIo): number {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  if (values.json) printJson(io, { session: sessionId, dataDir: view?.dir ?? null, state: view?.state ?? null });
-  else io.stdout(renderStatus(sessionId, view));
+  if (values.json) {
+    const spend = view?.state ? sessionSpend(view.state) : zeroSpend();
+    const costUsd = estimateCostUsd(spend.byModel, withOverride(DEFAULT_PRICES, view?.userConfig?.prices));
+    printJson(io, {
+      spend: spendJson({ tokens: spend.tokens, costUsd }),
+      session: sessionId,
+      dataDir: view?.dir ?? null,
+      state: view?.state ?? null,
+    });
+  } else io.stdout(renderStatus(sessionId, view));
   return 0;
 }
 
