@@ -3,7 +3,7 @@
 // the history, the guards and budgets beyond one task in force (SPEC §12, §14), and
 // `utility_max_agents` over the whole tree of a task, nested launches included.
 import { describe, expect, it } from "vitest";
-import { decideCall, decideInSession, type UserSettings } from "../../../src/engine/session/decide.js";
+import { decideCall, decideInSession, scopeLineOf, type UserSettings } from "../../../src/engine/session/decide.js";
 import type { SessionEvent } from "../../../src/engine/session/events.js";
 import { reduceAll, scopeAt } from "../../../src/engine/session/reduce.js";
 import type { ScopeEvent } from "../../../src/engine/session/scope-events.js";
@@ -181,6 +181,14 @@ describe("budgets beyond one task (decideInSession)", () => {
     expect(d.decision.decision === "refused" && d.decision.reason).toContain("This session's token budget is spent: 500 tokens of 500");
     expect(d.budget?.beyond?.spent.session.tokens.input).toBe(500);
     expect(decideInSession(s, "main", BASH, { budgets: {}, session: { sessionTokenBudget: 501 } }).decision.decision).toBe("observed");
+  });
+
+  it("the scope's line says no tool call is left once the session's budget is spent", () => {
+    const gated = reduceAll(spentEarlier(500), [{ kind: "skill_loaded", scope: "main", source: gate() }]).session;
+    const line = (budget: number) =>
+      scopeLineOf(gated, "main", { budgets: {}, session: { sessionTokenBudget: budget } }, "claude-opus-4-5");
+    expect(line(500)).toContain("no tool call left");
+    expect(line(501)).not.toContain("no tool call left");
   });
 
   it("the window's spend is what the caller read from the ledger; without it the window is not checked", () => {
