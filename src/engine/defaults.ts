@@ -34,6 +34,23 @@ export const DISPATCH_OVERHEAD = [
 /** On an exact tie, the action that spends less and ends sooner wins. */
 export const TIE_BREAK_ORDER = ["stop", "respond", "verify", "retrieve", "tool_call", "delegate"] as const;
 
+/**
+ * SPEC §13: when the last this-many runs of one call returned the same result,
+ * the next run is a stuck loop. `utility_stuck_after` (frontmatter) and the
+ * user's `stuck_after` change it; 0 turns identical-outcome notices and the
+ * stuck-loop rule off.
+ */
+export const DEFAULT_STUCK_AFTER = 3;
+
+/** SPEC §13: a stuck call still runs under the gate when its report's Redundancy is at least this (the model expects the same result). */
+export const STUCK_REDUNDANCY = 0.9;
+
+/** SPEC §12: the rolling window of `window_cost_budget_usd` when `window_hours` is not set: the length of Claude's usage windows. */
+export const DEFAULT_WINDOW_HOURS = 5;
+
+/** The longest window a user may set, in hours (a week); the spend ledger keeps a day more than this. */
+export const MAX_WINDOW_HOURS = 168;
+
 /** With `utility_step_cost: computed`, a reported StepCost may fall this far below the computed one, no further (SPEC §12). */
 export const STEP_COST_TOLERANCE = 0.05;
 

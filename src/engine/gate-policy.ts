@@ -2,6 +2,7 @@ import { tightestBudgets } from "./budget.js";
 import { ConfigSchema } from "./signals.js";
 import type { GateSource, ScopeState } from "./session/state.js";
 import type { Budgets } from "./budget.js";
+import { tightestGuards, type Guards } from "./guards.js";
 import type { CallAction, Conversation, Lambdas, OptInScope } from "./vocabulary.js";
 
 /** A file's opt-in as read from its frontmatter, as far as the policy needs it (src/optin/read.ts's OptInFile is one). */
@@ -16,6 +17,7 @@ export type OptInRead =
         maxSteps: number;
         tools: Partial<Record<CallAction, string[]>>;
         budgets: Budgets;
+        guards?: Guards;
       };
     }
   | { ok: false; problems: ReadonlyArray<{ message: string }>; data?: Record<string, unknown>; seemsGated?: boolean };
@@ -47,6 +49,7 @@ export function effectiveGate(session: { manualGate: boolean }, scope: ScopeStat
 function tighten(current: GateSource, next: GateSource): GateSource {
   const problem = [current.problem, next.problem].filter(Boolean).join(" ");
   const budgets = tightestBudgets(current.budgets, next.budgets);
+  const guards = tightestGuards(current.guards, next.guards);
   return {
     ...current,
     file: `${current.file}, ${next.file}`,
@@ -57,6 +60,7 @@ function tighten(current: GateSource, next: GateSource): GateSource {
     },
     ...(problem ? { problem } : {}),
     ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
+    ...(Object.keys(guards).length > 0 ? { guards } : {}),
   };
 }
 
@@ -96,6 +100,7 @@ export function gateSourceFrom(file: string, read: OptInRead): GateSource | unde
       config: ConfigSchema.parse({ lambdas: optIn.lambdas, floor: optIn.floor, maxSteps: optIn.maxSteps }),
       extraTools: optIn.tools as Record<string, string[]>,
       ...(Object.keys(optIn.budgets).length > 0 ? { budgets: optIn.budgets } : {}),
+      ...(optIn.guards && Object.keys(optIn.guards).length > 0 ? { guards: optIn.guards } : {}),
     };
   }
   if (!asksForGating(read.data) && !read.seemsGated) return undefined;

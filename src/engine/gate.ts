@@ -3,7 +3,8 @@ import { checkReport, showArithmetic, type Evaluation } from "./report/check.js"
 import type { RuleId } from "./vocabulary.js";
 import { parseLastReport } from "./report/parse.js";
 import type { Config } from "./signals.js";
-import { MAX_REPORT_TEXT_CHARS } from "./defaults.js";
+import { EPSILON, MAX_REPORT_TEXT_CHARS, STUCK_REDUNDANCY } from "./defaults.js";
+import { noProgressReason, stuckHint, type RanResult } from "./no-progress.js";
 import {
   actionPermits,
   actionPermitsActing,
@@ -27,6 +28,7 @@ import {
   type Budgets,
 } from "./budget.js";
 import type { PriceTable } from "./prices.js";
+import { checkSessionBudgets, type BeyondTaskSpend, type SessionBudgets } from "./session-budget.js";
 import type { Spend } from "./spend.js";
 
 /**
@@ -57,6 +59,10 @@ export interface GateInput {
   config: Config;
   extraTools: ExtraTools;
   repeat?: Repeat;
+  /** A stuck loop (SPEC §13): the last runs of this call, oldest first, which all returned the same result. */
+  stuck?: readonly RanResult[];
+  /** SPEC §14: a tool_call or delegate whose report's Uncertainty is at least this asks the user. */
+  confirmAboveUncertainty?: number;
   /** A writing tool aimed at the gate's own records (data folder, transcripts): why, for the refusal. */
   protectedTarget?: string;
   /** The task's spend and the budgets on it (SPEC §12); without it no budget applies. */
@@ -79,11 +85,14 @@ export interface GateBudget {
   model?: string;
   /** The user's budget settings are invalid: every call that is not neutral is refused with this. */
   userProblem?: string;
+  /** Budgets beyond one task (the user's, SPEC §12) and what they are checked against. */
+  beyond?: { budgets: SessionBudgets; spent: BeyondTaskSpend };
 }
 
 export type GateDecision =
   | { decision: "refused"; rule: RuleId; reason: string; evaluation?: Evaluation; report?: Report }
-  | { decision: "passed"; evaluation: Evaluation }
+  /** `fallback`: the call goes to the user, who decides (SPEC §14: Claude Code's "ask", with the reason). */
+  | { decision: "passed"; evaluation: Evaluation; fallback?: { to: "user"; reason: string } }
   | { decision: "observed"; hint?: string }
   | { decision: "neutral" };
 
@@ -137,6 +146,34 @@ function checkRepeat(input: GateInput, evaluation: Evaluation): GateDecision | u
   );
 }
 
+/** SPEC §13: a stuck loop's next run, under the gate, needs a report that expects the same result (Redundancy ≥ 0.9). */
+function checkStuck(input: GateInput, evaluation: Evaluation): GateDecision | undefined {
+  if (!input.stuck || evaluation.report.signals.redundancy >= STUCK_REDUNDANCY - EPSILON) return undefined;
+  const signals = { ...evaluation.report.signals, redundancy: STUCK_REDUNDANCY };
+  const u = roundUtility(utility(signals, input.config.lambdas));
+  return refused(
+    "no_progress",
+    `${noProgressReason(input.tool, input.stuck, evaluation.report.signals.redundancy)} With Redundancy=${STUCK_REDUNDANCY}: ${showArithmetic(signals, input.config.lambdas)} = ${formatUtility(u)}.`,
+    evaluation,
+  );
+}
+
+/**
+ * SPEC §14: a call that passed every rule, whose report chose tool_call or
+ * delegate with Uncertainty at or above the threshold, falls back to the
+ * user: Claude Code asks them, showing the reason. Never "allow".
+ */
+function withFallback(input: GateInput, evaluation: Evaluation): GateDecision {
+  const threshold = input.confirmAboveUncertainty;
+  const { action, signals, rationale } = evaluation.report;
+  if (threshold === undefined || !CONFIRMED_ACTIONS.includes(action) || signals.uncertainty < threshold - EPSILON)
+    return { decision: "passed", evaluation };
+  const reason = `utility: this ${input.tool} call's report chose ${action} with Uncertainty=${signals.uncertainty}, at or above ${threshold} (utility_confirm_above_uncertainty), so you decide whether it runs. Its rationale: "${rationale}"`;
+  return { decision: "passed", evaluation, fallback: { to: "user", reason } };
+}
+
+const CONFIRMED_ACTIONS: readonly string[] = ["tool_call", "delegate"];
+
 /** Budgets in force: the user's, and the frontmatter's that bind the scope; the smallest of each wins. */
 export function budgetsInForce(input: { budget?: Pick<GateBudget, "user" | "gate"> }): Budgets {
   if (!input.budget) return {};
@@ -157,6 +194,7 @@ function checkBudgets(input: GateInput): GateDecision | undefined {
   const launches = input.actsAs ? input.actsAs.action === "delegate" : undefined;
   const over =
     checkSpendBudget(budget.spend, budgets, budget.prices) ??
+    (budget.beyond ? checkSessionBudgets(budget.beyond.spent, budget.beyond.budgets, budget.prices) : undefined) ??
     checkStartedPastLimit(budget.startedAs, budgets) ??
     checkAgentLimit(input.tool, budget.launched, budgets, launches);
   return over ? refused(over.rule, over.reason) : undefined;
@@ -186,8 +224,17 @@ function decideWithoutReport(input: GateInput): GateDecision | undefined {
   if (isNeutralTool(input.tool) && !input.actsAs) return { decision: "neutral" };
   const overBudget = checkBudgets(input);
   if (overBudget) return overBudget;
-  if (!input.gated) return input.repeat ? { decision: "observed", hint: repeatHint(input.tool, input.repeat) } : { decision: "observed" };
+  if (!input.gated) return observed(input);
   return checkBeforeReport(input);
+}
+
+/** An ungated scope's call: observed, with a hint when it is an exact repeat or a stuck loop's next run. */
+function observed(input: GateInput): GateDecision {
+  const hints = [
+    ...(input.repeat ? [repeatHint(input.tool, input.repeat)] : []),
+    ...(input.stuck ? [stuckHint(input.tool, input.stuck)] : []),
+  ];
+  return hints.length > 0 ? { decision: "observed", hint: hints.join("\n") } : { decision: "observed" };
 }
 
 export function decideToolCall(input: GateInput): GateDecision {
@@ -201,7 +248,9 @@ export function decideToolCall(input: GateInput): GateDecision {
   return (
     checkStepCost(input, checked.evaluation) ??
     checkPermission(input, checked.evaluation) ??
-    checkRepeat(input, checked.evaluation) ?? { decision: "passed", evaluation: checked.evaluation }
+    checkRepeat(input, checked.evaluation) ??
+    checkStuck(input, checked.evaluation) ??
+    withFallback(input, checked.evaluation)
   );
 }
 

@@ -82,6 +82,7 @@ export const RULES = [
   "override_undocumented",
   "tool_not_permitted",
   "exact_repeat",
+  "no_progress",
   "protected_target",
   "optin_invalid",
   "budget_invalid",

@@ -94,7 +94,7 @@ function totalsList(report: HistoryReport): string {
     ["cost (est.)", usdText(t.spend.costUsd)],
     ["exact repeats", grouped(t.repeats)],
   ];
-  if (t.identicalOutcomes !== null) items.push(["identical outcomes", grouped(t.identicalOutcomes)]);
+  items.push(["identical outcomes", grouped(t.identicalOutcomes)]);
   return `<ul class="totals">${items.map(([label, value]) => `<li><b>${e(value)}</b>${e(label)}</li>`).join("")}</ul>`;
 }
 
@@ -150,10 +150,7 @@ function whatIfTable(report: HistoryReport): string {
 
 function repeatsSection(report: HistoryReport): string {
   const r = report.repeats;
-  const identical =
-    report.totals.identicalOutcomes === null
-      ? `<p class="note">Identical outcomes (SPEC §13) are not counted by this replay.</p>`
-      : `<p>Identical outcomes (SPEC §13): <b>${report.totals.identicalOutcomes}</b> calls returned exactly what the same call returned before, although something ran in between.</p>`;
+  const identical = `<p>Identical outcomes (SPEC §13): <b>${report.totals.identicalOutcomes}</b> calls returned exactly what the same call returned before, although something ran in between.</p>`;
   if (r.count === 0)
     return `<p class="empty-state" data-empty="repeats">No exact repeat: no call repeated an identical one with nothing in between that could change its result.</p>${identical}`;
   const most = Math.max(...r.byTool.map((t) => t.count));

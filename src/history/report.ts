@@ -17,7 +17,7 @@ import {
   type TaskWhere,
 } from "./budgets.js";
 import { percentilesOf, type Percentiles } from "./percentiles.js";
-import { identicalOutcomesOf, tasksOfSession, type SessionPlace, type SubagentRow, type TaskRow } from "./tasks.js";
+import { identicalTasksOf, tasksOfSession, type SessionPlace, type SubagentRow, type TaskRow } from "./tasks.js";
 
 /** A task as the report shows it: where it is, what it spent, and its largest subagents. */
 export interface TaskView extends TaskWhere {
@@ -63,8 +63,8 @@ export interface HistoryReport {
     agents: number;
     repeats: number;
     repeatTokens: number;
-    /** Identical outcomes (SPEC §13); null when replay does not count them yet. */
-    identicalOutcomes: number | null;
+    /** Identical outcomes (SPEC §13). */
+    identicalOutcomes: number;
     spend: HistorySpend;
   };
   /** Per task, by the nearest-rank method (./percentiles.ts). */
@@ -118,7 +118,8 @@ export interface ScopeFindings {
   /** A subagent's: the task it was launched in. */
   rootTask?: number;
   repeats: Array<{ tool: string; tokens: number; task: number }>;
-  identical?: number;
+  /** The task each identical outcome counts toward. */
+  identical: number[];
 }
 
 /** What a history keeps of one replayed session: its tasks and its scopes' repeats (small, and plain data: it may come from a worker thread). */
@@ -142,11 +143,10 @@ export function sessionFindings(
     rows: tasksOfSession(replay, place, prices),
     scopes: replay.scopes.map((scope) => {
       const rootTask = scope.scope === "main" ? undefined : scope.rootTask;
-      const identical = identicalOutcomesOf(scope);
       return {
         ...(rootTask !== undefined ? { rootTask } : {}),
         repeats: scope.repeats.map((r) => ({ tool: r.tool, tokens: r.tokens, task: rootTask ?? r.repeat.task })),
-        ...(identical !== undefined ? { identical } : {}),
+        identical: identicalTasksOf(scope, replay.tasks[0]?.task ?? 1),
       };
     }),
   };
@@ -161,7 +161,7 @@ export class HistoryBuilder {
   private bytes = 0;
   private repeats = 0;
   private repeatTokens = 0;
-  private identical: number | null = null;
+  private identical = 0;
   private readonly byTool = new Map<string, number>();
 
   constructor(private readonly options: HistoryOptions) {}
@@ -188,7 +188,7 @@ export class HistoryBuilder {
       this.repeatTokens += r.tokens;
       this.byTool.set(r.tool, (this.byTool.get(r.tool) ?? 0) + 1);
     }
-    if (scope.identical !== undefined) this.identical = (this.identical ?? 0) + scope.identical;
+    this.identical += scope.identical.filter((task) => kept.has(task)).length;
   }
 
   private inPeriod(row: TaskRow): boolean {

@@ -53,18 +53,16 @@ export interface TaskRow {
   /** Exact repeats (SPEC §7) in the task's tree, and their results' estimated tokens. */
   repeats: number;
   repeatTokens: number;
-  /** Identical outcomes (SPEC §13) in the tree, when replay counts them. */
-  identicalOutcomes?: number;
+  /** Identical outcomes (SPEC §13) in the tree. */
+  identicalOutcomes: number;
   /** The task's spend before each call a budget could refuse (replay's trail), for what a budget would have saved. */
   trail: TaskReplay["trail"];
 }
 
-/** The scope's identical outcomes (SPEC §13) when this replay counts them (a count or a list), else undefined. */
-export function identicalOutcomesOf(scope: ScopeReplay): number | undefined {
-  const found = (scope as ScopeReplay & { identicalOutcomes?: unknown }).identicalOutcomes;
-  if (typeof found === "number") return found;
-  if (Array.isArray(found)) return found.length;
-  return undefined;
+/** The task each of a scope's identical outcomes (SPEC §13) counts toward: a subagent's, the task it was launched in. */
+export function identicalTasksOf(scope: ScopeReplay, firstTask: number): number[] {
+  const root = scope.scope === "main" ? undefined : (scope.rootTask ?? firstTask);
+  return scope.identicalOutcomes.map((found) => root ?? found.call.task);
 }
 
 const WORDS_KEPT = 80;
@@ -98,7 +96,7 @@ interface TaskParts {
   subagents: ScopeReplay[];
   repeats: number;
   repeatTokens: number;
-  identical?: number;
+  identical: number;
 }
 
 /**
@@ -111,7 +109,7 @@ export function tasksOfSession(replay: EventsReplay, place: SessionPlace, prices
   const parts = new Map<number, TaskParts>();
   const partOf = (task: number): TaskParts => {
     let part = parts.get(task);
-    if (!part) parts.set(task, (part = { spends: [], subagents: [], repeats: 0, repeatTokens: 0 }));
+    if (!part) parts.set(task, (part = { spends: [], subagents: [], repeats: 0, repeatTokens: 0, identical: 0 }));
     return part;
   };
   for (const task of replay.tasks) partOf(task.task);
@@ -119,19 +117,11 @@ export function tasksOfSession(replay: EventsReplay, place: SessionPlace, prices
   for (const scope of replay.scopes) {
     if (scope.scope === "main") addMain(scope, partOf);
     else addSubagent(scope, partOf(scope.rootTask ?? firstTask));
-    addIdentical(scope, partOf, firstTask);
+    for (const task of identicalTasksOf(scope, firstTask)) partOf(task).identical += 1;
   }
   const started = new Map(replay.tasks.map((t) => [t.task, t]));
   const context = { place, replay, prices };
   return [...parts.entries()].sort(([a], [b]) => a - b).map(([task, part]) => rowOf(task, part, started.get(task), context));
-}
-
-/** A scope's identical outcomes count toward its last task (a subagent's: the task it was launched in). */
-function addIdentical(scope: ScopeReplay, partOf: (task: number) => TaskParts, firstTask: number): void {
-  const identical = identicalOutcomesOf(scope);
-  if (identical === undefined) return;
-  const part = partOf(scope.scope === "main" ? (scope.taskSpend.at(-1)?.task ?? firstTask) : (scope.rootTask ?? firstTask));
-  part.identical = (part.identical ?? 0) + identical;
 }
 
 function addMain(scope: ScopeReplay, partOf: (task: number) => TaskParts): void {
@@ -171,7 +161,7 @@ function rowOf(
     subagents: part.subagents.map((scope) => subagentRow(scope, replay.prompts, prices)),
     repeats: part.repeats,
     repeatTokens: part.repeatTokens,
-    ...(part.identical !== undefined ? { identicalOutcomes: part.identical } : {}),
+    identicalOutcomes: part.identical,
     trail: info?.trail ?? [],
   };
 }

@@ -97,9 +97,7 @@ function repeatLines(report: HistoryReport): string[] {
   ];
   const identical = report.totals.identicalOutcomes;
   lines.push(
-    identical === null
-      ? "Identical outcomes (SPEC §13): not counted by this replay."
-      : `Identical outcomes (SPEC §13): ${plural(identical, "call")} returned exactly what the same call returned before, although something ran in between.`,
+    `Identical outcomes (SPEC §13): ${plural(identical, "call")} returned exactly what the same call returned before, although something ran in between.`,
   );
   return lines;
 }

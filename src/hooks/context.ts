@@ -1,5 +1,6 @@
 import { PRE_TOOL_USE_DEADLINE_MS } from "../engine/defaults.js";
 import { appendJsonLine } from "../state/log-file.js";
+import { withLedger } from "../state/ledger.js";
 import { dataDir, sessionLogPath } from "../state/paths.js";
 import { DEFAULT_LOCK, FileStateStore, type LockOptions, type StateStore } from "../state/store.js";
 import type { LogRecord } from "../log/record.js";
@@ -65,7 +66,7 @@ export function processContext(
   return {
     env,
     dataDir: dir,
-    store: parts.store ?? new FileStateStore(dir, lockWithin(deadline)),
+    store: withLedger(parts.store ?? new FileStateStore(dir, lockWithin(deadline)), dir, () => new Date()),
     now,
     clock: () => new Date(),
     appendLog: (sessionId, record) => appendJsonLine(sessionLogPath(dir, sessionId), record),

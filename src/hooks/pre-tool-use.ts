@@ -4,8 +4,15 @@ import type { SessionEvent } from "../engine/session/events.js";
 import { reduceAll, scopeAt } from "../engine/session/reduce.js";
 import { callMessageOf } from "../engine/session/scope-reducer.js";
 import type { GateSource, SessionState } from "../engine/session/state.js";
-import { frontmatterBudgetsOf, gateOf, stillAwaiting } from "../engine/session/views.js";
+import { frontmatterBudgetsOf, gateOf, sessionSpend, stillAwaiting } from "../engine/session/views.js";
 import { hasBudget } from "../engine/budget.js";
+import { guardsInForce, type GuardsInForce } from "../engine/guards.js";
+import { ledgerLine } from "../engine/ledger.js";
+import { identicalNotice } from "../engine/no-progress.js";
+import type { ScopedOutcome } from "../engine/session/reduce.js";
+import { hasSessionBudget, windowHoursOf } from "../engine/session-budget.js";
+import type { Spend } from "../engine/spend.js";
+import { windowSpend } from "../state/ledger.js";
 import { isNeutralTool } from "../engine/tools.js";
 import type { LogRecord, RecordSpend } from "../log/record.js";
 import type { GoverningText } from "../transcript/queries.js";
@@ -69,7 +76,20 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
   }
   // A neutral Skill call is no step and leaves no record.
   if (done.decided.decision.decision !== "neutral") ctx.appendLog(input.session_id, record(ctx, where, done.decided, started));
-  return withWarning(answer(done.decided, done.context), done.warning);
+  const notices = identicalNotices(done.learned, ref, guardsInForce(user.guards, done.decided.gate?.guards));
+  return withWarning(answer(done.decided, done.context, notices), done.warning);
+}
+
+/**
+ * SPEC §13: the calls of this scope whose results this hook learned to be
+ * identical outcomes, told to the model now (the next hook of the scope).
+ * Not when the user turned the rule off (`stuck_after` 0).
+ */
+function identicalNotices(learned: ReadonlyArray<{ outcomes: readonly ScopedOutcome[] }>, ref: ScopeRef, guards: GuardsInForce): string[] {
+  if (guards.stuckAfter === 0) return [];
+  return learned.flatMap(({ outcomes }) =>
+    outcomes.flatMap((o) => (o.scope === ref.key && o.identical ? [identicalNotice(o.tool, o.step, o.identical.ofStep)] : [])),
+  );
 }
 
 /** What one call is decided with, besides the session. */
@@ -117,6 +137,7 @@ async function decideUnderLock(session: SessionState, call: CallAtHand) {
   const { governing, actsAs } = await governingFor(caught.session, call);
   const ready = reduceAll(caught.session, confirmation(caught.session, ref, input.tool_use_id, governing));
   const model = governing.found ? governing.model : undefined;
+  const windowSpend = windowSpendFor(session, ready.session, input.session_id, ctx, user);
   const decided = decideInSession(
     ready.session,
     ref.key,
@@ -129,6 +150,7 @@ async function decideUnderLock(session: SessionState, call: CallAtHand) {
       ...(call.protectedTarget ? { protectedTarget: call.protectedTarget } : {}),
       ...(model !== undefined ? { model } : {}),
       ...(actsAs ? { actsAs } : {}),
+      ...(windowSpend ? { windowSpend } : {}),
     },
     user,
   );
@@ -186,6 +208,25 @@ async function governingFor(session: SessionState, call: CallAtHand): Promise<{ 
     ? governingText(ref, input.tool_use_id, ctx, scopeAt(session, ref.key).offset)
     : { found: false, reason: "absent" };
   return { governing, ...(actsAs ? { actsAs } : {}) };
+}
+
+/**
+ * What every session of the user spent in the window of a window budget
+ * (SPEC §12): the ledger's lines, and this session's growth since its state
+ * was last saved (`before`), which this transaction writes when it ends.
+ * Read only when such a budget is set.
+ */
+function windowSpendFor(
+  before: SessionState,
+  now: SessionState,
+  sessionId: string,
+  ctx: HookContext,
+  user: UserSettings,
+): Spend | undefined {
+  if (user.session?.windowCostBudgetUsd === undefined) return undefined;
+  const t = ctx.clock().getTime();
+  const line = ledgerLine(t, sessionSpend(before), sessionSpend(now));
+  return windowSpend(ctx.dataDir, t, windowHoursOf(user.session), line ? { sessionId, line } : undefined);
 }
 
 /**
@@ -263,7 +304,7 @@ async function needsTranscript(
  * so the call waits for its own line, as a gated one does (SPEC §12).
  */
 function budgetsBind(session: SessionState, ref: ScopeRef, user: ReturnType<typeof userSettings>): boolean {
-  return hasBudget(user.budgets) || hasBudget(frontmatterBudgetsOf(session, ref.key));
+  return hasBudget(user.budgets) || hasSessionBudget(user.session) || hasBudget(frontmatterBudgetsOf(session, ref.key));
 }
 
 /** An ungated call that could repeat an earlier one while calls are still pending: their results may be in lines not flushed yet. */
@@ -276,21 +317,25 @@ function mayBeUnprovenRepeat(session: SessionState, ref: ScopeRef, input: PreToo
   return pending.some(same) || scope.history.some(same);
 }
 
-function answer(decided: SessionDecision, context: string | undefined): HookResult {
+/**
+ * What Claude Code is told: a refusal ("deny", with the reason the model
+ * reads), the user asked (SPEC §14: "ask", with the reason the user reads;
+ * in `-p` the model reads it as a refusal), or a line of context. Never
+ * "allow". Identical-outcome notices go with whichever it is.
+ */
+function answer(decided: SessionDecision, context: string | undefined, notices: readonly string[]): HookResult {
   const { decision } = decided;
-  if (decision.decision === "refused") {
-    return {
-      output: {
-        hookSpecificOutput: {
-          hookEventName: "PreToolUse",
-          permissionDecision: "deny",
-          permissionDecisionReason: `utility gate: ${decision.reason}${context ? `\n${context}` : ""}`,
-        },
-      },
-    };
-  }
-  const hint = context ?? (decision.decision === "observed" ? decision.hint : undefined);
-  return hint ? { output: { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: hint } } } : {};
+  const told = notices.length > 0 ? `\n${notices.join("\n")}` : "";
+  if (decision.decision === "refused") return permission("deny", `utility gate: ${decision.reason}${context ? `\n${context}` : ""}${told}`);
+  if (decision.decision === "passed" && decision.fallback) return permission("ask", `${decision.fallback.reason}${told}`);
+  const hints = [context ?? (decision.decision === "observed" ? decision.hint : undefined), ...notices].filter(
+    (h): h is string => h !== undefined,
+  );
+  return hints.length > 0 ? { output: { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: hints.join("\n") } } } : {};
+}
+
+function permission(permissionDecision: "deny" | "ask", permissionDecisionReason: string): HookResult {
+  return { output: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision, permissionDecisionReason } } };
 }
 
 function record(ctx: HookContext, where: RecordScope & { input: PreToolUseInput }, decided: SessionDecision, started: number): LogRecord {
@@ -304,6 +349,8 @@ function record(ctx: HookContext, where: RecordScope & { input: PreToolUseInput 
     inputDigest: decided.digest,
     decision: decision.decision === "refused" || decision.decision === "passed" ? decision.decision : "observed",
     ...(decision.decision === "refused" ? { rule: decision.rule, reason: decision.reason } : {}),
+    ...(decision.decision === "passed" && decision.fallback ? { fallback: decision.fallback.to, reason: decision.fallback.reason } : {}),
+    ...(decided.stuck ? { stuck: { steps: decided.stuck.map((run) => run.at) } } : {}),
     ...reportFields(decision),
     ...(decided.repeat
       ? { repeat: { ofStep: decided.repeat.at, ...(decided.repeat.toolUseId ? { toolUseId: decided.repeat.toolUseId } : {}) } }

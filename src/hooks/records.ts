@@ -94,6 +94,7 @@ export function logOutcomes(ctx: HookContext, learnedBy: LogRecord["event"], whe
         ...(o.durationMs !== undefined ? { durationMs: o.durationMs } : {}),
         ...(o.tokens ? { tokens: { ...o.tokens } } : {}),
         learnedBy,
+        ...(o.identical ? { identical: { ...o.identical } } : {}),
       },
       ...(message ? { spend: message } : {}),
     });

@@ -1,3 +1,4 @@
+import { pruneLedger } from "../state/ledger.js";
 import type { HookContext } from "./context.js";
 import type { SessionEndInput } from "./input.js";
 import { baseRecord, logOutcomes, type HookResult } from "./records.js";
@@ -8,7 +9,8 @@ import { caughtUpUnlessTrouble, storedSession } from "./session-io.js";
  * SessionEnd: the main transcript's last lines (the final message of the last
  * turn) are read into the machine, so the session's spend is whole in the
  * state and the log (every surface shows the same spend, SPEC §15). A session
- * the plugin never saw is left alone.
+ * the plugin never saw is left alone. The spend ledger's days past any
+ * window are removed.
  */
 export async function sessionEnd(input: SessionEndInput, ctx: HookContext): Promise<HookResult> {
   const started = ctx.now();
@@ -21,5 +23,7 @@ export async function sessionEnd(input: SessionEndInput, ctx: HookContext): Prom
   const where = { input, ref, session: reduced.session };
   logOutcomes(ctx, "SessionEnd", where, reduced.outcomes);
   ctx.appendLog(input.session_id, { ...baseRecord(ctx, "SessionEnd", where, started), decision: "observed", reason: "session ended" });
+  // Days of spend no window can reach any more (SPEC §12): once per session, so readers never list them.
+  pruneLedger(ctx.dataDir, ctx.clock().getTime());
   return trouble ? { stderr: `utility: ${trouble}; the session's last lines could not be read, so its spend may miss them.` } : {};
 }

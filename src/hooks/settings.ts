@@ -5,5 +5,11 @@ import { describeUserConfigProblems, parseUserConfig } from "../optin/user-confi
 export function userSettings(env: Readonly<Record<string, string | undefined>>): UserSettings {
   const config = parseUserConfig(env);
   const problem = describeUserConfigProblems(config);
-  return { budgets: config.budgets, ...(config.prices ? { prices: config.prices } : {}), ...(problem ? { problem } : {}) };
+  return {
+    budgets: config.budgets,
+    ...(Object.keys(config.session).length > 0 ? { session: config.session } : {}),
+    ...(Object.keys(config.guards).length > 0 ? { guards: config.guards } : {}),
+    ...(config.prices ? { prices: config.prices } : {}),
+    ...(problem ? { problem } : {}),
+  };
 }

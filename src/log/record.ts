@@ -72,6 +72,10 @@ export const LogRecordSchema = z.object({
   gatedBy: z.optional(z.string()),
   /** An exact repeat the code proved: where the earlier identical call ran. */
   repeat: z.optional(z.object({ ofStep: z.number(), toolUseId: z.optional(z.string()) })),
+  /** A stuck loop (SPEC §13): the steps of the call's last runs, which all returned the same result. */
+  stuck: z.optional(z.object({ steps: z.array(z.number()) })),
+  /** The gate left the decision to the user (SPEC §14: Claude Code asked them); `reason` says why. */
+  fallback: z.optional(z.literal("user")),
   selection: z.optional(
     z.object({
       strategy: z.enum(["reported", "computed"]),
@@ -108,6 +112,8 @@ export const LogRecordSchema = z.object({
       tokens: z.optional(TokenCountsSchema),
       /** The hook that learned it (from its own input, or the transcript's tail). */
       learnedBy: z.enum(HOOK_EVENTS),
+      /** An identical outcome (SPEC §13): it returned byte for byte what the same call returned at this earlier step. */
+      identical: z.optional(z.object({ ofStep: z.number(), toolUseId: z.optional(z.string()) })),
     }),
   ),
   latencyMs: z.number(),

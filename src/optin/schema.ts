@@ -20,6 +20,7 @@ import {
   TokenBudgetSchema,
   type Budgets,
 } from "../engine/budget.js";
+import { ConfirmAboveSchema, GUARD_EXPECTED, GUARD_FIELD, GUARD_KEYS, StuckAfterSchema, type Guards } from "../engine/guards.js";
 
 export const OPT_IN_KEYS = [
   "utility_gated",
@@ -29,6 +30,7 @@ export const OPT_IN_KEYS = [
   "utility_scope",
   "utility_tools",
   ...BUDGET_KEYS,
+  ...GUARD_KEYS,
 ] as const;
 export type OptInKey = (typeof OPT_IN_KEYS)[number];
 
@@ -59,6 +61,8 @@ export const OptInSchema = z.object({
   utility_cost_budget_usd: z.optional(CostBudgetSchema),
   utility_max_agents: z.optional(MaxAgentsSchema),
   utility_step_cost: z.optional(StepCostModeSchema),
+  utility_stuck_after: z.optional(StuckAfterSchema),
+  utility_confirm_above_uncertainty: z.optional(ConfirmAboveSchema),
 });
 
 /** The opt-in's values as the schema gives them: the types below are derived from it, the defaults taken from it. */
@@ -74,6 +78,8 @@ export interface OptIn {
   tools: OptInValues["utility_tools"];
   /** Spend budgets (SPEC §12); a key not set is absent. */
   budgets: Budgets;
+  /** The runaway guards (SPEC §13, §14); a key not set is absent. */
+  guards: Guards;
   /** The opt-in keys the file sets, top level or under metadata; empty when it sets none. */
   keys: OptInKey[];
 }
@@ -102,6 +108,7 @@ export function defaultOptIn(): OptIn {
     scope: d.utility_scope,
     tools: d.utility_tools,
     budgets: {},
+    guards: {},
     keys: [],
   };
 }
@@ -156,6 +163,7 @@ const EXPECTED: Record<OptInKey, string> = {
   utility_scope: OPT_IN_SCOPES.join(" or "),
   utility_tools: `a mapping from ${CALL_ACTIONS.join(", ")} to lists of tool names, such as {verify: [mcp__ci__run_tests]}`,
   ...BUDGET_EXPECTED,
+  ...GUARD_EXPECTED,
 };
 
 type Check<T> = { ok: true; value: T } | { ok: false; problems: Array<{ key: string; found: string; expected: string }> };
@@ -225,6 +233,8 @@ const CHECKS: Record<OptInKey, (key: string, value: unknown) => Check<unknown>> 
   utility_cost_budget_usd: (key, value) => checkSimple(CostBudgetSchema, key, "utility_cost_budget_usd", value),
   utility_max_agents: (key, value) => checkSimple(MaxAgentsSchema, key, "utility_max_agents", value),
   utility_step_cost: (key, value) => checkSimple(StepCostModeSchema, key, "utility_step_cost", value),
+  utility_stuck_after: (key, value) => checkSimple(StuckAfterSchema, key, "utility_stuck_after", value),
+  utility_confirm_above_uncertainty: (key, value) => checkSimple(ConfirmAboveSchema, key, "utility_confirm_above_uncertainty", value),
 };
 
 /** `"true"` or `off` written as text: say which boolean to write. */
@@ -367,5 +377,8 @@ function applyValues(optIn: OptIn, values: Partial<Record<OptInKey, unknown>>): 
   if (values.utility_tools !== undefined) optIn.tools = values.utility_tools as OptIn["tools"];
   for (const key of BUDGET_KEYS) {
     if (values[key] !== undefined) (optIn.budgets as Record<string, unknown>)[BUDGET_FIELD[key]] = values[key];
+  }
+  for (const key of GUARD_KEYS) {
+    if (values[key] !== undefined) (optIn.guards as Record<string, unknown>)[GUARD_FIELD[key]] = values[key];
   }
 }

@@ -22,6 +22,24 @@ import {
   type Budgets,
 } from "../engine/budget.js";
 import { PriceOverrideSchema, type PriceOverride } from "../engine/prices.js";
+import {
+  ConfirmAboveSchema,
+  GUARD_EXPECTED,
+  GUARD_FIELD,
+  GUARD_KEYS,
+  GuardsSchema,
+  StuckAfterSchema,
+  type GuardKey,
+  type Guards,
+} from "../engine/guards.js";
+import {
+  SESSION_BUDGET_EXPECTED,
+  SESSION_BUDGET_FIELD,
+  SESSION_BUDGET_OPTIONS,
+  SESSION_BUDGET_SCHEMAS,
+  SessionBudgetsSchema,
+  type SessionBudgets,
+} from "../engine/session-budget.js";
 import { describeValue } from "./schema.js";
 
 /** The manifest's userConfig option for each budget key (the frontmatter name without `utility_`). */
@@ -31,6 +49,12 @@ export const USER_BUDGET_OPTIONS: Record<BudgetKey, string> = {
   utility_max_agents: "max_agents",
   utility_step_cost: "step_cost",
 };
+/** The manifest's userConfig option for each runaway guard (the frontmatter name without `utility_`). */
+export const USER_GUARD_OPTIONS: Record<GuardKey, string> = {
+  utility_stuck_after: "stuck_after",
+  utility_confirm_above_uncertainty: "confirm_above_uncertainty",
+};
+
 /** The option that overrides the price table, as one line of JSON. */
 export const PRICES_OPTION = "prices";
 
@@ -53,6 +77,10 @@ export interface UserConfigProblem {
 
 export interface UserConfig {
   budgets: Budgets;
+  /** Budgets beyond one task: the session's and the rolling window's (SPEC §12). */
+  session: SessionBudgets;
+  /** The runaway guards for every scope (SPEC §13, §14). */
+  guards: Guards;
   prices?: PriceOverride;
   /** Empty when every option that is set is valid. An invalid option is left out of `budgets`. */
   problems: UserConfigProblem[];
@@ -113,7 +141,24 @@ export function parseUserConfig(env: Readonly<Record<string, string | undefined>
     if (checked.success) budgets[BUDGET_FIELD[key]] = checked.data;
     else problems.push(problemOf(option, describeText(text, value), BUDGET_EXPECTED[key]));
   }
-  const out: UserConfig = { budgets: BudgetsSchema.parse(budgets), problems };
+  const session = readOptions(env, SESSION_BUDGET_OPTIONS, (o) => ({
+    schema: SESSION_BUDGET_SCHEMAS[o],
+    field: SESSION_BUDGET_FIELD[o],
+    expected: SESSION_BUDGET_EXPECTED[o],
+  }));
+  const guards = readOptions(
+    env,
+    GUARD_KEYS,
+    (key) => ({ schema: GUARD_SCHEMAS[key], field: GUARD_FIELD[key], expected: GUARD_EXPECTED[key] }),
+    (key) => USER_GUARD_OPTIONS[key],
+  );
+  problems.push(...session.problems, ...guards.problems);
+  const out: UserConfig = {
+    budgets: BudgetsSchema.parse(budgets),
+    session: SessionBudgetsSchema.parse(session.values),
+    guards: GuardsSchema.parse(guards.values),
+    problems,
+  };
   const pricesText = env[optionEnvName(PRICES_OPTION)];
   if (pricesText !== undefined && pricesText.trim() !== "") {
     const { prices, problem } = parsePrices(pricesText);
@@ -121,6 +166,33 @@ export function parseUserConfig(env: Readonly<Record<string, string | undefined>
     if (problem) problems.push(problem);
   }
   return out;
+}
+
+const GUARD_SCHEMAS: Record<GuardKey, z.ZodMiniType> = {
+  utility_stuck_after: StuckAfterSchema,
+  utility_confirm_above_uncertainty: ConfirmAboveSchema,
+};
+
+/** Number options, each checked by its schema: the valid ones by field, and a problem for each invalid one. */
+function readOptions<K extends string>(
+  env: Readonly<Record<string, string | undefined>>,
+  keys: readonly K[],
+  check: (key: K) => { schema: z.ZodMiniType; field: string; expected: string },
+  optionOf: (key: K) => string = (key) => key,
+): { values: Record<string, unknown>; problems: UserConfigProblem[] } {
+  const values: Record<string, unknown> = {};
+  const problems: UserConfigProblem[] = [];
+  for (const key of keys) {
+    const option = optionOf(key);
+    const text = env[optionEnvName(option)];
+    if (text === undefined || text.trim() === "") continue;
+    const { schema, field, expected } = check(key);
+    const value = asNumber(text);
+    const checked = schema.safeParse(value);
+    if (checked.success) values[field] = checked.data;
+    else problems.push(problemOf(option, describeText(text, value), expected));
+  }
+  return { values, problems };
 }
 
 /** All problems in one line, for a refusal or for `utility status`. */

@@ -5,7 +5,7 @@ import { manualSource } from "../engine/gate-policy.js";
 import { effectOf, type CallEffect } from "../engine/redundancy.js";
 import { decideInSession, type SessionDecision, type UserSettings } from "../engine/session/decide.js";
 import { agentKey, type ScopeKey, type SessionEvent } from "../engine/session/events.js";
-import { reduceAll, scopeAt, type Reduction } from "../engine/session/reduce.js";
+import { reduceAll, scopeAt, type Reduction, type ScopedOutcome } from "../engine/session/reduce.js";
 import { newScope, newSession, type GateSource, type ScopeState, type SessionState } from "../engine/session/state.js";
 import { gateOf, rootSpendOf, rootTaskOf } from "../engine/session/views.js";
 import { DEFAULT_PRICES, estimateCostUsd, withOverride, type PriceTable } from "../engine/prices.js";
@@ -17,11 +17,22 @@ import { promptKey, readPrompt, typedText } from "../ingest/prompts.js";
 import { ingestEvent } from "../ingest/transcript.js";
 import type { LocatedEvent } from "../transcript/reverse-reader.js";
 import { mergeByTime } from "./merge.js";
-import type { CallRef, DecidedCall, GateReplay, RepeatFinding, ScopeReplay, ScopeSource, TaskReplay } from "./types.js";
+import type {
+  CallRef,
+  DecidedCall,
+  GateReplay,
+  IdenticalOutcomeFinding,
+  RepeatFinding,
+  ScopeReplay,
+  ScopeSource,
+  StuckLoopFinding,
+  TaskReplay,
+} from "./types.js";
+import { resultDigest } from "../transcript/scope-events.js";
 
 /** What replay does differently from the hooks, and says so in its output (SPEC §15). */
 export const REPLAY_POLICY =
-  "no hook input exists offline: a user line that looks typed counts as vouched for by UserPromptSubmit; skills are read from the folders the transcript names, when they still exist";
+  "no hook input exists offline: a user line that looks typed counts as vouched for by UserPromptSubmit; skills are read from the folders the transcript names, when they still exist; a window budget across sessions is not replayed (the other sessions' spend is not in the transcript)";
 
 export interface ReplayOptions {
   /** Also gate every scope (the default configuration, or `config`): "what if every scope were gated". */
@@ -64,6 +75,8 @@ interface CallState {
   tool: string;
   digest: string;
   effect: CallEffect;
+  /** Its input for findings; a write's content is not kept (a Write holds a whole file). */
+  input: unknown;
   resultBytes?: number;
   /** The replayed gate refused it: if the recording ran it anyway, it is remembered without a step. */
   refused?: boolean;
@@ -76,6 +89,8 @@ class ScopeRun {
   readonly tools: Record<string, number> = {};
   /** Each exact repeat, with its input (the only calls whose input is kept: a Write's holds a whole file). */
   readonly repeats: Array<{ first: CallState; repeat: CallState; input: unknown }> = [];
+  readonly identical: Array<{ call: CallState; of: CallState }> = [];
+  readonly stuck: Array<{ call: CallState; runs: CallState[]; refused: boolean }> = [];
   readonly byId = new Map<string, CallState>();
   readonly decided: DecidedCall[] = [];
   /** The text blocks of the scope's newest messages (a message's calls are governed by its texts; older messages are forgotten). */
@@ -104,6 +119,9 @@ class ScopeRun {
     this.lastLine = line;
   }
 }
+
+/** The lines that start a turn of the main scope: a Stop hook ran before each (src/engine/session/prompt-kind.ts). */
+const TURN_STARTS: readonly string[] = ["typed", "notification", "wakeup", "stop-feedback"];
 
 /** The result Claude Code writes for a call a PreToolUse hook refused (docs/claude-code-facts.md): the call never ran. */
 const REFUSED_BY_A_HOOK = /^PreToolUse:\S+ hook error: /;
@@ -200,6 +218,7 @@ class Replay {
     const run = this.scopeFor(event, subagentFile, file);
     if (this.runs.size > known && run.key !== "main") this.started(run);
     this.decideWaiting(event, run);
+    this.turnEnded(run, event);
     run.touch(line);
     this.countCompaction(run, event);
     if (event.kind === "user_text") this.userText(run, event);
@@ -237,6 +256,7 @@ class Replay {
     // Replay keeps no earlier state: the machine may change it in place (the same fold, without copies).
     const reduced = reduceAll(this.session, events, { transient: true });
     this.session = reduced.session;
+    for (const outcome of reduced.outcomes) this.identicalOutcome(outcome);
     const scope = scopeAt(this.session, run.key);
     if (scope.spend) this.runOf(run.key)?.taskSpend.set(scope.task, scope.spend as Spend);
     return reduced;
@@ -260,6 +280,15 @@ class Replay {
       events.push({ kind: "skill_loaded", scope: item.scope, source });
     }
     return events;
+  }
+
+  /** An outcome the machine found identical to the same call's last run (SPEC §13), as a finding of its scope. */
+  private identicalOutcome(outcome: ScopedOutcome): void {
+    if (!outcome.identical?.toolUseId) return;
+    const run = this.runOf(outcome.scope);
+    const call = run?.byId.get(outcome.toolUseId);
+    const of = run?.byId.get(outcome.identical.toolUseId);
+    if (run && call && of) run.identical.push({ call, of });
   }
 
   /** A line written twice (same uuid) counts once, as the hooks' reader does. */
@@ -291,6 +320,7 @@ class Replay {
     if (event.isError) run.errors += 1;
     this.feed(run, this.ingested(event, run.key));
     // Refused by the replayed gate: a recording made under the gate never ran it (its result is the refusal); one made without it did.
+    const digest = resultDigest(event);
     if (call.refused && !REFUSED_BY_A_HOOK.test(event.text))
       this.feed(run, [
         {
@@ -303,6 +333,7 @@ class Replay {
             effect: call.effect,
             toolUseId: event.toolUseId,
             failed: event.isError,
+            ...(digest !== undefined ? { result: digest } : {}),
           },
         },
       ]);
@@ -327,6 +358,19 @@ class Replay {
   }
 
   private mainSeen = false;
+
+  /**
+   * A main-scope line that starts a turn (a prompt, a notification, a wakeup,
+   * a Stop hook's feedback): the turn before it ended, and Claude Code ran
+   * its Stop hook, whose `turn_end` takes the calls that never ran off the
+   * count, as the hooks do. (Not after an interrupt, where Claude Code runs
+   * no Stop hook: replay cannot tell one from the transcript.)
+   */
+  private turnEnded(run: ScopeRun, event: LocatedEvent): void {
+    if (run.key !== "main" || !this.mainSeen || event.kind !== "user_text" || !TURN_STARTS.includes(event.lineKind)) return;
+    if (event.queued === true) return;
+    this.feed(run, [{ kind: "scope", scope: "main", event: { kind: "turn_end", subagent: false } }]);
+  }
 
   /**
    * The hooks' state starts at task 0 with a session's first prompt
@@ -456,11 +500,13 @@ class Replay {
     const scope = scopeAt(this.session, run.key);
     const uncounted = decision.decision === "neutral" || decision.decision === "refused";
     const ref: CallRef = { toolUseId: block.id, line, index: run.calls.length + 1, task: scope.task, step: uncounted ? 0 : scope.step };
+    const effect = effectOf(block.name, block.input);
     const call: CallState = {
       ref,
       tool: block.name,
+      input: keptInput(block.input, effect),
       digest: decided.digest,
-      effect: effectOf(block.name, block.input),
+      effect,
       ...(decision.decision === "refused" ? { refused: true } : {}),
     };
     run.calls.push(call);
@@ -472,6 +518,10 @@ class Replay {
       call.repeatOf = first;
       run.repeats.push({ first, repeat: call, input: block.input });
     }
+    const runs = (decided.stuck ?? [])
+      .flatMap((ran) => (ran.toolUseId !== undefined ? [run.byId.get(ran.toolUseId)] : []))
+      .filter((found): found is CallState => found !== undefined);
+    if (decided.stuck) run.stuck.push({ call, runs, refused: decision.decision === "refused" });
     return call;
   }
 
@@ -535,7 +585,7 @@ class Replay {
   }
 }
 
-function decidedCall(session: SessionState, run: ScopeRun, block: ToolUseBlock, { decision, repeat }: SessionDecision): DecidedCall {
+function decidedCall(session: SessionState, run: ScopeRun, block: ToolUseBlock, { decision, repeat, stuck }: SessionDecision): DecidedCall {
   const scope = scopeAt(session, run.key);
   return {
     toolUseId: block.id,
@@ -545,6 +595,8 @@ function decidedCall(session: SessionState, run: ScopeRun, block: ToolUseBlock, 
     task: scope.task,
     step: scope.step,
     ...(repeat ? { repeatOfStep: repeat.at, ...(repeat.toolUseId !== undefined ? { repeatOf: repeat.toolUseId } : {}) } : {}),
+    ...(decision.decision === "passed" && decision.fallback ? { fallback: decision.fallback.to } : {}),
+    ...(stuck ? { stuckSteps: stuck.map((ran) => ran.at) } : {}),
   };
 }
 
@@ -591,6 +643,11 @@ function totalOf(run: ScopeRun): Spend | undefined {
   return run.taskSpend.size === 0 ? undefined : sumSpend([...run.taskSpend.values()]);
 }
 
+/** What a finding shows of a call's input: all of it, but for a write only the files it wrote. */
+function keptInput(input: unknown, effect: CallEffect): unknown {
+  return effect.kind === "write" ? { omitted: "the content written", paths: effect.paths } : input;
+}
+
 function scopeReport(run: ScopeRun, state: ScopeState): ScopeReplay {
   const tasks = state.task;
   const spend = totalOf(run);
@@ -606,6 +663,20 @@ function scopeReport(run: ScopeRun, state: ScopeState): ScopeReplay {
       tokens: estimateTokens(resultBytes),
     };
   });
+  const identicalOutcomes: IdenticalOutcomeFinding[] = run.identical.map(({ call, of }) => ({
+    tool: call.tool,
+    input: call.input,
+    call: call.ref,
+    of: of.ref,
+    resultBytes: call.resultBytes ?? 0,
+  }));
+  const stuckLoops: StuckLoopFinding[] = run.stuck.map(({ call, runs, refused }) => ({
+    tool: call.tool,
+    input: call.input,
+    call: call.ref,
+    runs: runs.map((r) => r.ref),
+    refused,
+  }));
   const report: ScopeReplay = {
     id: run.id,
     scope: run.scope,
@@ -621,6 +692,8 @@ function scopeReport(run: ScopeRun, state: ScopeState): ScopeReplay {
     errors: run.errors,
     repeats,
     repeatTokens: repeats.reduce((sum, r) => sum + r.tokens, 0),
+    identicalOutcomes,
+    stuckLoops,
     decided: run.decided,
     taskSpend: [...run.taskSpend.entries()].sort(([a], [b]) => a - b).map(([task, taskSpend]) => ({ task, spend: taskSpend })),
     ...(spend ? { spend, messages: run.spendingMessages.size } : {}),

@@ -228,6 +228,8 @@ function totalsOf(files: readonly FileReplay[]): Omit<ReplayTotals, "spend" | "p
     calls: counted.reduce((sum, scope) => sum + scope.calls, 0),
     repeats: counted.reduce((sum, scope) => sum + scope.repeats.length, 0),
     repeatTokens: counted.reduce((sum, scope) => sum + scope.repeatTokens, 0),
+    identicalOutcomes: counted.reduce((sum, scope) => sum + scope.identicalOutcomes.length, 0),
+    stuckLoops: counted.reduce((sum, scope) => sum + scope.stuckLoops.length, 0),
   };
   if (gated) {
     totals.refused = counted.reduce((sum, scope) => sum + (scope.gate?.refused ?? 0), 0);

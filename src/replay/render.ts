@@ -37,18 +37,20 @@ function fileLines(file: FileReplay, gated: boolean): string[] {
   const role = file.role === "subagent" ? `subagent file${file.subagentOf ? " (found beside the session file)" : ""}` : "session";
   out.push(`${file.path}`);
   out.push(`  ${role}, ${file.lines} lines, ${file.calls} tool calls, ${file.scopes.length} scope${file.scopes.length === 1 ? "" : "s"}`);
-  const header = ["scope", "lines", "calls", "repeats", "~tokens", ...(gated ? ["refused", "why"] : [])];
+  const header = ["scope", "lines", "calls", "repeats", "~tokens", "identical", "stuck", ...(gated ? ["refused", "why"] : [])];
   const rows = file.scopes.map((scope) => [
     scopeLabel(scope),
     `${scope.firstLine}-${scope.lastLine}`,
     String(scope.calls),
     String(scope.repeats.length),
     String(scope.repeatTokens),
+    String(scope.identicalOutcomes.length),
+    String(scope.stuckLoops.length),
     ...(gated ? [String(scope.gate?.refused ?? 0), byRule(scope)] : []),
   ]);
-  out.push(...table([header, ...rows], new Set([2, 3, 4, ...(gated ? [5] : [])])).map((line) => `  ${line}`));
+  out.push(...table([header, ...rows], new Set([2, 3, 4, 5, 6, ...(gated ? [7] : [])])).map((line) => `  ${line}`));
   for (const scope of file.scopes) {
-    out.push(...repeatLines(scope));
+    out.push(...repeatLines(scope), ...noProgressLines(scope));
     if (gated && scope.gate) out.push(...refusalLines(scope, scope.gate));
   }
   for (const spend of file.spend) out.push(`  spend ${spendScopeLabel(spend.scope)}: ${describeReplaySpend(spend)}`);
@@ -60,6 +62,20 @@ function repeatLines(scope: ScopeReplay): string[] {
     `  repeat in ${scopeLabel(scope)}: line ${r.repeat.line} (call ${r.repeat.index}, task ${r.repeat.task} step ${r.repeat.step}) ${r.tool} ${clip(canonicalJson(r.input), 70)}`,
     `    first ran at line ${r.first.line} (call ${r.first.index}, task ${r.first.task} step ${r.first.step}); result ${r.resultBytes} bytes ≈ ${r.tokens} tokens`,
   ]);
+}
+
+/** SPEC §13: each identical outcome and each stuck loop, one line. */
+function noProgressLines(scope: ScopeReplay): string[] {
+  return [
+    ...scope.identicalOutcomes.map(
+      (f) =>
+        `  identical outcome in ${scopeLabel(scope)}: line ${f.call.line} ${f.tool} ${clip(canonicalJson(f.input), 60)} returned what it returned at line ${f.of.line} (${f.resultBytes} bytes)`,
+    ),
+    ...scope.stuckLoops.map(
+      (f) =>
+        `  stuck loop in ${scopeLabel(scope)}: line ${f.call.line} ${f.tool} ${clip(canonicalJson(f.input), 60)} after ${f.runs.length} runs with one result (lines ${f.runs.map((r) => r.line).join(", ")})${f.refused ? ", refused" : ""}`,
+    ),
+  ];
 }
 
 /** What the replayed gate would refuse: the first few reasons, calls without a report counted in one line. */
@@ -87,6 +103,7 @@ function spendScopeLabel(scope: string): string {
 }
 
 const n = (v: number) => v.toLocaleString("en-US");
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 export function describeReplaySpend(s: Omit<ReplaySpend, "scope">): string {
   const t = s.tokens;
@@ -102,7 +119,7 @@ export function renderReplayText(report: ReplayReport): string {
   }
   const t = report.totals;
   out.push(
-    `total: ${t.files} file${t.files === 1 ? "" : "s"}, ${t.scopes} scope${t.scopes === 1 ? "" : "s"}, ${t.calls} tool calls, ${t.repeats} exact repeat${t.repeats === 1 ? "" : "s"} ≈ ${t.repeatTokens} tokens`,
+    `total: ${plural(t.files, "file")}, ${plural(t.scopes, "scope")}, ${t.calls} tool calls, ${plural(t.repeats, "exact repeat")} ≈ ${t.repeatTokens} tokens, ${plural(t.identicalOutcomes, "identical outcome")}, ${plural(t.stuckLoops, "stuck loop")}`,
   );
   out.push(`spend: ${describeReplaySpend(t.spend)} at the prices of ${t.pricesDate}; each message counted once`);
   if (report.gated)

@@ -54,6 +54,28 @@ export interface RefusalFinding {
   stepsBefore: number;
 }
 
+/** SPEC §13: a call that returned byte for byte what the same call returned at its last run, although something that could change it ran in between. */
+export interface IdenticalOutcomeFinding {
+  tool: string;
+  input: unknown;
+  /** The call whose result told nothing new. */
+  call: CallRef;
+  /** The same call's last run before it, which returned the same. */
+  of: CallRef;
+  resultBytes: number;
+}
+
+/** SPEC §13: a call about to run again after its last runs (3, or `utility_stuck_after`) all returned the same result. */
+export interface StuckLoopFinding {
+  tool: string;
+  input: unknown;
+  call: CallRef;
+  /** Those last runs, oldest first. */
+  runs: CallRef[];
+  /** The gate refused it (rule `no_progress`); else it was hinted (ungated) or let through (Redundancy ≥ 0.9). */
+  refused: boolean;
+}
+
 /** One call as the hooks would have logged its PreToolUse record (neutral tools are not logged). */
 export interface DecidedCall {
   toolUseId: string;
@@ -67,6 +89,10 @@ export interface DecidedCall {
   repeatOfStep?: number;
   /** That earlier call's tool_use_id (the record's `repeat.toolUseId`). */
   repeatOf?: string;
+  /** The gate left it to the user (SPEC §14; the record's `fallback`). */
+  fallback?: "user";
+  /** It was a stuck loop's next run: the steps of the runs before it (the record's `stuck.steps`). */
+  stuckSteps?: number[];
 }
 
 export interface GateReplay {
@@ -118,6 +144,10 @@ export interface ScopeReplay {
   errors: number;
   repeats: RepeatFinding[];
   repeatTokens: number;
+  /** Calls that told nothing (SPEC §13): identical outcomes, in the order their results came. */
+  identicalOutcomes: IdenticalOutcomeFinding[];
+  /** Stuck loops (SPEC §13): calls decided after their last runs all returned the same result. */
+  stuckLoops: StuckLoopFinding[];
   /** Every non-neutral call, decided as the hooks decide it, in order. */
   decided: DecidedCall[];
   /** What the scope spent over the whole file (every task), as the hooks measure it (SPEC §12); absent when no line reported usage. */
@@ -172,6 +202,8 @@ export interface ReplayTotals {
   calls: number;
   repeats: number;
   repeatTokens: number;
+  identicalOutcomes: number;
+  stuckLoops: number;
   /** Every file's messages together, each message id once (copies in two files count once). */
   spend: Omit<ReplaySpend, "scope">;
   /** The price table's date the cost was estimated with. */

@@ -115,6 +115,8 @@ export const ToolResultEventSchema = z.object({
   denied: z.optional(z.literal(true)),
   text: z.string(),
   bytes: z.number(),
+  /** The content held more than text (an image): `text` is not all the call returned. */
+  notOnlyText: z.optional(z.literal(true)),
   ...LineFields,
 });
 export const UserTextEventSchema = z.object({
@@ -314,8 +316,13 @@ function toolResult(block: z.infer<typeof RawToolResultBlock>, info: LineInfo, d
     ...(denied && block.is_error === true ? { denied: true as const } : {}),
     text,
     bytes: utf8ByteLength(text),
+    ...(holdsMoreThanText(block.content) ? { notOnlyText: true as const } : {}),
     ...info,
   };
+}
+
+function holdsMoreThanText(content: unknown): boolean {
+  return Array.isArray(content) && content.some((block) => !RawTextBlock.safeParse(block).success);
 }
 
 /** A tool result's content is a string or a list of blocks; keep the text, drop images and the rest. */

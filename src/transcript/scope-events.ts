@@ -2,6 +2,7 @@
 // The hooks feed what this makes of a transcript's tail, replay what it makes of a whole file.
 import { launchedJobId, notificationEnd, resultShowsFinished } from "../engine/background.js";
 import type { ScopeEvent } from "../engine/session/scope-events.js";
+import { sha256Hex } from "../engine/sha256.js";
 import type { TranscriptEvent } from "./line.js";
 
 /** Epoch ms of a line's timestamp, when it has a valid one. */
@@ -44,6 +45,7 @@ function resultEvents(event: Extract<TranscriptEvent, { kind: "tool_result" }>):
   const endedAt = lineTime(event);
   const jobId = launchedJobId(event.text);
   const finished = resultShowsFinished(event.text);
+  const digest = resultDigest(event);
   return [
     {
       kind: "result",
@@ -53,6 +55,17 @@ function resultEvents(event: Extract<TranscriptEvent, { kind: "tool_result" }>):
       ...(endedAt !== undefined ? { endedAt } : {}),
       ...(jobId !== undefined ? { jobId } : {}),
       ...(finished ? { finished } : {}),
+      ...(digest !== undefined ? { digest } : {}),
     },
   ];
+}
+
+/**
+ * The digest of what a call returned (SPEC §13 keeps only this): SHA-256 of
+ * its text, first 32 hex digits, as input digests are. A result that held
+ * more than text (an image) has none: two different images have the same
+ * (empty) text, and no identical outcome may rest on that.
+ */
+export function resultDigest(event: Pick<Extract<TranscriptEvent, { kind: "tool_result" }>, "text" | "notOnlyText">): string | undefined {
+  return event.notOnlyText ? undefined : sha256Hex(event.text).slice(0, 32);
 }

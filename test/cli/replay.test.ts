@@ -44,7 +44,7 @@ describe("utility replay", () => {
 
   it("--gated says what the gate would refuse and why", async () => {
     const run = await cli(["replay", "--gated", "repeat.jsonl"], { cwd: dir.path });
-    expect(run.stdout).toMatch(/main\s+1-8\s+3\s+1\s+100\s+2\s+no_report 2/);
+    expect(run.stdout).toMatch(/main\s+1-8\s+3\s+1\s+100\s+0\s+0\s+2\s+no_report 2/);
     expect(run.stdout).toContain("would refuse in main: 2 calls with no action report before them (first at line 2)");
     expect(run.stdout).toContain("gated (default config): would refuse 2, let 1 through");
   });

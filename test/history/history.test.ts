@@ -110,6 +110,7 @@ function row(task: number, tokens: number, trail: number[], extra: Partial<TaskR
     subagents: [],
     repeats: 0,
     repeatTokens: 0,
+    identicalOutcomes: 0,
     trail: trail.map((t) => ({ tokens: t, costUsd: t / 1e6 })),
     ...extra,
   };
@@ -175,7 +176,7 @@ describe("the history of several sessions", () => {
     const all = new HistoryBuilder(options);
     all.add(findings);
     const report = all.report({ what: "project", projects: ["-home-me-app"] });
-    expect(report.totals).toMatchObject({ tasks: 2, calls: 5, agents: 1, repeats: 1, identicalOutcomes: null });
+    expect(report.totals).toMatchObject({ tasks: 2, calls: 5, agents: 1, repeats: 1, identicalOutcomes: 0 });
     expect(report.totals.spend.total).toBe(2985 + 11);
     expect(report.repeats.byTool).toEqual([{ tool: "Read", count: 1 }]);
     const later = new HistoryBuilder({ ...options, sinceMs: Date.parse(findings.rows[1]!.startedAt!) });
@@ -183,10 +184,18 @@ describe("the history of several sessions", () => {
     expect(later.report({ what: "project", projects: [] }).totals).toMatchObject({ tasks: 1, repeats: 0, calls: 1 });
   });
 
-  it("reads a count of identical outcomes when replay gives one (SPEC §13)", () => {
+  it("counts identical outcomes (SPEC §13) in the tasks kept: --since leaves out an earlier task's", () => {
+    const first = findings.rows[0]!.task;
+    const second = findings.rows[1]!.task;
+    const withIdentical = { ...findings, scopes: findings.scopes.map((s) => ({ ...s, identical: [first, second, second] })) };
     const counted = new HistoryBuilder(options);
-    counted.add({ ...findings, scopes: findings.scopes.map((s) => ({ ...s, identical: 2 })) });
-    expect(counted.report({ what: "project", projects: [] }).totals.identicalOutcomes).toBe(2 * findings.scopes.length);
+    counted.add(withIdentical);
+    expect(counted.report({ what: "project", projects: [] }).totals.identicalOutcomes).toBe(3 * findings.scopes.length);
+    const later = new HistoryBuilder({ ...options, sinceMs: Date.parse(findings.rows[1]!.startedAt!) });
+    later.add(withIdentical);
+    // The main scope's two in the second task; the subagent was launched in the first, so all of its are left out.
+    expect(findings.scopes.filter((scope) => scope.rootTask === first)).toHaveLength(findings.scopes.length - 1);
+    expect(later.report({ what: "project", projects: [] }).totals.identicalOutcomes).toBe(2);
   });
 });
 

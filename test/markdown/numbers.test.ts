@@ -9,9 +9,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_CONFIG,
+  DEFAULT_STUCK_AFTER,
+  DEFAULT_WINDOW_HOURS,
   DISPATCH_OVERHEAD,
   MODEL_RATIOS,
   STEP_COST_WEIGHTS,
+  STUCK_REDUNDANCY,
   TIE_BREAK_ORDER,
   UTILITY_MAX,
   UTILITY_MIN,
@@ -353,6 +356,7 @@ describe("authoring.md opt-in table", () => {
     expect(Number(row("utility_max_steps").default)).toBe(DEFAULT_CONFIG.maxSteps);
     expect(numberList(row("utility_lambdas").default)).toEqual(lambdas);
     expect(row("utility_scope").default).toBe("self");
+    expect(Number(row("utility_stuck_after").default)).toBe(DEFAULT_STUCK_AFTER);
   });
 });
 
@@ -403,5 +407,19 @@ describe("the plugin's `utility:` line as the Markdown shows it", () => {
       expect(formatContextLine({ step: 0, maxSteps: 10, tier })).toContain(
         `/delegate ${stated![["opus", "sonnet", "haiku"].indexOf(tier) + 1]} ·`,
       );
+  });
+});
+
+describe("the runaway rules in SKILL.md and authoring.md", () => {
+  const skill = read(SKILL).replace(/\s+/g, " ");
+  const authoring = read(`${MODULES}/authoring.md`).replace(/\s+/g, " ");
+
+  it("the stuck-loop count, its Redundancy and the window's length are the engine's", () => {
+    for (const text of [skill, authoring]) {
+      expect(text).toContain(`After ${DEFAULT_STUCK_AFTER} runs of one call with one result`);
+      expect(text).toContain(`Redundancy ≥ ${STUCK_REDUNDANCY}`);
+    }
+    expect(authoring).toContain(`\`stuck_after\` changes the ${DEFAULT_STUCK_AFTER}; 0 turns it off`);
+    expect(authoring).toContain(`(${DEFAULT_WINDOW_HOURS} hours unless set)`);
   });
 });

@@ -28,6 +28,7 @@ describe("resolveOptIn: defaults", () => {
         scope: "self",
         tools: {},
         budgets: {},
+        guards: {},
         keys: [],
       });
     }
@@ -57,6 +58,8 @@ describe("resolveOptIn: defaults", () => {
         utility_cost_budget_usd: 0.5,
         utility_max_agents: 2,
         utility_step_cost: "computed",
+        utility_stuck_after: 4,
+        utility_confirm_above_uncertainty: 0.7,
       }),
     ).toEqual({
       gated: true,
@@ -66,6 +69,7 @@ describe("resolveOptIn: defaults", () => {
       scope: "dispatch",
       tools: { verify: ["mcp__ci__run_tests"] },
       budgets: { tokenBudget: 50000, costBudgetUsd: 0.5, maxAgents: 2, stepCost: "computed" },
+      guards: { stuckAfter: 4, confirmAboveUncertainty: 0.7 },
       keys: [...OPT_IN_KEYS],
     });
   });

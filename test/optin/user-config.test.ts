@@ -8,7 +8,9 @@ import {
   parseUserConfig,
   PRICES_OPTION,
   USER_BUDGET_OPTIONS,
+  USER_GUARD_OPTIONS,
 } from "../../src/optin/user-config.js";
+import { SESSION_BUDGET_OPTIONS } from "../../src/engine/session-budget.js";
 import { ROOT } from "../support/paths.js";
 
 const env = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [optionEnvName(k), v]));
@@ -26,8 +28,9 @@ describe("the user's budgets from CLAUDE_PLUGIN_OPTION_* (plugin userConfig)", (
   });
 
   it("an absent or empty option is not set", () => {
-    expect(parseUserConfig({})).toEqual({ budgets: {}, problems: [] });
-    expect(parseUserConfig(env({ token_budget: "", max_agents: "  " }))).toEqual({ budgets: {}, problems: [] });
+    const none = { budgets: {}, session: {}, guards: {}, problems: [] };
+    expect(parseUserConfig({})).toEqual(none);
+    expect(parseUserConfig(env({ token_budget: "", max_agents: "  ", window_hours: "", stuck_after: " " }))).toEqual(none);
   });
 
   it.each([
@@ -73,7 +76,9 @@ describe("the manifest declares the same options", () => {
   };
 
   it("one userConfig option per budget key, and the price override", () => {
-    expect(Object.keys(manifest.userConfig).sort()).toEqual([...Object.values(USER_BUDGET_OPTIONS), PRICES_OPTION].sort());
+    expect(Object.keys(manifest.userConfig).sort()).toEqual(
+      [...Object.values(USER_BUDGET_OPTIONS), ...SESSION_BUDGET_OPTIONS, ...Object.values(USER_GUARD_OPTIONS), PRICES_OPTION].sort(),
+    );
     expect(BUDGET_KEYS.map((k) => USER_BUDGET_OPTIONS[k])).toEqual(["token_budget", "cost_budget_usd", "max_agents", "step_cost"]);
   });
 

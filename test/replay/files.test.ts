@@ -81,6 +81,8 @@ describe("replaying a session with its subagent files", () => {
       calls: 3,
       repeats: 1,
       repeatTokens: 1,
+      identicalOutcomes: 0,
+      stuckLoops: 0,
       spend: expect.any(Object),
       pricesDate: expect.any(String),
     });

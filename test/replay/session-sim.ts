@@ -19,7 +19,19 @@ import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
 import { waitForFinalMessage, waitForGoverningText } from "../../src/hooks/wait.js";
 
 export type Outcome = "ran" | "error" | "denied";
-export type ReportKind = "none" | "tool_call" | "retrieve" | "verify" | "delegate" | "wrong_utility" | "malformed" | "respond";
+export type ReportKind =
+  | "none"
+  | "tool_call"
+  | "retrieve"
+  | "verify"
+  | "delegate"
+  | "wrong_utility"
+  | "malformed"
+  | "respond"
+  /** tool_call with Uncertainty 0.9: asks the user where the threshold is at or below it (SPEC §14). */
+  | "unsure"
+  /** verify with Redundancy 0.9: a stuck loop's next run passes under the gate (SPEC §13). */
+  | "redundant";
 
 export type SimCall =
   | { tool: "Read"; path: string; outcome: Outcome; result: string }
@@ -52,6 +64,14 @@ export interface SimSession {
   turns: SimTurn[];
   /** The user's token budget per task (CLAUDE_PLUGIN_OPTION_TOKEN_BUDGET), if any. */
   tokenBudget?: number;
+  /** The user's token budget for the whole session (CLAUDE_PLUGIN_OPTION_SESSION_TOKEN_BUDGET), if any. */
+  sessionTokenBudget?: number;
+  /** The user's `stuck_after` (SPEC §13), if set. */
+  stuckAfter?: number;
+  /** The user's `confirm_above_uncertainty` (SPEC §14), if set. */
+  confirmAbove?: number;
+  /** What the user answers when Claude Code asks (SPEC §14): yes runs the call; no refuses it, as `-p` does. */
+  askAnswer?: "yes" | "no";
 }
 
 export const SKILLS = {
@@ -69,6 +89,9 @@ const REPORTS: Record<Exclude<ReportKind, "none">, string> = {
   wrong_utility: 'Action: tool_call\nUtility: 0.9\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: "Off."',
   malformed: "Action: tool_call\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12\nRationale: half",
   respond: 'Action: respond\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: "Answer."',
+  unsure: 'Action: tool_call\nUtility: 0.13\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.9 Redundancy=0.0\nRationale: "Not sure."',
+  redundant:
+    'Action: verify\nUtility: -0.44\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.9\nRationale: "Same again, on purpose."',
 };
 
 /** What the hooks decided for a call, as their PreToolUse record says. */
@@ -112,6 +135,9 @@ class Simulator {
     const data = join(home, "data");
     const env: Record<string, string> = { HOME: home, UTILITY_DATA_DIR: data, CLAUDE_PROJECT_DIR: cwd };
     if (session.tokenBudget !== undefined) env.CLAUDE_PLUGIN_OPTION_TOKEN_BUDGET = String(session.tokenBudget);
+    if (session.sessionTokenBudget !== undefined) env.CLAUDE_PLUGIN_OPTION_SESSION_TOKEN_BUDGET = String(session.sessionTokenBudget);
+    if (session.stuckAfter !== undefined) env.CLAUDE_PLUGIN_OPTION_STUCK_AFTER = String(session.stuckAfter);
+    if (session.confirmAbove !== undefined) env.CLAUDE_PLUGIN_OPTION_CONFIRM_ABOVE_UNCERTAINTY = String(session.confirmAbove);
     this.run = {
       home,
       cwd,
@@ -243,6 +269,21 @@ class Simulator {
     if (deny?.permissionDecision === "deny") {
       this.run.denied.add(id);
       this.result(id, `PreToolUse:${call.tool} hook error: ${deny.permissionDecisionReason}`, true, agentId);
+      return false;
+    }
+    if (deny?.permissionDecision === "ask" && this.session.askAnswer !== "yes") {
+      // As `-p` answers an "ask" (docs/claude-code-facts.md): a refusal, written as the user's, with the reason.
+      this.write(
+        {
+          type: "user",
+          toolDenialKind: "user-rejected",
+          message: {
+            role: "user",
+            content: [{ type: "tool_result", tool_use_id: id, content: deny.permissionDecisionReason ?? "", is_error: true }],
+          },
+        },
+        agentId,
+      );
       return false;
     }
     return true;

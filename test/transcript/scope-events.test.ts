@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { lineTime, observedEvents } from "../../src/transcript/scope-events.js";
+import { createHash } from "node:crypto";
+import { lineTime, observedEvents, resultDigest } from "../../src/transcript/scope-events.js";
 import type { TranscriptEvent } from "../../src/transcript/line.js";
 
 const TIME = "2026-12-01T10:00:00.000Z";
@@ -20,19 +21,30 @@ describe("lineTime", () => {
   });
 });
 
+/** What the reducer keeps of a result's text: SHA-256, first 32 hex digits (SPEC §13). */
+const digestOf = (text: string) => createHash("sha256").update(text, "utf8").digest("hex").slice(0, 32);
+
 describe("observedEvents", () => {
-  it("makes a result of a tool result, with its outcome and size, and only the optional fields it has", () => {
-    expect(observedEvents(toolResult())).toEqual([{ kind: "result", toolUseId: "t1", failed: false, bytes: 2 }]);
+  it("makes a result of a tool result, with its outcome, size and digest, and only the optional fields it has", () => {
+    expect(observedEvents(toolResult())).toEqual([{ kind: "result", toolUseId: "t1", failed: false, bytes: 2, digest: digestOf("ok") }]);
     expect(observedEvents(toolResult({ isError: true, bytes: 9, timestamp: TIME }))).toEqual([
-      { kind: "result", toolUseId: "t1", failed: true, bytes: 9, endedAt: MS },
+      { kind: "result", toolUseId: "t1", failed: true, bytes: 9, endedAt: MS, digest: digestOf("ok") },
     ]);
+  });
+
+  it("gives a result that held more than text (an image) no digest: its text is not all it returned", () => {
+    const [result] = observedEvents(toolResult({ text: "", notOnlyText: true }));
+    expect(result).toEqual({ kind: "result", toolUseId: "t1", failed: false, bytes: 2 });
+    expect(resultDigest({ text: "same", notOnlyText: true })).toBeUndefined();
+    expect(resultDigest({ text: "same" })).toBe(digestOf("same"));
+    expect(resultDigest({ text: "same" })).not.toBe(resultDigest({ text: "same " }));
   });
 
   it("carries the background job a result launched and a poll that shows it finished", () => {
     const [launched] = observedEvents(toolResult({ text: "Command running in background with ID: bash_3" }));
-    expect(launched).toEqual({ kind: "result", toolUseId: "t1", failed: false, bytes: 2, jobId: "bash_3" });
+    expect(launched).toMatchObject({ kind: "result", toolUseId: "t1", failed: false, bytes: 2, jobId: "bash_3" });
     const [polled] = observedEvents(toolResult({ text: "<status>completed</status>" }));
-    expect(polled).toEqual({ kind: "result", toolUseId: "t1", failed: false, bytes: 2, finished: true });
+    expect(polled).toMatchObject({ kind: "result", toolUseId: "t1", failed: false, bytes: 2, finished: true });
     const [running] = observedEvents(toolResult({ text: "<status>running</status>" }));
     expect(running).not.toHaveProperty("finished");
   });

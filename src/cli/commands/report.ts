@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { renderReportHtml } from "../../summary/html.js";
 import { buildReportView } from "../../summary/report-view.js";
+import { noProgressOf } from "../../summary/no-progress.js";
 import { LogInputError, loadSessionLog, type LoadedLog } from "../../summary/load.js";
 import { renderSummaryText, summarize } from "../../summary/summarize.js";
 import { spendJson } from "../../summary/spend.js";
@@ -36,7 +37,7 @@ function runReport({ values, positionals }: Parsed, io: CliIo): number {
   if (html !== undefined) {
     const out = resolve(io.cwd, html);
     try {
-      writeFileSync(out, renderReportHtml(buildReportView(log.records, { source: log.file })));
+      writeFileSync(out, renderReportHtml(buildReportView(log.records, { source: log.file, noProgress: noProgressOf(log.records) })));
     } catch (error) {
       throw new UsageError(`cannot write ${html}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
     }

@@ -3,7 +3,9 @@ import { budgetsInForce, decideToolCall, type GateBudget, type GateDecision, typ
 import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../redundancy.js";
 import { defaultConfig } from "../signals.js";
 import type { CallEvent } from "./scope-events.js";
-import type { GateSource, ScopeState, SessionState } from "./state.js";
+import type { GateSource, RanCallState, ScopeState, SessionState } from "./state.js";
+import { findStuckLoop } from "../no-progress.js";
+import { guardsInForce, type Guards, type GuardsInForce } from "../guards.js";
 import { jobOfCall } from "../background.js";
 import type { ActsAs } from "../tools.js";
 import { checkSpendBudget, checkStartedPastLimit, hasBudget, type Budgets } from "../budget.js";
@@ -11,7 +13,9 @@ import { DEFAULT_PRICES, withOverride, type PriceOverride } from "../prices.js";
 import { formatContextLine, spendAgainstBudgets, tierOf } from "../context-line.js";
 import { scoped, type ScopeKey, type SessionEvent } from "./events.js";
 import { scopeAt } from "./reduce.js";
-import { decisionScopeOf, frontmatterBudgetsOf, gateOf, launchesOf, rootSpendOf, startedPastLimit } from "./views.js";
+import { decisionScopeOf, frontmatterBudgetsOf, gateOf, launchesOf, rootSpendOf, sessionSpend, startedPastLimit } from "./views.js";
+import { checkSessionBudgets, hasSessionBudget, type SessionBudgets } from "../session-budget.js";
+import type { Spend } from "../spend.js";
 
 /**
  * One tool call decided against a scope's state: the exact-repeat rule over
@@ -22,6 +26,8 @@ import { decisionScopeOf, frontmatterBudgetsOf, gateOf, launchesOf, rootSpendOf,
 export interface CallDecision {
   decision: GateDecision;
   repeat?: RanCall;
+  /** A stuck loop (SPEC §13): the last runs of this call, oldest first, which all returned the same result. */
+  stuck?: RanCallState[];
   digest: string;
   /** What to feed the reducer. */
   event: CallEvent;
@@ -40,6 +46,8 @@ export interface CallToDecide {
   budget?: GateBudget;
   /** The call is judged by what it can do, not by its tool (a Skill call that runs shell or forks, SPEC §6). */
   actsAs?: ActsAs;
+  /** The runaway guards in force (SPEC §13, §14); the defaults when absent. */
+  guards?: GuardsInForce;
 }
 
 export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource | undefined, call: CallToDecide): CallDecision {
@@ -47,9 +55,11 @@ export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource
   // A call acting as tool_call or delegate may change anything, as a shell command does.
   const effect = call.actsAs ? ({ kind: "exec" } as const) : effectOf(call.tool, call.input);
   const repeat = findExactRepeat(scope.history, { tool: call.tool, digest, effect }, Object.values(scope.pending));
-  const decision = decideToolCall(gateInputOf({ scope, scopeName, gate, call, repeat }));
-  const event = callEventOf(call, decision, digest, effect);
-  return { decision, digest, event, ...(repeat ? { repeat: repeat.previous } : {}) };
+  const guards = call.guards ?? guardsInForce();
+  const stuck = findStuckLoop(scope.history, { tool: call.tool, digest, effect }, guards.stuckAfter);
+  const decision = decideToolCall(gateInputOf({ scope, scopeName, gate, call, repeat, stuck, guards }));
+  const event = callEventOf(call, decision, digest, effect, repeat !== undefined);
+  return { decision, digest, event, ...(repeat ? { repeat: repeat.previous } : {}), ...(stuck ? { stuck: stuck as RanCallState[] } : {}) };
 }
 
 interface GateInputParts {
@@ -58,9 +68,11 @@ interface GateInputParts {
   gate: GateSource | undefined;
   call: CallToDecide;
   repeat: ReturnType<typeof findExactRepeat>;
+  stuck: ReturnType<typeof findStuckLoop>;
+  guards: GuardsInForce;
 }
 
-function gateInputOf({ scope, scopeName, gate, call, repeat }: GateInputParts): GateInput {
+function gateInputOf({ scope, scopeName, gate, call, repeat, stuck, guards }: GateInputParts): GateInput {
   return {
     scope: scopeName,
     gated: gate !== undefined,
@@ -74,10 +86,19 @@ function gateInputOf({ scope, scopeName, gate, call, repeat }: GateInputParts): 
     ...(call.protectedTarget !== undefined ? { protectedTarget: call.protectedTarget } : {}),
     ...(call.budget ? { budget: call.budget } : {}),
     ...(call.actsAs ? { actsAs: call.actsAs } : {}),
+    ...guardInput(stuck, guards),
   };
 }
 
-function callEventOf(call: CallToDecide, decision: GateDecision, digest: string, effect: CallEvent["effect"]): CallEvent {
+/** What the runaway guards add to the gate's input (SPEC §13, §14). */
+function guardInput(stuck: ReturnType<typeof findStuckLoop>, guards: GuardsInForce): Pick<GateInput, "stuck" | "confirmAboveUncertainty"> {
+  return {
+    ...(stuck ? { stuck } : {}),
+    ...(guards.confirmAboveUncertainty !== undefined ? { confirmAboveUncertainty: guards.confirmAboveUncertainty } : {}),
+  };
+}
+
+function callEventOf(call: CallToDecide, decision: GateDecision, digest: string, effect: CallEvent["effect"], repeat: boolean): CallEvent {
   const jobOf = jobOfCall(call.tool, call.input);
   return {
     kind: "call",
@@ -90,19 +111,28 @@ function callEventOf(call: CallToDecide, decision: GateDecision, digest: string,
     ...(call.startedAt !== undefined ? { startedAt: call.startedAt } : {}),
     ...(jobOf !== undefined ? { jobOf } : {}),
     ...(call.actsAs ? { actsAs: call.actsAs.action } : {}),
+    ...(repeat ? { exactRepeat: true } : {}),
   };
 }
 
 /** The user's own plugin settings (SPEC §10, §12), parsed by the shell from the hook's environment. */
 export interface UserSettings {
   budgets: Budgets;
+  /** Budgets beyond one task: the session's, and the rolling window's over every session (SPEC §12). */
+  session?: SessionBudgets;
+  /** The runaway guards the user set for every scope (SPEC §13, §14). */
+  guards?: Guards;
   prices?: PriceOverride;
   /** What is invalid in them, in words: it refuses in a gated scope and is a warning elsewhere. */
   problem?: string;
 }
 
-/** A call to decide in a session: the call, and the model that wrote its message (for a computed StepCost). */
-export type SessionCall = Omit<CallToDecide, "budget"> & { model?: string };
+/**
+ * A call to decide in a session: the call, the model that wrote its message
+ * (for a computed StepCost), and what every session of the user spent in the
+ * window of `window_cost_budget_usd` (the hooks read the ledger; replay has none).
+ */
+export type SessionCall = Omit<CallToDecide, "budget" | "guards"> & { model?: string; windowSpend?: Spend };
 
 export interface SessionDecision extends CallDecision {
   gate?: GateSource;
@@ -120,9 +150,10 @@ export interface SessionDecision extends CallDecision {
 export function decideInSession(session: SessionState, key: ScopeKey, call: SessionCall, user: UserSettings): SessionDecision {
   const gate = gateOf(session, key);
   const scopeName = decisionScopeOf(key, gate);
-  const budget = budgetOf(session, key, user, call.model);
-  const { model: _model, ...toDecide } = call;
-  const decided = decideCall(scopeAt(session, key), scopeName, gate, { ...toDecide, ...(budget ? { budget } : {}) });
+  const budget = budgetOf(session, key, user, call);
+  const guards = guardsInForce(user.guards, gate?.guards);
+  const { model: _model, windowSpend: _window, ...toDecide } = call;
+  const decided = decideCall(scopeAt(session, key), scopeName, gate, { ...toDecide, guards, ...(budget ? { budget } : {}) });
   return {
     ...decided,
     scopeName,
@@ -133,9 +164,15 @@ export function decideInSession(session: SessionState, key: ScopeKey, call: Sess
 }
 
 /** The gate's budget input, or undefined when no budget binds the scope (then nothing more is computed). */
-function budgetOf(session: SessionState, key: ScopeKey, user: UserSettings, model: string | undefined): GateBudget | undefined {
+function budgetOf(
+  session: SessionState,
+  key: ScopeKey,
+  user: UserSettings,
+  call: Pick<SessionCall, "model" | "windowSpend">,
+): GateBudget | undefined {
+  const { model, windowSpend } = call;
   const frontmatter = frontmatterBudgetsOf(session, key);
-  if (!user.problem && !hasBudget(user.budgets) && !hasBudget(frontmatter)) return undefined;
+  if (!user.problem && !hasBudget(user.budgets) && !hasBudget(frontmatter) && !hasSessionBudget(user.session)) return undefined;
   const maxAgents = budgetsInForce({ budget: { user: user.budgets, gate: frontmatter } }).maxAgents;
   const pastLimit = startedPastLimit(session, key, maxAgents);
   return {
@@ -147,6 +184,14 @@ function budgetOf(session: SessionState, key: ScopeKey, user: UserSettings, mode
     ...(pastLimit !== undefined ? { startedAs: pastLimit } : {}),
     ...(model !== undefined ? { model } : {}),
     ...(user.problem ? { userProblem: user.problem } : {}),
+    ...(hasSessionBudget(user.session)
+      ? {
+          beyond: {
+            budgets: user.session ?? {},
+            spent: { session: sessionSpend(session), ...(windowSpend ? { window: windowSpend } : {}) },
+          },
+        }
+      : {}),
   };
 }
 
@@ -170,13 +215,15 @@ export function scopeLineOf(session: SessionState, key: ScopeKey, user: UserSett
     scope: decisionScopeOf(key, gate),
     agentsLaunched: spend.agentsLaunched,
   };
-  const budget = budgetOf(session, key, user, model);
+  const budget = budgetOf(session, key, user, model !== undefined ? { model } : {});
   if (!budget) return formatContextLine(base);
   const budgets = budgetsInForce({ budget });
   const closed =
     budget.userProblem !== undefined ||
     checkSpendBudget(budget.spend, budgets, budget.prices) !== undefined ||
-    checkStartedPastLimit(budget.startedAs, budgets) !== undefined;
+    checkStartedPastLimit(budget.startedAs, budgets) !== undefined ||
+    // The session's own budgets; the window's spend is read only when a call is decided.
+    (budget.beyond !== undefined && checkSessionBudgets(budget.beyond.spent, budget.beyond.budgets, budget.prices) !== undefined);
   const agentsFull = budgets.maxAgents !== undefined && budget.launched >= budgets.maxAgents;
   return formatContextLine({
     ...base,

@@ -29,6 +29,8 @@ export const ScopeEventSchema = z.discriminatedUnion("kind", [
     jobOf: z.optional(z.string()),
     /** What the call was judged as when not by its tool's name (a Skill call that runs shell or forks, SPEC §6). */
     actsAs: z.optional(z.enum(["tool_call", "delegate"])),
+    /** It is an exact repeat (SPEC §7): its result, the same, is no identical outcome (SPEC §13). */
+    exactRepeat: z.optional(z.boolean()),
   }),
   /** A call's result came back (PostToolUse, or its tool_result line in the transcript). */
   z.object({
@@ -42,6 +44,8 @@ export const ScopeEventSchema = z.discriminatedUnion("kind", [
     jobId: z.optional(z.string()),
     /** The result shows the job it polled has finished. */
     finished: z.optional(z.boolean()),
+    /** The digest of the result's text (SPEC §13); absent when the result held more than text (an image). */
+    digest: z.optional(z.string()),
   }),
   /** A line says Claude Code refused a call the gate had let through (its own permissions). A shell could have written it: see ./scope-reducer.ts. */
   z.object({ kind: z.literal("denied"), toolUseId: z.string() }),
@@ -55,6 +59,8 @@ export const ScopeEventSchema = z.discriminatedUnion("kind", [
     effect: call.effect,
     toolUseId: z.optional(z.string()),
     failed: z.boolean(),
+    /** The digest of its result (SPEC §13), as `result` carries it. */
+    result: z.optional(z.string()),
   }),
   /** The context was compacted: nothing before is a repeat any more (SPEC §7). */
   z.object({ kind: z.literal("compact") }),

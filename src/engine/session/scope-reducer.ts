@@ -3,6 +3,7 @@ import { addSpend, addTokens, sumSpend, zeroSpend, zeroTokens, type Spend, type 
 import type { ScopeEvent } from "./scope-events.js";
 import type { RanCallDraft, ScopeDraft, ScopeState } from "./state.js";
 import { endJob, isJobStop, type JobRef } from "../background.js";
+import { identicalOutcomeOf } from "../no-progress.js";
 
 /**
  * The reducer of one scope's own events (the session machine, ./reduce.ts,
@@ -47,6 +48,8 @@ export interface Outcome {
   durationMs?: number;
   /** The usage of the message that made the call, when known by then. */
   tokens?: TokenCounts;
+  /** It returned byte for byte what the same call returned at its last run, although something ran in between (SPEC §13): that run. */
+  identical?: { ofStep: number; toolUseId?: string };
 }
 
 export interface Reduced {
@@ -166,6 +169,7 @@ function ranUnchecked(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "ran
     at: scope.step,
     ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}),
     ...(event.failed ? { failed: true } : {}),
+    ...(event.result !== undefined ? { result: event.result } : {}),
   });
 }
 
@@ -211,6 +215,7 @@ function decided(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "call" }>
     toolUseId: event.toolUseId,
     ...(event.startedAt !== undefined ? { startedAt: event.startedAt } : {}),
     ...(event.jobOf !== undefined ? { jobOf: event.jobOf } : {}),
+    ...(event.exactRepeat ? { exactRepeat: true } : {}),
     ...(tokens ? { tokens } : {}),
   };
 }
@@ -228,12 +233,30 @@ function resulted(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "result"
   if (!Object.hasOwn(scope.pending, key)) return;
   const call = scope.pending[key]!;
   delete own(scope, "pending")[key];
-  const { startedAt: _started, tokens: _tokens, deniedSeen: _denied, jobOf, ...ran } = call;
-  const launched = ran.effect.kind === "exec" && ran.effect.background === true && event.jobId !== undefined ? { jobId: event.jobId } : {};
-  remember(scope, event.failed ? { ...ran, ...launched, failed: true } : { ...ran, ...launched });
+  const { jobOf } = call;
+  const ran = ranOf(call, event);
+  // Compared before it joins the history: with the same call's last run (SPEC §13); an exact repeat's same result is no news.
+  const identical = call.exactRepeat ? undefined : identicalOutcomeOf(scope.history, ran);
+  remember(scope, ran);
   // A stop of a background job, or a poll that shows it finished, records its end (SPEC §7).
   if (jobOf !== undefined && !event.failed && (isJobStop(call.tool) || event.finished === true)) backgroundEnded(scope, { jobId: jobOf });
-  outcomes.push(resultOutcome(call, event));
+  outcomes.push({ ...resultOutcome(call, event), ...(identical ? { identical: identicalRef(identical) } : {}) });
+}
+
+/** A pending call as the history keeps it once its result came: what it returned (a digest), the job it launched, whether it failed. */
+function ranOf(call: RanCallDraft, event: Extract<ScopeEvent, { kind: "result" }>): RanCallDraft {
+  const { startedAt: _started, tokens: _tokens, deniedSeen: _denied, jobOf: _jobOf, exactRepeat: _repeat, ...ran } = call;
+  const launched = ran.effect.kind === "exec" && ran.effect.background === true && event.jobId !== undefined ? { jobId: event.jobId } : {};
+  return {
+    ...ran,
+    ...launched,
+    ...(event.digest !== undefined ? { result: event.digest } : {}),
+    ...(event.failed ? { failed: true } : {}),
+  };
+}
+
+function identicalRef(earlier: RanCallDraft): NonNullable<Outcome["identical"]> {
+  return { ofStep: earlier.at, ...(earlier.toolUseId !== undefined ? { toolUseId: earlier.toolUseId } : {}) };
 }
 
 function resultOutcome(call: ScopeState["pending"][string], event: Extract<ScopeEvent, { kind: "result" }>): Outcome {

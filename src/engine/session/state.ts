@@ -3,6 +3,7 @@ import { ActionSchema, OptInScopeSchema } from "../vocabulary.js";
 import { ConfigSchema } from "../signals.js";
 import { SpendSchema, TokenCountsSchema, type Spend } from "../spend.js";
 import { BudgetsSchema } from "../budget.js";
+import { GuardsSchema } from "../guards.js";
 
 /**
  * The session machine's state (SPEC §15): everything the plugin knows about a
@@ -52,6 +53,10 @@ export const RanCallSchema = z.object({
   tokens: z.optional(TokenCountsSchema),
   /** A transcript line says Claude Code refused it; a line a shell could have written, so it refunds nothing until confirmed (./scope-reducer.ts). */
   deniedSeen: z.optional(z.boolean()),
+  /** It was an exact repeat when decided (SPEC §7): the same result from it is no identical outcome (SPEC §13). */
+  exactRepeat: z.optional(z.boolean()),
+  /** The digest of the result it returned (SPEC §13: only a digest is kept); absent until it came back, or when it held more than text. */
+  result: z.optional(z.string()),
 });
 
 /** What gates a scope and with which settings: resolved from a skill's or agent's frontmatter, or /utility on. */
@@ -65,6 +70,8 @@ export const GateSourceSchema = z.object({
   problem: z.optional(z.string()),
   /** Spend budgets the file sets (SPEC §12); they apply while the scope is gated. */
   budgets: z.optional(BudgetsSchema),
+  /** The runaway guards the file sets (SPEC §13, §14); they apply while the scope is gated. */
+  guards: z.optional(GuardsSchema),
 });
 export type GateSource = z.infer<typeof GateSourceSchema>;
 

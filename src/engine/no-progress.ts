@@ -1,0 +1,82 @@
+import type { CallEffect } from "./redundancy.js";
+import { STUCK_REDUNDANCY } from "./defaults.js";
+
+/**
+ * Calls that told nothing (SPEC §13). An identical outcome: a call returned
+ * byte for byte what the same call (same tool, same input) returned at its
+ * last run in the scope since the last compaction, although something that
+ * could change it ran in between (else it was an exact repeat, SPEC §7, and
+ * its result was no news). A stuck loop: the last `after` runs of one call
+ * all returned the same result, and it is about to run again. Only a digest
+ * of each result is kept. Polls and planning tools are never either: polling
+ * a running job is meant to return the same thing until it ends. Pure.
+ */
+
+/** A call that ran, as far as these rules need it (the scope's history holds them, oldest first). */
+export interface RanResult {
+  tool: string;
+  digest: string;
+  effect: CallEffect;
+  /** Its step in its task. */
+  at: number;
+  toolUseId?: string;
+  /** The digest of its result; absent when none came back or it held more than text (an image). */
+  result?: string;
+}
+
+const told = (effect: CallEffect) => effect.kind === "poll" || effect.kind === "neutral";
+
+/** The latest earlier run of the same call, when this result is byte-identical to its result. */
+export function identicalOutcomeOf(
+  history: readonly RanResult[],
+  call: { tool: string; digest: string; effect: CallEffect; result?: string },
+): RanResult | undefined {
+  if (told(call.effect) || call.result === undefined) return undefined;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const earlier = history[i]!;
+    if (earlier.tool === call.tool && earlier.digest === call.digest) return earlier.result === call.result ? earlier : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The last `after` runs of this call, oldest first, when they all returned
+ * the same result: running it again is a stuck loop. `after` 0: the rule is off.
+ */
+export function findStuckLoop(
+  history: readonly RanResult[],
+  call: { tool: string; digest: string; effect: CallEffect },
+  after: number,
+): RanResult[] | undefined {
+  if (after < 1 || told(call.effect)) return undefined;
+  const runs: RanResult[] = [];
+  for (let i = history.length - 1; i >= 0 && runs.length < after; i--) {
+    const earlier = history[i]!;
+    if (earlier.tool === call.tool && earlier.digest === call.digest) runs.unshift(earlier);
+  }
+  if (runs.length < after) return undefined;
+  const result = runs[0]!.result;
+  return result !== undefined && runs.every((run) => run.result === result) ? runs : undefined;
+}
+
+/** "steps 2, 4 and 6". */
+export function describeSteps(steps: readonly number[]): string {
+  const shown = steps.map(String);
+  const last = shown.pop();
+  return `step${steps.length === 1 ? "" : "s"} ${shown.length > 0 ? `${shown.join(", ")} and ${last}` : last}`;
+}
+
+/** What the next hook of the scope tells the model about an identical outcome. */
+export function identicalNotice(tool: string, at: number, ofStep: number): string {
+  return `utility: your ${tool} call at step ${at} returned exactly what it returned at step ${ofStep}, byte for byte, although something that could change it ran in between: it told you nothing new.`;
+}
+
+/** The hint an ungated scope gets before a stuck loop's next run. */
+export function stuckHint(tool: string, runs: readonly RanResult[]): string {
+  return `utility: the last ${runs.length} runs of this ${tool} call (${describeSteps(runs.map((r) => r.at))}) returned the same result, byte for byte; running it again will most likely return it again. Change what decides its result first, or use the result you have.`;
+}
+
+/** Why a gated scope refuses a stuck loop's next run (rule `no_progress`); `redundancy` is what the report said. */
+export function noProgressReason(tool: string, runs: readonly RanResult[], redundancy: number): string {
+  return `The last ${runs.length} runs of this ${tool} call (${describeSteps(runs.map((r) => r.at))}) returned the same result, byte for byte, so running it again will most likely tell nothing new: Redundancy is at least ${STUCK_REDUNDANCY}, not ${redundancy}. Change what decides its result first, use the result you have, or rescore with Redundancy ≥ ${STUCK_REDUNDANCY} if you expect the same result on purpose.`;
+}
