@@ -3,7 +3,7 @@
 // consistent exit codes, a version in every --json output, and the
 // /utility backing command kept out of the help.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -159,11 +159,13 @@ describe("utility replay on a file that holds no transcript", () => {
 
 describe("every --json output carries a version", () => {
   const dataDir = join(scratch, "data");
+  mkdirSync(join(dataDir, "sessions"), { recursive: true });
+  copyFileSync(LOG, join(dataDir, "sessions", "fixture-session.jsonl"));
   it.each([
     ["score", [...CANONICAL, "--json"], ""],
     ["select", ["-", "--json"], TABLE],
     ["check", ["examples", "--json"], ""],
-    ["status", ["--session", "nope", "--json"], ""],
+    ["status", ["--json"], ""],
     ["log", [LOG, "--json"], ""],
     ["report", [LOG, "--json"], ""],
     ["replay", [join(TRANSCRIPTS, "spotter__short.jsonl"), "--json"], ""],
@@ -171,6 +173,27 @@ describe("every --json output carries a version", () => {
     const r = await cli([name, ...args], { stdin, cwd: ROOT, env: { UTILITY_DATA_DIR: dataDir } });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).version).toBe(JSON_VERSION);
+  });
+});
+
+describe("a session no data folder holds", () => {
+  it.each([
+    ["status", ["--session", "nope"]],
+    ["log", ["nope"]],
+    ["report", ["nope"]],
+  ])("utility %s: one line, exit 2", async (name, args) => {
+    const r = await cli([name, ...args], { env: { UTILITY_DATA_DIR: join(scratch, "empty") } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^utility \w+: no (session|log for session) nope in .+\.\n$/);
+  });
+
+  it("with no session at all, status and log say there is none yet: exit 2", async () => {
+    for (const name of ["status", "log", "report"]) {
+      const r = await cli([name], { env: { UTILITY_DATA_DIR: join(scratch, "empty") } });
+      expect(r.code, name).toBe(2);
+      expect(r.stderr.split("\n").filter(Boolean), name).toHaveLength(1);
+    }
   });
 });
 
