@@ -6,6 +6,7 @@ import { STATUS } from "./commands/status.js";
 import { REPLAY } from "./commands/replay.js";
 import { REPORT } from "./commands/report.js";
 import { LOG } from "./commands/log.js";
+import { PRUNE } from "./commands/prune.js";
 
 /** One subcommand: how it is called (commander flags) and what it does with what was parsed. */
 export interface CommandSpec {
@@ -20,4 +21,4 @@ export interface CommandSpec {
 }
 
 /** Every subcommand people use, in the order the help lists them (`command`, behind /utility, is apart). */
-export const COMMANDS: CommandSpec[] = [SCORE, SELECT, CHECK, STATUS, LOG, REPORT, REPLAY];
+export const COMMANDS: CommandSpec[] = [SCORE, SELECT, CHECK, STATUS, LOG, REPORT, REPLAY, PRUNE];

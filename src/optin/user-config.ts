@@ -123,8 +123,9 @@ function parsePrices(text: string): { prices?: PriceOverride; problem?: UserConf
   return { prices: parsed.data };
 }
 
-const RetentionSchema = z.int().check(z.gte(1));
-const RETENTION_EXPECTED = "a whole number of at least 1";
+/** Any number of at least 1, as the manifest's `min: 1` lets through (Claude Code checks no whole numbers). */
+const RetentionSchema = z.number().check(z.gte(1));
+const RETENTION_EXPECTED = "a number of at least 1";
 
 /** An option's text, or undefined when it is not set (absent or blank). */
 function optionText(env: Readonly<Record<string, string | undefined>>, option: string): string | undefined {

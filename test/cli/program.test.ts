@@ -13,7 +13,7 @@ import { VERSION } from "../../src/cli/program.js";
 import { cli } from "../support/cli-io.js";
 import { PLUGIN_ROOT, ROOT, TRANSCRIPTS } from "../support/paths.js";
 
-const NAMES = ["score", "select", "check", "status", "log", "report", "replay"];
+const NAMES = ["score", "select", "check", "status", "log", "report", "replay", "prune"];
 const CANONICAL = ["--gain", "0.7", "--step-cost", "0.12", "--uncertainty", "0.6", "--redundancy", "0"];
 const LOG = join(ROOT, "test", "fixtures", "logs", "gated-session.jsonl");
 const TABLE =
@@ -169,6 +169,7 @@ describe("every --json output carries a version", () => {
     ["log", [LOG, "--json"], ""],
     ["report", [LOG, "--json"], ""],
     ["replay", [join(TRANSCRIPTS, "spotter__short.jsonl"), "--json"], ""],
+    ["prune", ["--dry-run", "--json"], ""],
   ])("utility %s --json", async (name, args, stdin) => {
     const r = await cli([name, ...args], { stdin, cwd: ROOT, env: { UTILITY_DATA_DIR: dataDir } });
     expect(r.code, r.stderr).toBe(0);

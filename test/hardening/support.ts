@@ -466,7 +466,8 @@ export function expectDataWhole(data: string): Whole {
   const whole: Whole = { states: {}, logs: {}, errors: 0 };
   if (!existsSync(data)) return whole;
   for (const name of readdirSync(data)) {
-    expect(["state", "sessions", "errors.jsonl"]).toContain(name);
+    // `pruned-at`: when SessionEnd last pruned old logs (src/hooks/retention.ts).
+    expect(["state", "sessions", "errors.jsonl", "pruned-at"]).toContain(name);
   }
   const stateDir = join(data, "state");
   if (existsSync(stateDir)) {

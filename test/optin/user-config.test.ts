@@ -104,9 +104,11 @@ describe("the user's budgets from CLAUDE_PLUGIN_OPTION_* (plugin userConfig)", (
 
   it("retention: the options set and valid, the defaults for the rest", () => {
     expect(retentionOf(parseUserConfig({}))).toEqual(RETENTION_DEFAULTS);
-    const c = parseUserConfig(env({ log_retention_days: "7", log_max_mb: "1.5" }));
+    const c = parseUserConfig(env({ log_retention_days: "7", log_max_mb: "0.5" }));
     expect(retentionOf(c)).toEqual({ maxAgeDays: 7, maxMb: RETENTION_DEFAULTS.maxMb });
-    expect(c.problems.map((p) => p.option)).toEqual(["log_max_mb"]);
+    expect(c.problems.map((p) => [p.option, p.found, p.expected])).toEqual([["log_max_mb", "0.5", "a number of at least 1"]]);
+    // What the manifest's `min: 1` lets through is valid: Claude Code checks no whole numbers.
+    expect(retentionOf(parseUserConfig(env({ log_retention_days: "1.5", log_max_mb: "1" })))).toEqual({ maxAgeDays: 1.5, maxMb: 1 });
   });
 
   it("the price override is one line of JSON, checked", () => {
