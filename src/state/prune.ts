@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { planPrune, type PruneContext, type PrunePlan, type RetentionRule, type StoredItem } from "../engine/retention.js";
 import { loggedSwitches } from "./log-file.js";
 import { errorLogPath, isSafeId, sessionLogPath, sessionStatePath } from "./paths.js";
+import { fileErrorText } from "./file-error.js";
 
 /** The name the error log goes by in a plan. */
 export const ERROR_LOG_ITEM = "(error log)";
@@ -165,7 +166,7 @@ export function pruneDataDir(dataDir: string, rule: RetentionRule, ctx: PruneCon
           rmSync(file, { force: true });
           deleted.push(file);
         } catch (error) {
-          trouble.push(`${file} could not be deleted (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+          trouble.push(`${file} could not be deleted: ${fileErrorText(error)}`);
         }
       }
   return { dataDir, plan, gatedKept, deleted, trouble };

@@ -180,13 +180,36 @@ describe("every --json output carries a version", () => {
 describe("a session no data folder holds", () => {
   it.each([
     ["status", ["--session", "nope"]],
+    ["status", ["nope"]],
     ["log", ["nope"]],
     ["report", ["nope"]],
-  ])("utility %s: one line, exit 2", async (name, args) => {
+  ])("utility %s %j: one line, exit 2", async (name, args) => {
     const r = await cli([name, ...args], { env: { UTILITY_DATA_DIR: join(scratch, "empty") } });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^utility \w+: no (session|log for session) nope in .+\.\n$/);
+  });
+
+  it.each([["log"], ["report"], ["replay"], ["select"]])(
+    "utility %s of a missing file says so in words, never a bare ENOENT",
+    async (name) => {
+      const r = await cli([name, join(scratch, "gone.jsonl")], { env: { UTILITY_DATA_DIR: join(scratch, "empty") } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`utility ${name}: cannot read ${join(scratch, "gone.jsonl")}: no file or folder at this path.\n`);
+    },
+  );
+
+  it("status takes SESSION as log and report do; with --session too, they must agree", async () => {
+    const dataDir = join(scratch, "data-status");
+    mkdirSync(join(dataDir, "sessions"), { recursive: true });
+    copyFileSync(LOG, join(dataDir, "sessions", "s-one.jsonl"));
+    const env = { UTILITY_DATA_DIR: dataDir };
+    const byArg = await cli(["status", "s-one"], { env });
+    expect(byArg.code, byArg.stderr).toBe(0);
+    expect(byArg.stdout).toBe((await cli(["status", "--session", "s-one"], { env })).stdout);
+    expect(byArg.stdout).toBe((await cli(["status"], { env })).stdout);
+    const both = await cli(["status", "s-one", "--session", "s-two"], { env });
+    expect([both.code, both.stderr]).toEqual([2, "utility status: two sessions given: s-one and --session s-two; give one.\n"]);
   });
 
   it("with no session at all, status and log say there is none yet: exit 2", async () => {

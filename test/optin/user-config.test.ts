@@ -133,6 +133,19 @@ describe("the manifest declares the same options", () => {
     expect(BUDGET_KEYS.map((k) => USER_BUDGET_OPTIONS[k])).toEqual(["token_budget", "cost_budget_usd", "max_agents", "step_cost"]);
   });
 
+  it("the price example is one: the manifest's, the README's and the messages' (valid, as the parser reads it)", () => {
+    const description = (manifest.userConfig.prices as unknown as { description: string }).description;
+    const shown = (text: string) =>
+      [...text.matchAll(/\{\\?"(?:opus|sonnet|haiku)\\?":\{[^}]*\}\}/g)].map((m) => m[0].replaceAll('\\"', '"'));
+    expect(shown(description)).toEqual([PRICES_EXAMPLE]);
+    const readme = shown(readFileSync(join(ROOT, "README.md"), "utf8"));
+    expect(
+      readme.every((example) => example === PRICES_EXAMPLE),
+      readme.join(" "),
+    ).toBe(true);
+    expect(parseUserConfig(env({ prices: PRICES_EXAMPLE })).problems).toEqual([]);
+  });
+
   it("with the types and bounds the parser enforces", () => {
     const u = manifest.userConfig;
     expect(u.token_budget).toMatchObject({ type: "number", min: 1 });

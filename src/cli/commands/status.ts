@@ -11,7 +11,7 @@ import { stringOption } from "../args.js";
 import type { CommandSpec } from "../commands.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 
-const ARGS = "[--session ID] [--json]";
+const ARGS = "[SESSION] [--session ID] [--json]";
 
 /** Reads a session's state and log (the log's unreadable lines skipped), or undefined when no data folder holds it. */
 export function loadSession(env: CliIo["env"], sessionId: string): SessionView | undefined {
@@ -33,10 +33,10 @@ function sessionToShow(given: string | undefined, env: CliIo["env"]): string {
       .join(" or ");
   if (given === undefined) {
     const latest = latestSession(env);
-    if (!latest) throw new UsageError(`no sessions in ${folders()} yet; give --session ID.`);
+    if (!latest) throw new UsageError(`no sessions in ${folders()} yet (the plugin's hooks write one in each Claude Code session).`);
     return latest.sessionId;
   }
-  if (given === "") throw new UsageError(`--session needs an ID. Usage: utility status ${ARGS}`);
+  if (given === "") throw new UsageError(`the session ID is empty. Usage: utility status ${ARGS}`);
   let dir: string | undefined;
   try {
     dir = locateSessionData(env, given);
@@ -47,8 +47,18 @@ function sessionToShow(given: string | undefined, env: CliIo["env"]): string {
   return given;
 }
 
-function runStatus({ values }: Parsed, io: CliIo): number {
-  const sessionId = sessionToShow(stringOption(values.session), io.env);
+/** SESSION as log and report take it, or `--session`; both only when they agree. */
+function givenSession({ values, positionals }: Parsed): string | undefined {
+  const flag = stringOption(values.session);
+  const positional = positionals[0];
+  if (flag !== undefined && positional !== undefined && flag !== positional)
+    throw new UsageError(`two sessions given: ${positional} and --session ${flag}; give one.`);
+  return positional ?? flag;
+}
+
+function runStatus(parsed: Parsed, io: CliIo): number {
+  const { values } = parsed;
+  const sessionId = sessionToShow(givenSession(parsed), io.env);
   let view: SessionView | undefined;
   try {
     view = loadSession(io.env, sessionId);
@@ -64,8 +74,9 @@ export const STATUS: CommandSpec = {
   name: "status",
   summary: "a session's scopes: task, step, budget, gating, last report",
   usage: ARGS,
+  arguments: ["[session]", "a session id (default: the latest session)"],
   options: [
-    ["--session <id>", "the session id (default: the latest session)"],
+    ["--session <id>", "the same, as a flag"],
     ["--json", "print JSON"],
   ],
   run: runStatus,
