@@ -5,7 +5,7 @@ export default {
   testRunner: "vitest",
   vitest: { configFile: "vitest.unit.config.ts" },
   plugins: ["@stryker-mutator/vitest-runner"],
-  mutate: ["src/engine/**/*.ts", "src/transcript/**/*.ts"],
+  mutate: ["src/engine/**/*.ts", "src/transcript/**/*.ts", "src/ingest/**/*.ts"],
   // The machine is small and shared.
   concurrency: 2,
   // Reuses the results of mutants whose code and covering tests did not change.

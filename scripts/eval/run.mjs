@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// The guidance evaluation harness (issue 15): runs a reader's text for one
-// situation through the real, built hook processes (dist/hooks/*.js), in a
-// temporary transcript shaped as Claude Code 2.1.x writes it.
+// The guidance evaluation harness (issue 15, issue 20): runs a reader's text
+// for one situation through the real, built hook processes (dist/hooks/*.js:
+// UserPromptSubmit, SubagentStart, PreToolUse, Stop), in a temporary
+// transcript shaped as Claude Code 2.1.328 writes it. No PostToolUse: the
+// plugin has none; the hooks learn results from the transcript's lines.
 //
 //   node scripts/eval/run.mjs SITUATION.json TEXT [RETRY]   run a reader's text (and its retry after a refusal)
 //   node scripts/eval/run.mjs --prompt SITUATION.json       print the prompt a reader gets for it
 //   node scripts/eval/run.mjs --all TEXTS_DIR               run TEXTS_DIR/<id>.txt (and <id>.retry.txt) for every situation
+//   node scripts/eval/run.mjs --reader-prompt               print test/eval/READER-PROMPT.md (how to run a round, every prompt)
+//   node scripts/eval/run.mjs --reader-copy DIR             copy into DIR the only Markdown files a reader may read
 //
 // A TEXT is what the reader wrote; if it holds a line `MESSAGE:`, only what
 // follows it counts (what comes before, e.g. the FILES it read, is not the
@@ -101,6 +105,17 @@ export function declaresNoCall(readerText) {
   return /^CALL:\s*none\s*$/im.test(head);
 }
 
+/** Where the reader says it had to guess (`GUESSES: a | b`, before MESSAGE:); none for "none". */
+export function guessesOf(readerText) {
+  const head = readerText.split(/^MESSAGE:\s*$/m)[0] ?? "";
+  const m = /^GUESSES:\s*(.*)$/m.exec(head);
+  if (!m || /^none\.?$/i.test(m[1].trim())) return [];
+  return m[1]
+    .split("|")
+    .map((g) => g.trim())
+    .filter(Boolean);
+}
+
 export function callOf(readerText) {
   const head = readerText.split(/^MESSAGE:\s*$/m)[0] ?? "";
   const m = /^CALL:\s*([A-Za-z_][\w-]*)\s+(\{.*\})\s*$/m.exec(head);
@@ -118,11 +133,17 @@ export function allSituations() {
     .map((f) => loadSituation(join(SITUATIONS_DIR, f)));
 }
 
+/** The skills every sandbox project holds (as `.claude/skills/<name>/`): the evaluation's own and the gated example. */
+const SKILL_SOURCES = [join(ROOT, "test", "eval", "skills"), join(ROOT, "examples", "skills")];
+
+/** A skill's name as the situation gives it (`eval:fix-bug` in older rounds is `fix-bug`). */
+const skillName = (name) => name.replace(/^eval:/, "");
+
+/** The repository folder of a situation's gating skill, if it has one. */
 function skillFolder(gate) {
   if (!gate?.skill) return undefined;
-  return gate.skill.startsWith("eval:")
-    ? join(ROOT, "test", "eval", "skills", gate.skill.slice(5))
-    : join(ROOT, "examples", "skills", gate.skill);
+  const name = skillName(gate.skill);
+  return SKILL_SOURCES.map((dir) => join(dir, name)).find((dir) => existsSync(join(dir, "SKILL.md")));
 }
 
 /** One sandbox per run: its own transcript, data folder, home and project (with the situation's agent definition). */
@@ -138,6 +159,11 @@ class Sandbox {
     this.sub = join(dirname(this.main), SESSION, "subagents", `agent-${AGENT_ID}.jsonl`);
     mkdirSync(dirname(this.sub), { recursive: true });
     writeFileSync(this.main, "");
+    // Every skill a situation may activate or call is a project skill, where Claude Code (and the hooks) find it by name.
+    for (const dir of SKILL_SOURCES)
+      for (const name of readdirSync(dir))
+        if (existsSync(join(dir, name, "SKILL.md")))
+          cpSync(join(dir, name), join(this.project, ".claude", "skills", name), { recursive: true });
     if (situation.gate?.agent) {
       mkdirSync(join(this.project, ".claude", "agents"), { recursive: true });
       cpSync(
@@ -211,13 +237,6 @@ class Sandbox {
       return { id, refused: reason };
     }
     this.write(lines.result(id, result ?? "ok", false, this.isSub));
-    this.hook("post-tool-use", {
-      hook_event_name: "PostToolUse",
-      tool_name: call.tool,
-      tool_input: call.input,
-      tool_use_id: id,
-      tool_response: { stdout: String(result ?? "ok") },
-    });
     return {
       id,
       ...(out.additionalContext ? { context: `PreToolUse:${call.tool} hook additional context: ${out.additionalContext}` } : {}),
@@ -238,41 +257,62 @@ class Sandbox {
   }
 }
 
+/** Hook additional context as Claude Code shows it to the model (docs/claude-code-facts.md, "additionalContext"). */
+const told = (event, out) => (out.additionalContext ? [`[system] ${event} hook additional context: ${out.additionalContext}`] : []);
+
+/** The gating skill's activation: by the Skill tool (PreToolUse, then its lines), or typed as a slash command (its lines only). */
+function activate(box, seen) {
+  const s = box.situation;
+  const folder = skillFolder(s.gate);
+  if (!folder) return;
+  const name = skillName(s.gate.skill);
+  const loaded = join(box.project, ".claude", "skills", name);
+  const body = `Base directory for this skill: ${loaded}\n\n${readFileSync(join(loaded, "SKILL.md"), "utf8")}`;
+  if (s.gate.slash) {
+    box.write(lines.meta(body, box.isSub));
+    seen.push(`You: (the user typed /${name}; its SKILL.md is loaded)`);
+    return;
+  }
+  const input = { skill: name };
+  const id = "toolu_eval_skill";
+  box.write(lines.assistant("msg_eval_skill", { type: "tool_use", id, name: "Skill", input }, s.model, box.isSub));
+  const out = box.hook("pre-tool-use", { hook_event_name: "PreToolUse", tool_name: "Skill", tool_input: input, tool_use_id: id });
+  if (out.permissionDecision === "deny") throw new Error(`situation ${s.id}: its Skill call was refused: ${out.permissionDecisionReason}`);
+  box.write(lines.result(id, `Launching skill: ${name}`, false, box.isSub));
+  box.write(lines.meta(body, box.isSub));
+  seen.push(`You: (Skill ${name}; its SKILL.md is loaded)`, ...told("PreToolUse:Skill", out));
+}
+
+/** A slash command's prompt line, as Claude Code writes a typed `/name args`. */
+function slashLine(text) {
+  const m = /^\/(\S+)\s*([\s\S]*)$/.exec(text.trim());
+  return m
+    ? `<command-message>${m[1]}</command-message>\n<command-name>/${m[1]}</command-name>\n<command-args>${m[2]}</command-args>`
+    : text;
+}
+
 /** Writes the situation's history through the real hooks; returns what the model saw of it, in order. */
 function playPrelude(box) {
   const s = box.situation;
   const seen = [`User: ${s.prompt}`];
-  box.hook("user-prompt-submit", { hook_event_name: "UserPromptSubmit", prompt: s.prompt });
+  const submitted = box.hook("user-prompt-submit", { hook_event_name: "UserPromptSubmit", prompt: s.prompt });
+  // Its context goes to the main conversation's model: a subagent does not see it.
+  if (!box.isSub) seen.push(...told("UserPromptSubmit", submitted));
   if (box.isSub) {
-    // The parent's launch in the main file, then the subagent's own file starts with its prompt.
+    // The parent's launch in the main file; the subagent starts (SubagentStart); its own file starts with its prompt.
     box.write(
       lines.assistant(
         "msg_parent",
         { type: "tool_use", id: "toolu_parent", name: "Agent", input: { subagent_type: s.gate?.agent, prompt: s.prompt } },
-        s.model,
+        s.parentModel ?? s.model,
         false,
       ),
       box.main,
     );
+    seen.push(...told("SubagentStart", box.hook("subagent-start", { hook_event_name: "SubagentStart" })));
   }
-  box.write(lines.prompt(s.prompt, box.isSub), box.file);
-  const folder = skillFolder(s.gate);
-  if (folder) {
-    const skill = { tool: "Skill", input: { skill: s.gate.skill } };
-    const id = "toolu_eval_skill";
-    box.write(lines.assistant("msg_eval_skill", { type: "tool_use", id, name: "Skill", input: skill.input }, s.model, box.isSub));
-    box.hook("pre-tool-use", { hook_event_name: "PreToolUse", tool_name: "Skill", tool_input: skill.input, tool_use_id: id });
-    box.write(lines.result(id, `Launching skill: ${s.gate.skill}`, false, box.isSub));
-    box.write(lines.meta(`Base directory for this skill: ${folder}\n\n${readFileSync(join(folder, "SKILL.md"), "utf8")}`, box.isSub));
-    box.hook("post-tool-use", {
-      hook_event_name: "PostToolUse",
-      tool_name: "Skill",
-      tool_input: skill.input,
-      tool_use_id: id,
-      tool_response: {},
-    });
-    seen.push(`You: (Skill ${s.gate.skill}; its SKILL.md is loaded)`);
-  }
+  box.write(lines.prompt(s.gate?.slash ? slashLine(s.prompt) : s.prompt, box.isSub), box.file);
+  activate(box, seen);
   for (const step of s.prelude ?? []) {
     const done = box.step(step.text, step, step.result);
     if (done.refused) throw new Error(`situation ${s.id}: a prelude step was refused: ${done.refused}`);
@@ -307,6 +347,36 @@ export function lastReportText(text) {
   return rows.slice(first, end < 0 ? start + 3 : end + 1).join("\n");
 }
 
+/** The newest `utility:` line in what the model saw (the prelude, a refusal), or undefined when none came. */
+export function lastLine(texts) {
+  let found;
+  for (const text of texts) for (const m of String(text).matchAll(/utility: \d+ of \d+ steps taken[^\n]*/g)) found = m[0];
+  return found;
+}
+
+/** Each action's StepCost on a line: `retrieve/verify/tool_call/delegate 0.503 · respond 0.29 · stop 0`. */
+export function lineCosts(line) {
+  const costs = {};
+  const actions = ["respond", "retrieve", "tool_call", "verify", "delegate", "stop"];
+  for (const m of (line ?? "").matchAll(/((?:[a-z_]+\/)*[a-z_]+) (\d+(?:\.\d+)?)(?= ·|$)/g))
+    for (const action of m[1].split("/")) if (actions.includes(action)) costs[action] = Number(m[2]);
+  return costs;
+}
+
+/** The StepCost the attempt's report wrote, against the line's for its action: copied (or raised, which the Markdown allows)? */
+function stepCostAgainst(text, line) {
+  const report = lastReportText(text);
+  const action = /action\s*[*_`]*\s*:\s*[*_`]*\s*([a-z_]+)/i.exec(report)?.[1]?.toLowerCase();
+  const written = /StepCost\s*=\s*(-?\d+(?:\.\d+)?)/i.exec(report)?.[1];
+  if (action === undefined || written === undefined) return undefined;
+  const expected = lineCosts(line)[action];
+  return {
+    action,
+    written: Number(written),
+    ...(expected !== undefined ? { line: expected, fromLine: Number(written) >= expected - 1e-9 } : { line: null }),
+  };
+}
+
 /** Did the attempt end the way the situation calls for? `call`: it passed; `end`: its report ended the loop (respond or stop, arithmetic right). */
 function verdict(situation, outcome, record) {
   if (outcome.stopped)
@@ -326,7 +396,7 @@ function verdict(situation, outcome, record) {
 export async function runSituation(situation, readerTexts) {
   const box = new Sandbox(situation);
   try {
-    playPrelude(box);
+    const seen = playPrelude(box);
     const attempts = [];
     const texts = [
       ...(situation.planted ? [{ text: situation.planted, planted: true }] : []),
@@ -336,6 +406,7 @@ export async function runSituation(situation, readerTexts) {
       const outcome = noCall ? box.end(text) : box.step(text, call ?? situation.call, situation.result);
       const record = noCall ? undefined : box.record(outcome.id);
       const judged = planted ? { ok: false, got: `refused (${record?.rule})` } : verdict(situation, outcome, record);
+      const stepCost = planted ? undefined : stepCostAgainst(text, lastLine(seen));
       attempts.push({
         planted: planted === true,
         ...(call ? { call: call.tool } : {}),
@@ -344,15 +415,19 @@ export async function runSituation(situation, readerTexts) {
         message: outcome.refused,
         tokens: await tokens(text),
         reportTokens: await tokens(lastReportText(text)),
+        ...(stepCost ? { stepCost } : {}),
         ...(outcome.context ? { context: outcome.context } : {}),
       });
+      seen.push(outcome.refused ?? "", outcome.context ?? "");
       if (!outcome.refused) break;
     }
     const tries = attempts.filter((a) => !a.planted);
     const read = readerTexts[0] === undefined ? { files: [], words: 0 } : filesRead(readerTexts[0]);
+    const guesses = readerTexts.flatMap((t) => guessesOf(t));
     return {
       id: situation.id,
       read,
+      ...(guesses.length > 0 ? { guesses } : {}),
       scope: situation.scope,
       expect: situation.expect,
       firstTry: tries[0]?.ok ?? false,
@@ -376,6 +451,13 @@ export async function plantedRefusal(situation) {
   }
 }
 
+/** The repository path of the skill that gates a situation, or of the agent definition it runs under. */
+function activeFileOf(situation) {
+  const active = skillFolder(situation.gate);
+  if (active) return join(active, "SKILL.md").slice(ROOT.length + 1);
+  return situation.gate?.agent ? `test/eval/agents/${situation.gate.agent}.md` : undefined;
+}
+
 /** The prompt a reader gets: only the Markdown, the situation, and what the model would have seen. */
 export async function readerPrompt(situation) {
   const box = new Sandbox(situation);
@@ -386,12 +468,7 @@ export async function readerPrompt(situation) {
     box.remove();
   }
   const refusal = await plantedRefusal(situation);
-  const active = skillFolder(situation.gate);
-  const activeFile = active
-    ? join(active, "SKILL.md").slice(ROOT.length + 1)
-    : situation.gate?.agent
-      ? `test/eval/agents/${situation.gate.agent}.md`
-      : undefined;
+  const activeFile = activeFileOf(situation);
   const parts = [
     `You are the model in a Claude Code session (${situation.model}) with the \`utility\` plugin installed.`,
     situation.scope === "subagent"
@@ -428,9 +505,10 @@ export async function readerPrompt(situation) {
   }
   parts.push(
     "",
-    "Answer in exactly this form (the CALL line only if you would make a different call than the one named):",
+    "Answer in exactly this form (the CALL line only if you would make a different call than the one named; `CALL: none` if you make no call):",
     "",
     "FILES: <the files you read, comma-separated>",
+    'GUESSES: <each place where the files left you to guess, separated by " | ", or none>',
     'CALL: <Tool> <its input as one line of JSON, e.g. Read {"file_path":"src/x.py"}>',
     "MESSAGE:",
     "<your message, exactly as you would write it>",
@@ -445,6 +523,8 @@ export function summarize(results) {
   const callReports = readerTries.filter((a) => a.got === "passed").map((a) => a.reportTokens);
   const allReports = readerTries.map((a) => a.reportTokens);
   const mean = (xs) => (xs.length === 0 ? undefined : Math.round((xs.reduce((x, y) => x + y, 0) / xs.length) * 10) / 10);
+  const costed = readerTries.map((a) => a.stepCost).filter((c) => c !== undefined);
+  const withLine = costed.filter((c) => c.line !== null);
   return {
     situations: results.length,
     firstTryPassed: results.length - failedFirst.length,
@@ -453,12 +533,59 @@ export function summarize(results) {
     secondTryPassed: failedFirst.filter((r) => r.secondTry).length,
     wordsRead: { mean: mean(results.map((r) => r.read.words)), max: Math.max(0, ...results.map((r) => r.read.words)) },
     reportTokens: { meanPassedCalls: mean(callReports), max: Math.max(0, ...allReports) },
+    /** Reports whose StepCost is the line's for their action (or above it), of those written with a line in view; and those with none. */
+    stepCostFromLine: {
+      copied: withLine.filter((c) => c.fromLine).length,
+      of: withLine.length,
+      noLine: costed.filter((c) => c.line === null).map((c) => `${c.action} ${c.written}`),
+    },
   };
+}
+
+/** The repository files a reader may open: the guidance, and every situation's activated skill or agent definition. */
+export function readerFiles() {
+  const own = allSituations()
+    .map((s) => activeFileOf(s))
+    .filter((f) => f !== undefined);
+  return [...new Set([...GUIDANCE_FILES, ...own])].sort();
+}
+
+/** The whole of test/eval/READER-PROMPT.md: how to run a round, then each situation's prompt. */
+export async function readerPromptDocument() {
+  const head = readFileSync(join(ROOT, "test", "eval", "READER-HEAD.md"), "utf8").trimEnd();
+  const sections = [];
+  for (const s of allSituations()) {
+    const expected =
+      s.expect === "call"
+        ? "the call passes the gate"
+        : s.expect === "end"
+          ? "the report ends the loop (respond or stop); no call passes"
+          : "either";
+    sections.push(`## ${s.id}\n\nExpected: ${expected}.\n\n\`\`\`\`text\n${await readerPrompt(s)}\n\`\`\`\``);
+  }
+  return `${head}\n\n${sections.join("\n\n")}\n`;
 }
 
 async function main(argv) {
   if (argv[0] === "--prompt") {
     process.stdout.write(`${await readerPrompt(loadSituation(argv[1]))}\n`);
+    return;
+  }
+  if (argv[0] === "--reader-prompt") {
+    process.stdout.write(await readerPromptDocument());
+    return;
+  }
+  if (argv[0] === "--reader-copy") {
+    if (!argv[1]) {
+      process.stderr.write("usage: run.mjs --reader-copy DIR\n");
+      process.exitCode = 2;
+      return;
+    }
+    for (const file of readerFiles()) {
+      mkdirSync(dirname(join(argv[1], file)), { recursive: true });
+      cpSync(join(ROOT, file), join(argv[1], file));
+    }
+    process.stdout.write(`${readerFiles().join("\n")}\n`);
     return;
   }
   if (argv[0] === "--all") {
@@ -477,7 +604,9 @@ async function main(argv) {
     return;
   }
   if (argv.length < 2) {
-    process.stderr.write("usage: run.mjs SITUATION.json TEXT [RETRY] | --prompt SITUATION.json | --all TEXTS_DIR\n");
+    process.stderr.write(
+      "usage: run.mjs SITUATION.json TEXT [RETRY] | --prompt SITUATION.json | --reader-prompt | --reader-copy DIR | --all TEXTS_DIR\n",
+    );
     process.exitCode = 2;
     return;
   }

@@ -37,3 +37,12 @@ export async function frontmatterNameOf(text: string, wanted: string, mustKnow =
   const parsed = parseAsClaudeCode(block, await yamlParser());
   return parsed.ok ? parsed.data.name : undefined;
 }
+
+/** The `model` a definition's frontmatter names (`haiku`, `inherit`, a model id), or undefined when it names none. */
+export async function frontmatterModelOf(text: string): Promise<string | undefined> {
+  const { block } = splitAsClaudeCode(text);
+  if (block === undefined || !/\bmodel\b/.test(block)) return undefined;
+  const parsed = parseAsClaudeCode(block, await yamlParser());
+  const model = parsed.ok ? parsed.data.model : undefined;
+  return typeof model === "string" && model.trim() !== "" ? model.trim() : undefined;
+}

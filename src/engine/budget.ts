@@ -1,9 +1,9 @@
 import * as z from "zod/mini";
 import type { Scope } from "./vocabulary.js";
 import { EPSILON, MODEL_RATIOS, STEP_COST_TOLERANCE, STEP_COST_WEIGHTS } from "./defaults.js";
-import { estimateCostUsd, formatUsd, FALLBACK_FAMILY, parseModelId, type PriceTable } from "./prices.js";
+import { estimateCostUsd, formatUsd, FALLBACK_FAMILY, tierOf, type PriceTable } from "./prices.js";
 import { totalTokens, type Spend, type TokenCounts } from "./spend.js";
-import { computeStepCost, dispatchOverhead, type ModelTier, type StepCost } from "./step-cost.js";
+import { dispatchOverhead, toolStepCost, type ModelTier, type StepCost } from "./step-cost.js";
 import { formatUtility } from "./utility.js";
 import { launchesAgents } from "./tools.js";
 
@@ -203,7 +203,7 @@ export function dominantModel(byModel: Readonly<Record<string, TokenCounts>>): s
 }
 
 export function modelTier(model: string | undefined): ModelTier {
-  return (model === undefined ? undefined : parseModelId(model)?.family) ?? FALLBACK_FAMILY;
+  return tierOf(model) ?? FALLBACK_FAMILY;
 }
 
 export interface MeasuredStepCostInput {
@@ -227,13 +227,14 @@ export function measuredStepCost(input: MeasuredStepCostInput): MeasuredStepCost
   const model = modelTier(input.model ?? dominantModel(input.spend.byModel));
   const tokens = totalTokens(input.spend.tokens);
   const agents = input.scope === "dispatch" ? input.spend.agentsLaunched : undefined;
-  const cost = computeStepCost({
+  const cost = toolStepCost({
+    scope: input.scope,
     step: input.step,
     maxSteps: input.maxSteps,
     tokens,
     ...(input.budgets.tokenBudget ? { tokenCeiling: input.budgets.tokenBudget } : {}),
     model,
-    ...(agents !== undefined ? { agents } : {}),
+    agentsLaunched: input.spend.agentsLaunched,
   });
   const w = input.budgets.tokenBudget ? STEP_COST_WEIGHTS.withCeiling : STEP_COST_WEIGHTS.noCeiling;
   const terms = [`${w.progress}·(${input.step}/${input.maxSteps})`];

@@ -1,14 +1,20 @@
 import type { Budgets } from "./budget.js";
-import { EPSILON, MODEL_RATIOS, STEP_COST_WEIGHTS } from "./defaults.js";
+import { EPSILON, MODEL_RATIOS } from "./defaults.js";
 import { estimateCostUsd, type PriceTable } from "./prices.js";
 import { totalTokens, type Spend } from "./spend.js";
-import { computeStepCost, type ModelTier } from "./step-cost.js";
+import { respondStepCost, toolStepCost, type ModelTier } from "./step-cost.js";
+import type { Scope } from "./vocabulary.js";
 
 /**
- * The one line the hooks give a gated model after each call (issue 15): what
- * the plugin already knows (steps, tier, spend against budgets) and the
- * StepCost that follows from it, so the model reads the numbers instead of
- * working them out. Few tokens: ` · ` separated, no labels it does not need.
+ * The one line the hooks give a gated model (issue 15, issue 20): what the
+ * plugin measures (steps taken, tier, spend against budgets) and the StepCost
+ * each action it may still take would pay, so the model copies numbers
+ * instead of working them out. It comes before the first call of a gated
+ * task (when the skill or agent that gates it loads) and after every call
+ * that passes. Few tokens: ` · ` separated, no labels it does not need.
+ *
+ *   utility: 3 of 10 steps taken · opus · StepCost retrieve/verify/tool_call/delegate 0.503 · respond 0.29 · stop 0
+ *   utility: 10 of 10 steps taken · opus · no tool call left · StepCost respond 0.29 · stop 0
  */
 
 export const CONTEXT_LINE_PREFIX = "utility:";
@@ -25,8 +31,16 @@ export interface ContextLineInput {
   /** Steps already taken in this task and scope. */
   step: number;
   maxSteps: number;
-  /** The tier of the model that wrote the scope's last message; without it no StepCost is given. */
+  /** The tier of the model that writes the scope's messages; without it no StepCost is given. */
   tier?: ModelTier;
+  /** Whose actions the line lists (a subagent has no delegate); self when not given. */
+  scope?: Scope;
+  /** Subagents the task has launched: in dispatch scope their coordination overhead is in the StepCost. */
+  agentsLaunched?: number;
+  /** No tool call may run any more, besides a spent step budget: a spent token or cost budget, a subagent started past the agent budget. */
+  closed?: boolean;
+  /** No further subagent may launch (the agent budget is reached): delegate is not listed. */
+  noDelegate?: boolean;
   spend?: ContextSpend;
   /** The budgets set for the task (frontmatter or the user's settings). */
   budgets?: ContextSpend;
@@ -48,11 +62,8 @@ export function spendAgainstBudgets(spend: Spend, budgets: Budgets, prices: Pric
   };
 }
 
-/** The tier of a model name as the transcript writes it (`claude-opus-4-5-20251101` → opus); undefined when none fits. */
-export function tierOf(model: string | undefined): ModelTier | undefined {
-  const name = model?.toLowerCase() ?? "";
-  return (Object.keys(MODEL_RATIOS) as ModelTier[]).find((tier) => name.includes(tier));
-}
+/** The tier of a model as the transcript names it: src/engine/prices.ts, one reading for every rule. */
+export { tierOf } from "./prices.js";
 
 /** Up to three decimals, half up, no trailing zeros: 0.503, 0.29, 0.0. The nudge absorbs binary error (0.2065 is 0.20649…). */
 function decimal(value: number): string {
@@ -74,18 +85,31 @@ function against(spent: number | undefined, budget: number | undefined, show: (v
   return budget === undefined ? show(spent) : `${show(spent)}/${show(budget)}`;
 }
 
+/** The actions that take a tool and are still open, by name: they all pay one StepCost. */
+function toolActions(input: ContextLineInput): string {
+  const delegates = input.scope !== "subagent" && input.noDelegate !== true;
+  return ["retrieve", "verify", "tool_call", ...(delegates ? ["delegate"] : [])].join("/");
+}
+
+/** No tool call may run: the step budget or another budget is spent. */
+export function lineClosed(input: Pick<ContextLineInput, "step" | "maxSteps" | "closed">): boolean {
+  return input.closed === true || input.step >= input.maxSteps;
+}
+
 function stepCostParts(input: ContextLineInput): string[] {
   if (!input.tier) return [];
-  const ceiling = input.budgets?.tokens;
-  const withCeiling = ceiling !== undefined && ceiling > 0;
-  const next = computeStepCost({
+  const ceiling = input.budgets?.tokens !== undefined && input.budgets.tokens > 0 ? input.budgets.tokens : undefined;
+  const respond = `respond ${decimal(respondStepCost(input.tier, ceiling))}`;
+  if (lineClosed(input)) return [input.tier, "no tool call left", `StepCost ${respond}`, "stop 0"];
+  const tools = toolStepCost({
+    scope: input.scope ?? "self",
     step: input.step,
     maxSteps: input.maxSteps,
     model: input.tier,
-    ...(withCeiling ? { tokens: input.spend?.tokens ?? 0, tokenCeiling: ceiling } : {}),
+    ...(ceiling !== undefined ? { tokens: input.spend?.tokens ?? 0, tokenCeiling: ceiling } : {}),
+    agentsLaunched: input.agentsLaunched ?? 0,
   });
-  const weights = withCeiling ? STEP_COST_WEIGHTS.withCeiling : STEP_COST_WEIGHTS.noCeiling;
-  return [input.tier, `StepCost ${decimal(next.value)}`, `respond ${decimal(weights.model * MODEL_RATIOS[input.tier])}`];
+  return [input.tier, `StepCost ${toolActions(input)} ${decimal(tools.value)}`, respond, "stop 0"];
 }
 
 export function formatContextLine(input: ContextLineInput): string {
@@ -94,7 +118,7 @@ export function formatContextLine(input: ContextLineInput): string {
   const cost = against(spend?.costUsd, budgets?.costUsd, dollars);
   const agents = against(spend?.agents, budgets?.agents, String);
   const parts = [
-    `step ${input.step}/${input.maxSteps}`,
+    `${input.step} of ${input.maxSteps} steps taken`,
     ...stepCostParts(input),
     ...(tokens ? [`tokens ${tokens}`] : []),
     ...(cost ? [cost] : []),

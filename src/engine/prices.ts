@@ -20,7 +20,7 @@ const usdPerMillion = () => z.number().check(z.gte(0));
 export const PriceSchema = z.object({
   input: usdPerMillion(),
   output: usdPerMillion(),
-  cacheWrite: usdPerMillion(),
+  cacheCreation: usdPerMillion(),
   cacheRead: usdPerMillion(),
 });
 export type Price = z.infer<typeof PriceSchema>;
@@ -38,7 +38,12 @@ export const PriceTableSchema = z.object({
 });
 export type PriceTable = z.infer<typeof PriceTableSchema>;
 
-const price = (input: number, output: number, cacheWrite: number, cacheRead: number): Price => ({ input, output, cacheWrite, cacheRead });
+const price = (input: number, output: number, cacheCreation: number, cacheRead: number): Price => ({
+  input,
+  output,
+  cacheCreation,
+  cacheRead,
+});
 
 const OPUS_3_TO_4_1 = price(15, 75, 30, 1.5);
 
@@ -92,6 +97,11 @@ export function parseModelId(model: string): ModelName | undefined {
   return alias ? { family: alias[1] as ModelFamily } : undefined;
 }
 
+/** The tier of a model as the transcript names it (`claude-opus-4-5-…` → opus), the one reading every rule uses; undefined when it names none. */
+export function tierOf(model: string | undefined): ModelFamily | undefined {
+  return model === undefined ? undefined : parseModelId(model)?.family;
+}
+
 export interface ModelPrice {
   price: Price;
   /** Undefined when the id names no family. */
@@ -108,7 +118,7 @@ export function priceOf(model: string, table: PriceTable): ModelPrice {
 }
 
 export function costOfTokens(tokens: TokenCounts, p: Price): number {
-  const usd = tokens.input * p.input + tokens.output * p.output + tokens.cacheCreation * p.cacheWrite + tokens.cacheRead * p.cacheRead;
+  const usd = tokens.input * p.input + tokens.output * p.output + tokens.cacheCreation * p.cacheCreation + tokens.cacheRead * p.cacheRead;
   return usd / 1_000_000;
 }
 
@@ -128,7 +138,8 @@ export function assumedModels(byModel: Readonly<Record<string, TokenCounts>>, ta
 }
 
 /** A user's override: per family, any of the four prices. It replaces that family's versioned prices too (the user knows their rates). */
-export const PriceOverrideSchema = z.partialRecord(z.enum(MODEL_FAMILIES), z.partial(PriceSchema));
+/** The user's override: any of a family's four prices; any other key (a misspelt one, the older `cacheWrite`) is an error, never silently ignored. */
+export const PriceOverrideSchema = z.partialRecord(z.enum(MODEL_FAMILIES), z.partial(z.strictObject(PriceSchema.shape)));
 export type PriceOverride = z.infer<typeof PriceOverrideSchema>;
 
 export function withOverride(table: PriceTable, override: PriceOverride | undefined): PriceTable {

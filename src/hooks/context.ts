@@ -65,7 +65,7 @@ export function processContext(
 ): HookContext {
   const dir = dataDir(env);
   const now = hrNow;
-  const deadline = deadlineAt(now, startedMs, deadlineLimit(env));
+  const deadline = deadlineAt(now, startedMs, PRE_TOOL_USE_DEADLINE_MS);
   return {
     env,
     dataDir: dir,
@@ -99,15 +99,6 @@ export function processContext(
       return undefined;
     },
   };
-}
-
-/**
- * For the hardening tests only (Claude Code never sets it): a shorter
- * deadline, so that a test can see a hook reach it. It can only shorten.
- */
-function deadlineLimit(env: Record<string, string | undefined>): number {
-  const asked = Number(env.UTILITY_TEST_DEADLINE_MS);
-  return asked > 0 ? Math.min(asked, PRE_TOOL_USE_DEADLINE_MS) : PRE_TOOL_USE_DEADLINE_MS;
 }
 
 /**

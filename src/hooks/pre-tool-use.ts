@@ -1,9 +1,9 @@
 import { inputDigest } from "../engine/redundancy.js";
-import { contextLineOf, decideInSession, type SessionDecision } from "../engine/session/decide.js";
+import { decideInSession, scopeLineOf, type SessionDecision, type UserSettings } from "../engine/session/decide.js";
 import type { SessionEvent } from "../engine/session/events.js";
 import { reduceAll, scopeAt } from "../engine/session/reduce.js";
 import { callMessageOf } from "../engine/session/scope-reducer.js";
-import type { SessionState } from "../engine/session/state.js";
+import type { GateSource, SessionState } from "../engine/session/state.js";
 import { frontmatterBudgetsOf, gateOf, stillAwaiting } from "../engine/session/views.js";
 import { hasBudget } from "../engine/budget.js";
 import { isNeutralTool } from "../engine/tools.js";
@@ -19,7 +19,7 @@ import { arrivalEvents, caughtUp, promptKeysSince, storedSession } from "./sessi
 import { userSettings, type HookSettings } from "./settings.js";
 import { logSwitches } from "./switches.js";
 import { openOrTrouble } from "./transcript.js";
-import { skillActsAs, skillWillLoad } from "./skill-call.js";
+import { skillActsAs, skillGateSource, skillWillLoad } from "./skill-call.js";
 import type { ActsAs } from "../engine/tools.js";
 
 /**
@@ -49,6 +49,7 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
   const read = await needsTranscript(input, ref, ctx, user);
   // A Skill call waits too: an activation awaited may gate the scope, and its skill is judged only in a gated one.
   const waited = read.needed ? governingText(ref, input.tool_use_id, ctx, read.offset) : undefined;
+  const activation = await activationOf(input, ref, ctx, { waited, offset: read.offset });
   const done = await ctx.store.transact(input.session_id, async (existing) => {
     const result = await decideUnderLock(existing ?? storedSession(ctx, input.session_id), {
       input,
@@ -57,6 +58,7 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
       user,
       protectedTarget,
       waited,
+      activation,
     });
     return { state: result.session, result };
   });
@@ -79,6 +81,32 @@ interface CallAtHand {
   protectedTarget: string | undefined;
   /** The governing text found before the lock was taken, if the hook waited for it. */
   waited: GoverningText | undefined;
+  /** A Skill call whose skill gates the scope: that skill, and the model of the call's message (for the line). */
+  activation: Activation | undefined;
+}
+
+interface Activation {
+  source: GateSource;
+  model: string | undefined;
+}
+
+/**
+ * A Skill call whose skill opts in: the scope is gated once it loads, so the
+ * model gets the line before its first gated call (issue 20). The tier is
+ * the call's own message's: the hook waits for that line, outside the lock,
+ * as for a gated call (only once per activation). It decides nothing.
+ */
+async function activationOf(
+  input: PreToolUseInput,
+  ref: ScopeRef,
+  ctx: HookContext,
+  read: { waited: GoverningText | undefined; offset: number },
+): Promise<Activation | undefined> {
+  if (input.tool_name !== "Skill") return undefined;
+  const source = await skillGateSource(input.tool_input, input.cwd, ctx);
+  if (!source) return undefined;
+  const text = read.waited ?? governingText(ref, input.tool_use_id, ctx, read.offset);
+  return { source, model: text.found ? text.model : undefined };
 }
 
 /** Under the state lock: the scope's new lines reduced, the call decided and its events reduced. */
@@ -114,9 +142,31 @@ async function decideUnderLock(session: SessionState, call: CallAtHand) {
     decided,
     session: after.session,
     learned: [reduced, ready],
-    context: contextLineOf(after.session, ref.key, decided, model),
+    context: lineFor(after.session, ref.key, decided, { user, model: model ?? call.activation?.model, activation: call.activation }),
     ...(warning ? { warning } : {}),
   };
+}
+
+/**
+ * The hooks' line for this call (src/engine/context-line.ts): after a call
+ * that passes; after a Skill call whose skill gates the scope, as the scope
+ * will be once it loads (before the task's first gated call); and with the
+ * refusal of a call that had no report, so the rescored one has the numbers.
+ */
+function lineFor(
+  session: SessionState,
+  key: ScopeRef["key"],
+  decided: SessionDecision,
+  told: { user: UserSettings; model: string | undefined; activation: Activation | undefined },
+): string | undefined {
+  const { decision } = decided;
+  const { user, model, activation } = told;
+  if (decision.decision === "refused") return decision.rule === "no_report" ? scopeLineOf(session, key, user, model) : undefined;
+  if (activation) {
+    const loaded = reduceAll(session, [{ kind: "skill_loaded", scope: key, source: activation.source }]).session;
+    return scopeLineOf(loaded, key, user, model);
+  }
+  return decision.decision === "passed" ? scopeLineOf(session, key, user, model) : undefined;
 }
 
 /**
@@ -237,7 +287,7 @@ function answer(decided: SessionDecision, context: string | undefined): HookResu
         hookSpecificOutput: {
           hookEventName: "PreToolUse",
           permissionDecision: "deny",
-          permissionDecisionReason: `utility gate: ${decision.reason}`,
+          permissionDecisionReason: `utility gate: ${decision.reason}${context ? `\n${context}` : ""}`,
         },
       },
     };

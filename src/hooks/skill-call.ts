@@ -15,16 +15,40 @@ import type { HookContext } from "./context.js";
 import { PLUGIN_NAME } from "./context.js";
 import type { PreToolUseInput } from "./input.js";
 import type { ScopeRef } from "./scope.js";
+import type { GateSource } from "../engine/session/state.js";
+import { locateSkillFiles, type SkillSearch } from "../skills/locate.js";
+
+/** Where Claude Code looks for a skill's files, from the hook's environment. */
+function skillSearch(env: HookContext["env"], cwd: string | undefined): SkillSearch {
+  return {
+    env,
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(env.HOME ? { home: env.HOME } : {}),
+    ...(env.CLAUDE_PLUGIN_ROOT ? { ownRoot: env.CLAUDE_PLUGIN_ROOT, ownName: PLUGIN_NAME } : {}),
+  };
+}
 
 /** The real judge: the files Claude Code could load for the name, found from the hook's environment. */
 export function judgeSkillFromEnv(env: HookContext["env"]): NonNullable<HookContext["judgeSkill"]> {
-  return (toolInput, cwd) =>
-    classifySkillCall(toolInput, {
-      env,
-      ...(cwd !== undefined ? { cwd } : {}),
-      ...(env.HOME ? { home: env.HOME } : {}),
-      ...(env.CLAUDE_PLUGIN_ROOT ? { ownRoot: env.CLAUDE_PLUGIN_ROOT, ownName: PLUGIN_NAME } : {}),
-    });
+  return (toolInput, cwd) => classifySkillCall(toolInput, skillSearch(env, cwd));
+}
+
+/**
+ * The opt-in of the skill a Skill call (or a typed `/name`) will load, when it
+ * gates: of several files Claude Code could load for the name, the first that
+ * opts in (as for an agent type defined twice). It only tells the model its
+ * numbers before its first gated call; the gate itself still learns the skill
+ * from the transcript's "Base directory" line.
+ */
+export async function skillGateSource(toolInput: unknown, cwd: string | undefined, ctx: HookContext): Promise<GateSource | undefined> {
+  const skill = toolInput !== null && typeof toolInput === "object" ? (toolInput as Record<string, unknown>).skill : undefined;
+  if (typeof skill !== "string" || skill.trim() === "") return undefined;
+  const located = await locateSkillFiles(skill, skillSearch(ctx.env, cwd));
+  for (const file of located.files) {
+    const source = await ctx.loadSkill(file.file);
+    if (source?.gated && source.problem === undefined) return source;
+  }
+  return undefined;
 }
 
 /** How a Skill call counts in a gated scope: what it acts as, or undefined when its skill only loads text. */

@@ -1,15 +1,25 @@
-import { reduceAll } from "../engine/session/reduce.js";
+import { reduceAll, scopeAt } from "../engine/session/reduce.js";
+import { scopeLineOf } from "../engine/session/decide.js";
+import type { SessionState } from "../engine/session/state.js";
+import { gateOf, lastModelOf } from "../engine/session/views.js";
+import { tierOf } from "../engine/context-line.js";
+import { frontmatterModelOf } from "../claude/names.js";
+import { newestModel } from "../transcript/queries.js";
+import { readSmallText } from "../claude/files.js";
 import type { HookContext } from "./context.js";
 import type { SubagentStartInput } from "./input.js";
 import { baseRecord, type HookResult } from "./records.js";
-import { scopeOf } from "./scope.js";
+import { scopeOf, type ScopeRef } from "./scope.js";
 import { arrivalEvents, storedSession } from "./session-io.js";
+import { userSettings } from "./settings.js";
 
 /**
  * SubagentStart: a subagent starts, whichever tool started it (Agent, Task,
  * Workflow, a forked skill, a nested launch). Agent budgets count these
  * (SPEC §12), and its definition says whether it is gated from its start.
- * Claude Code runs this hook itself: no shell can forge a start.
+ * Claude Code runs this hook itself: no shell can forge a start. A subagent
+ * gated from its start gets the hooks' line before its first call (its
+ * `additionalContext` reaches the subagent's first request, issue 20).
  */
 export async function subagentStart(input: SubagentStartInput, ctx: HookContext): Promise<HookResult> {
   const started = ctx.now();
@@ -24,5 +34,35 @@ export async function subagentStart(input: SubagentStartInput, ctx: HookContext)
     decision: "observed",
     reason: "subagent started",
   });
-  return {};
+  const line = gateOf(session, ref.key)
+    ? scopeLineOf(session, ref.key, userSettings(ctx.env), await subagentModel(session, ref, input.transcript_path, ctx))
+    : undefined;
+  return line ? { output: { hookSpecificOutput: { hookEventName: "SubagentStart", additionalContext: line } } } : {};
+}
+
+/**
+ * The model a starting subagent runs on, as Claude Code 2.1.328 chooses it
+ * (its Agent tool's schema): its definition's `model`, else the configured
+ * subagent model, else its parent's (the main conversation's newest message,
+ * from the state or, not read there yet, from the main transcript's end).
+ * An Agent call's own `model` override is not in this hook's input: then the
+ * line after the subagent's first call corrects the tier.
+ */
+async function subagentModel(session: SessionState, ref: ScopeRef, mainTranscript: string, ctx: HookContext): Promise<string | undefined> {
+  const file = scopeAt(session, ref.key).definition?.file;
+  const text = file === undefined ? undefined : readSmallText(file);
+  const own = text === undefined ? undefined : await frontmatterModelOf(text);
+  if (own !== undefined && own !== "inherit") return tierOf(own) ? own : undefined;
+  const configured = ctx.env.CLAUDE_CODE_SUBAGENT_MODEL;
+  if (configured && configured !== "inherit") return tierOf(configured) ? configured : undefined;
+  return lastModelOf(session, "main") ?? parentModelIn(mainTranscript);
+}
+
+/** The main conversation's newest model in its transcript (the Agent call's line is usually written by now); never fatal. */
+function parentModelIn(mainTranscript: string): string | undefined {
+  try {
+    return newestModel(mainTranscript, { lines: "main" });
+  } catch {
+    return undefined;
+  }
 }

@@ -1,10 +1,16 @@
 import { reduceAll } from "../engine/session/reduce.js";
-import { promptKey, readPrompt } from "../ingest/prompts.js";
+import { scopeLineOf } from "../engine/session/decide.js";
+import { scoped, type SessionEvent } from "../engine/session/events.js";
+import type { SessionState } from "../engine/session/state.js";
+import { lastModelOf } from "../engine/session/views.js";
+import { promptKey, readPrompt, type PromptText } from "../ingest/prompts.js";
 import type { HookContext } from "./context.js";
 import type { UserPromptSubmitInput } from "./input.js";
 import { baseRecord, type HookResult } from "./records.js";
 import { scopeOf } from "./scope.js";
 import { freshSession } from "./session-io.js";
+import { userSettings } from "./settings.js";
+import { skillGateSource } from "./skill-call.js";
 
 /**
  * UserPromptSubmit. Claude Code runs it alike for a prompt the user typed, a
@@ -35,5 +41,36 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
     ...(prompt.switch ? { switch: prompt.switch } : {}),
     ...(done.switchedNow ? { switched: done.switchedNow } : {}),
   });
-  return {};
+  const line = await promptLineOf(done.session, input, prompt, ctx);
+  return line ? { output: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: line } } } : {};
+}
+
+/** A background task's end, sent as a prompt: it starts no task (SPEC §2). */
+const NOTIFICATION = /^\s*<task-notification>/;
+
+/**
+ * The hooks' line for the turn this prompt starts, when the main scope will be
+ * gated in it: `/utility on` gates the current task now; a typed prompt
+ * under `/utility on`, or a slash command whose skill opts in, starts a
+ * gated task at step 0. The tier is the main conversation's newest message's
+ * (none on a session's first prompt: then the line comes with the first call).
+ * It decides nothing; a wakeup prompt, which this hook cannot tell from a
+ * typed one, would be told step 0 until its first call's line.
+ */
+async function promptLineOf(
+  session: SessionState,
+  input: UserPromptSubmitInput,
+  prompt: PromptText,
+  ctx: HookContext,
+): Promise<string | undefined> {
+  const model = lastModelOf(session, "main");
+  const user = userSettings(ctx.env);
+  if (prompt.own) return prompt.switch === "on" ? scopeLineOf(session, "main", user, model) : undefined;
+  const text = input.prompt ?? "";
+  if (model === undefined || NOTIFICATION.test(text)) return undefined;
+  const events: SessionEvent[] = [scoped("main", { kind: "prompt", typed: true })];
+  const name = prompt.slash ? /^\s*\/(\S+)/.exec(text)?.[1] : undefined;
+  const source = name === undefined ? undefined : await skillGateSource({ skill: name }, input.cwd, ctx);
+  if (source) events.push({ kind: "skill_loaded", scope: "main", source });
+  return scopeLineOf(reduceAll(session, events).session, "main", user, model);
 }

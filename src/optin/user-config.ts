@@ -39,8 +39,8 @@ export const RETENTION_OPTIONS = { maxAgeDays: "log_retention_days", maxMb: "log
 export const RETENTION_DEFAULTS = { maxAgeDays: 30, maxMb: 100 } as const;
 export type Retention = { maxAgeDays: number; maxMb: number };
 
-export const PRICES_EXAMPLE = '{"opus":{"input":5,"output":25,"cacheWrite":10,"cacheRead":0.5}}';
-export const PRICES_EXPECTED = `one line of JSON mapping opus, sonnet or haiku to any of input, output, cacheWrite, cacheRead in US dollars per million tokens, such as ${PRICES_EXAMPLE}`;
+export const PRICES_EXAMPLE = '{"opus":{"input":5,"output":25,"cacheCreation":10,"cacheRead":0.5}}';
+export const PRICES_EXPECTED = `one line of JSON mapping opus, sonnet or haiku to any of input, output, cacheCreation, cacheRead in US dollars per million tokens, such as ${PRICES_EXAMPLE}`;
 
 /** A valid value of each option, for the command a message tells the user to run. */
 const EXAMPLES: Record<string, string> = {

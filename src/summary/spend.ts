@@ -197,3 +197,13 @@ export function describeSpend(t: Pick<SpendTotals, "tokens" | "total" | "costUsd
   const { input, output, cacheCreation, cacheRead } = t.tokens;
   return `${n(t.total)} tokens (input ${n(input)}, output ${n(output)}, cache writes ${n(cacheCreation)}, cache reads ${n(cacheRead)}), about ${formatUsd(t.costUsd)}`;
 }
+
+/** What every `--json` output carries at its top (SPEC §9): the session's spend, the four counts and the estimated dollars. */
+export interface SpendJson {
+  tokens: TokenCounts;
+  costUsd: number;
+}
+
+export function spendJson(t: Pick<SpendTotals, "tokens" | "costUsd">): SpendJson {
+  return { tokens: { ...t.tokens }, costUsd: t.costUsd };
+}

@@ -179,6 +179,18 @@ export function lastUserPrompt(source: TranscriptSource, options: QueryOptions =
   });
 }
 
+/** The model of the scope's newest assistant line that names one, within options.maxBytes of the end (default 1 MiB). */
+export function newestModel(source: TranscriptSource, options: QueryOptions = {}): string | undefined {
+  return withSource(source, (bytes) => {
+    for (const event of scopedBackward(bytes, { maxBytes: NEWEST_MODEL_MAX_BYTES, ...options })) {
+      if (event.kind === "assistant" && event.model !== undefined) return event.model;
+    }
+    return undefined;
+  });
+}
+
+const NEWEST_MODEL_MAX_BYTES = 1024 * 1024;
+
 export interface Compaction {
   source: CompactEvent["source"];
   offset: number;

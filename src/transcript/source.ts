@@ -12,24 +12,6 @@ export interface ByteSource {
   close(): void;
 }
 
-/**
- * Transcript bytes read from files by this process, whatever reader asked:
- * a diagnostic for tests and the benchmark (the hot path must read only the
- * end of a transcript, SPEC §11). Only openFileSource counts; state and log
- * files are not transcripts.
- */
-const fileReads = { bytes: 0, opens: 0 };
-
-/** Bytes read from transcript files (and files opened) since the process started or the last reset. */
-export function transcriptReadStats(): { bytes: number; opens: number } {
-  return { ...fileReads };
-}
-
-export function resetTranscriptReadStats(): void {
-  fileReads.bytes = 0;
-  fileReads.opens = 0;
-}
-
 /** A path, or a source the caller opened (and will close). */
 export type TranscriptSource = string | ByteSource;
 
@@ -61,7 +43,6 @@ export function openTranscript(path: string): OpenedTranscript | undefined {
 function openSource(path: string, flags: number): OpenedTranscript {
   // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
   const fd = openSync(path, flags);
-  fileReads.opens += 1;
   let size: number;
   let id: string;
   try {
@@ -85,7 +66,6 @@ function openSource(path: string, flags: number): OpenedTranscript {
       if (length <= 0) return 0;
       const n = readSync(fd, target, 0, length, position);
       bytesRead += n;
-      fileReads.bytes += n;
       return n;
     },
     close() {

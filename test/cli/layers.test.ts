@@ -1,4 +1,4 @@
-// Layers run one way (README, "How it is built"): the CLI reads state and
+// Layers run one way (docs/development.md, "How it is built"): the CLI reads state and
 // logs through src/state, src/summary and the engine, never through the hooks.
 import { describe, expect, it } from "vitest";
 import { importsUnder } from "../support/imports.js";

@@ -7,6 +7,7 @@ import {
   formatUsd,
   parseModelId,
   priceOf,
+  PriceOverrideSchema,
   PriceTableSchema,
   withOverride,
 } from "../../src/engine/prices.js";
@@ -53,13 +54,13 @@ describe("the dated price table", () => {
     expect(priceOf("claude-opus-4-1-20250805", DEFAULT_PRICES).price.input).toBe(15);
     expect(priceOf("claude-opus-4-20250514", DEFAULT_PRICES).price.output).toBe(75);
     expect(priceOf("claude-3-5-haiku-20241022", DEFAULT_PRICES).price.input).toBe(0.8);
-    expect(priceOf("claude-haiku-4-5", DEFAULT_PRICES).price).toEqual({ input: 1, output: 5, cacheWrite: 2, cacheRead: 0.1 });
+    expect(priceOf("claude-haiku-4-5", DEFAULT_PRICES).price).toEqual({ input: 1, output: 5, cacheCreation: 2, cacheRead: 0.1 });
   });
 
   it("cache writes are at the 1-hour rate, 2× input, and cache reads 0.1× input in every row (the published multipliers; Haiku 3 is published rounded to the cent)", () => {
     const rows = [...Object.values(DEFAULT_PRICES.families), ...Object.values(DEFAULT_PRICES.versions), DEFAULT_PRICES.fallback];
     for (const row of rows) {
-      expect(row.cacheWrite).toBeCloseTo(row.input * 2, 9);
+      expect(row.cacheCreation).toBeCloseTo(row.input * 2, 9);
       expect(Math.abs(row.cacheRead - row.input * 0.1)).toBeLessThanOrEqual(0.005 + 1e-9);
     }
   });
@@ -68,7 +69,7 @@ describe("the dated price table", () => {
     const p = priceOf("mystery-model", DEFAULT_PRICES);
     expect(p).toEqual({ price: DEFAULT_PRICES.fallback, assumed: true });
     for (const row of [...Object.values(DEFAULT_PRICES.families), ...Object.values(DEFAULT_PRICES.versions)]) {
-      for (const k of ["input", "output", "cacheWrite", "cacheRead"] as const)
+      for (const k of ["input", "output", "cacheCreation", "cacheRead"] as const)
         expect(DEFAULT_PRICES.fallback[k]).toBeGreaterThanOrEqual(row[k]);
     }
     expect(priceOf("claude-fable-5", DEFAULT_PRICES).assumed).toBe(true);
@@ -114,4 +115,13 @@ it("formatUsd shows small spends with four decimals", () => {
   expect(formatUsd(0)).toBe("$0");
   expect(formatUsd(0.00123)).toBe("$0.0012");
   expect(formatUsd(1.5)).toBe("$1.50");
+});
+
+describe("the user's price override", () => {
+  it("takes any of the four prices, and refuses any other key by name (the older cacheWrite included)", () => {
+    expect(PriceOverrideSchema.safeParse({ opus: { input: 5, cacheCreation: 6.25 } }).success).toBe(true);
+    expect(PriceOverrideSchema.safeParse({ opus: { cacheWrite: 6.25 } }).success).toBe(false);
+    expect(PriceOverrideSchema.safeParse({ opus: { inptu: 5 } }).success).toBe(false);
+    expect(PriceOverrideSchema.safeParse({ gpt: { input: 5 } }).success).toBe(false);
+  });
 });

@@ -9,7 +9,17 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../support/paths.js";
-import { allSituations, callOf, lastReportText, loadSituation, messageOf, readerPrompt, runSituation } from "../../scripts/eval/run.mjs";
+import {
+  allSituations,
+  callOf,
+  guessesOf,
+  lastReportText,
+  loadSituation,
+  messageOf,
+  readerPrompt,
+  readerPromptDocument,
+  runSituation,
+} from "../../scripts/eval/run.mjs";
 
 const DIR = join(ROOT, "test", "eval");
 const situation = (id: string) => loadSituation(join(DIR, "situations", `${id}.json`));
@@ -20,12 +30,15 @@ const SLOW = 120_000;
 describe("the situations", () => {
   const all = allSituations();
 
-  it("are at least ten, across self, subagent and dispatch, with calls and endings, budgets and refusals", () => {
-    expect(all.length).toBeGreaterThanOrEqual(10);
+  it("are at least twelve, across self, subagent and dispatch: calls and endings, a budget near its end, refusals, a launch, a Skill call that acts as tool_call, a first call with no line", () => {
+    expect(all.length).toBeGreaterThanOrEqual(12);
     expect(new Set(all.map((s) => s.scope))).toEqual(new Set(["self", "subagent", "dispatch"]));
     expect(all.some((s) => s.expect === "end")).toBe(true);
     expect(all.some((s) => s.planted !== undefined)).toBe(true);
-    expect(all.some((s) => s.gate.skill === "eval:short-budget")).toBe(true);
+    expect(all.some((s) => s.gate.skill === "short-budget")).toBe(true);
+    expect(all.some((s) => s.call.tool === "Agent" && s.expect === "call")).toBe(true);
+    expect(all.some((s) => s.call.tool === "Skill" && s.expect === "call")).toBe(true);
+    expect(all.some((s) => s.gate.slash === true && (s.prelude ?? []).length === 0)).toBe(true);
     for (const s of all)
       expect(Object.keys(s)).toEqual(expect.arrayContaining(["id", "scope", "model", "gate", "prompt", "call", "expect"]));
   });
@@ -43,6 +56,12 @@ describe("reading a reader's answer", () => {
     expect(callOf(answer)).toEqual({ tool: "Read", input: { file_path: "src/x.py" } });
     expect(callOf("MESSAGE:\nCALL: Bash {}")).toBeUndefined();
     expect(messageOf("Action: stop")).toBe("Action: stop");
+  });
+
+  it("takes the places a reader had to guess, none for none", () => {
+    expect(guessesOf("FILES: a\nGUESSES: the step count | quotes\nMESSAGE:\nx")).toEqual(["the step count", "quotes"]);
+    expect(guessesOf("FILES: a\nGUESSES: none\nMESSAGE:\nx")).toEqual([]);
+    expect(guessesOf("MESSAGE:\nGUESSES: not a field here")).toEqual([]);
   });
 
   it("counts the report alone for its tokens, not the answer after it", () => {
@@ -131,18 +150,58 @@ describe.runIf(existsSync(HOOK))("the harness through the real PreToolUse hook",
   );
 
   it(
-    "the reader's prompt shows the hook's own utility: line after each earlier call, and names only the Markdown",
+    "the reader's prompt shows the hooks' own utility: lines (at the activation, after each earlier call), and names only the Markdown",
     async () => {
       const prompt = await readerPrompt(situation("self-02-run-test"));
-      expect(prompt).toContain(
-        "[system] PreToolUse:Read hook additional context: utility: step 1/10 · opus · StepCost 0.361 · respond 0.29",
-      );
-      expect(prompt).toContain(
-        "[system] PreToolUse:Read hook additional context: utility: step 2/10 · opus · StepCost 0.432 · respond 0.29",
-      );
+      const line = (n: number, cost: string) =>
+        `utility: ${n} of 10 steps taken · opus · StepCost retrieve/verify/tool_call/delegate ${cost} · respond 0.29 · stop 0`;
+      expect(prompt).toContain(`[system] PreToolUse:Skill hook additional context: ${line(0, "0.29")}`);
+      expect(prompt).toContain(`[system] PreToolUse:Read hook additional context: ${line(1, "0.361")}`);
+      expect(prompt).toContain(`[system] PreToolUse:Read hook additional context: ${line(2, "0.432")}`);
       expect(prompt).toContain("`examples/skills/gated-example/SKILL.md`");
       expect(prompt).toContain("`plugin/skills/utility-scoring/SKILL.md`");
       expect(prompt).not.toContain("numbers.test");
+    },
+    SLOW,
+  );
+
+  it(
+    "a gated subagent's prompt shows its SubagentStart line; a slash command on a session's first prompt shows none",
+    async () => {
+      expect(await readerPrompt(situation("sub-12-first-search"))).toContain(
+        "[system] SubagentStart hook additional context: utility: 0 of 10 steps taken · haiku · StepCost retrieve/verify/tool_call 0.029 · respond 0.029 · stop 0",
+      );
+      const slash = await readerPrompt(situation("self-17-slash-first-call"));
+      expect(slash).toContain("You: (the user typed /fix-bug; its SKILL.md is loaded)");
+      expect(slash).not.toContain("utility: ");
+    },
+    SLOW,
+  );
+
+  it(
+    "a Skill call whose skill runs shell passes under tool_call and is refused under verify; each attempt's StepCost is held against the line's",
+    async () => {
+      const id = "self-16-skill-shell";
+      const reference = await runSituation(situation(id), [text("reference", id)]);
+      expect(reference).toMatchObject({
+        firstTry: true,
+        attempts: [{ got: "passed", stepCost: { action: "tool_call", written: 0.574, line: 0.574, fromLine: true } }],
+      });
+      const verify = text("reference", id).replace("Action: tool_call", "Action: verify").replace("StepCost=0.574", "StepCost=0.5");
+      const wrong = await runSituation(situation(id), [verify.replace("Utility: 0.08", "Utility: 0.15")]);
+      expect(wrong).toMatchObject({
+        firstTry: false,
+        attempts: [{ got: "refused (tool_not_permitted)", stepCost: { line: 0.574, fromLine: false } }],
+      });
+      expect(wrong.attempts[0]!.message).toContain("so it counts as tool_call");
+    },
+    SLOW,
+  );
+
+  it(
+    "READER-PROMPT.md is what the harness generates now (regenerate it: node scripts/eval/run.mjs --reader-prompt)",
+    async () => {
+      expect(readFileSync(join(DIR, "READER-PROMPT.md"), "utf8")).toBe(await readerPromptDocument());
     },
     SLOW,
   );

@@ -24,7 +24,8 @@ import { expect } from "vitest";
 import { LogRecordSchema } from "../../src/log/record.js";
 import { SessionStateSchema, type SessionState } from "../../src/engine/session/state.js";
 import { PLUGIN_ROOT } from "../support/paths.js";
-import { processContext, type HookContext } from "../../src/hooks/context.js";
+import { hrNow, processContext, type HookContext } from "../../src/hooks/context.js";
+import { PRE_TOOL_USE_DEADLINE_MS } from "../../src/engine/defaults.js";
 import { HOOK_ROUTES, type HookRoute } from "../../src/hooks/routes/index.js";
 import { runHook, type HookIo } from "../../src/hooks/run.js";
 import { waitForFinalMessage, waitForGoverningText } from "../../src/hooks/wait.js";
@@ -522,6 +523,28 @@ export function quickContext(waitMs = 15): (env: HookIo["env"]) => HookContext {
     waitForText: (ref, id) => waitForGoverningText(ref, id, { timeoutMs: waitMs, intervalMs: 5 }),
     waitForFinal: (ref, finalText) => waitForFinalMessage(ref, finalText, { timeoutMs: waitMs, intervalMs: 5 }),
   });
+}
+
+/**
+ * The real context of a hook that started long enough ago that its own
+ * deadline (PRE_TOOL_USE_DEADLINE_MS from its start, as Claude Code's timeout
+ * counts from the spawn) is `remainingMs` away: to see a hook reach it without
+ * waiting the whole deadline, and without a setting in the product.
+ */
+export function nearDeadlineContext(remainingMs: number): (env: HookIo["env"]) => HookContext {
+  return (env) => processContext(env, hrNow() - (PRE_TOOL_USE_DEADLINE_MS - remainingMs));
+}
+
+/** An in-process run as a Proc (its time measured here), for tests written against hook processes. */
+export async function runInProcessAsProc(
+  entry: EntryFile,
+  stdin: string,
+  env: Record<string, string>,
+  makeContext: (env: HookIo["env"]) => HookContext,
+): Promise<Proc> {
+  const started = Date.now();
+  const run = await runInProcess(entry, stdin, env, makeContext);
+  return { code: 0, signal: null, stdout: run.stdout, stderr: run.stderr, ms: Date.now() - started, pid: process.pid };
 }
 
 export interface InProcess {

@@ -166,7 +166,7 @@ describe("PreToolUse under the gate: each row of SPEC §6", () => {
     expect(ctx.records.at(-1)!.report?.override).toEqual({ action: "verify", gain: 0.7 });
   });
 
-  it("a passed call tells the model its step, tier and next StepCost in one line, when the transcript names the model", async () => {
+  it("a passed call tells the model its steps, tier and each action's StepCost in one line, when the transcript names the model", async () => {
     const ctx = fakeContext();
     const plain = ctx.waitForText;
     ctx.waitForText = (ref, id) => {
@@ -178,7 +178,11 @@ describe("PreToolUse under the gate: each row of SPEC §6", () => {
     // step 1 of 2 on opus: 0.71·0.5 + 0.29·1.0 = 0.645
     expect(result).toEqual({
       output: {
-        hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "utility: step 1/2 · opus · StepCost 0.645 · respond 0.29" },
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          additionalContext:
+            "utility: 1 of 2 steps taken · opus · StepCost retrieve/verify/tool_call/delegate 0.645 · respond 0.29 · stop 0",
+        },
       },
     });
     const refused = await gatedCall(report("verify", "0.30", GOOD), "Bash", () => {}, ctx);

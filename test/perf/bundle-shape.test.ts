@@ -1,7 +1,9 @@
-// What a hook loads at start-up decides its cost (SPEC §11). The bundles in
-// dist/hooks must stay single CommonJS files with nothing heavy on their
-// static path: the frontmatter reader (gray-matter, js-yaml) only through a
-// dynamic import, no node:crypto, no classic zod.
+// What a hook loads at start-up decides its cost (SPEC §11). Every hook entry
+// in dist/hooks is one line that runs its event from one runtime bundle
+// (dist/hooks/runtime.js, which the warm server runs too); that bundle stays a
+// single CommonJS file with nothing heavy on its static path: the frontmatter
+// reader (gray-matter, js-yaml) only through a dynamic import, no
+// node:crypto, no classic zod.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,16 +15,29 @@ const entries = readdirSync(join(ROOT, "src", "hooks", "entries"))
   .map((f) => f.replace(/\.ts$/, ".js"));
 
 describe("dist/hooks", () => {
-  it("holds one CommonJS file per hook, the lazily imported reader, and nothing else", () => {
+  it("holds one entry per hook, the runtime bundle, the lazily imported reader, and nothing else", () => {
     expect(JSON.parse(readFileSync(join(HOOKS, "package.json"), "utf8"))).toEqual({ type: "commonjs" });
-    expect(readdirSync(HOOKS).sort()).toEqual([...entries, "optin-read.mjs", "package.json"].sort());
+    expect(readdirSync(HOOKS).sort()).toEqual([...entries, "optin-read.mjs", "package.json", "runtime.js"].sort());
   });
 
-  describe.each(entries)("%s", (entry) => {
-    const code = readFileSync(join(HOOKS, entry), "utf8");
+  it.each(entries)("%s is one line running its event from the runtime bundle", (entry) => {
+    const code = readFileSync(join(HOOKS, entry), "utf8").trim();
+    expect(code.split("\n")).toHaveLength(1);
+    expect([...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])).toEqual(["./runtime.js"]);
+    expect(code).toMatch(/runEntry\)?\("[A-Za-z]+"\)/);
+  });
+
+  it("the warm server runs the same bundle", () => {
+    const server = readFileSync(join(PLUGIN_ROOT, "dist", "server.js"), "utf8");
+    expect([...server.matchAll(/(?:require\(|from)"([^"]+)"/g)].map((m) => m[1])).toEqual(["./hooks/runtime.js"]);
+  });
+
+  describe("runtime.js", () => {
+    const code = readFileSync(join(HOOKS, "runtime.js"), "utf8");
     const required = [...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
 
     it("requires only Node built-ins, and not node:crypto", () => {
+      expect(required.length).toBeGreaterThan(0);
       expect(required.every((r) => r!.startsWith("node:"))).toBe(true);
       expect(required).not.toContain("node:crypto");
       expect(code).not.toMatch(/\bimport\s*[{*\w]/); // no static ES imports: CommonJS
@@ -31,6 +46,7 @@ describe("dist/hooks", () => {
     it("imports the frontmatter reader only on demand", () => {
       expect(code).not.toMatch(/gray-matter|js-yaml|section-matter/i);
       const dynamic = [...code.matchAll(/import\("([^"]+)"\)/g)].map((m) => m[1]);
+      expect(dynamic.length).toBeGreaterThan(0);
       expect(dynamic.every((d) => d === "./optin-read.mjs")).toBe(true);
       expect(existsSync(join(HOOKS, "optin-read.mjs"))).toBe(true);
     });

@@ -6,5 +6,5 @@ import { expect } from "vitest";
  * additionalContext (issue 15). Never a permissionDecision, never "allow".
  */
 export const NO_DECISION = expect.stringMatching(
-  /^(?:|\{"hookSpecificOutput":\{"hookEventName":"PreToolUse","additionalContext":"utility: step [^"\\]*"\}\}\n?)$/,
+  /^(?:|\{"hookSpecificOutput":\{"hookEventName":"PreToolUse","additionalContext":"utility: [^"\\]*"\}\}\n?)$/,
 );

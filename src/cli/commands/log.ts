@@ -1,5 +1,7 @@
 /** `utility log [SESSION|FILE.jsonl] [--json]`: a session's step-log records as a readable table. */
 import { renderLogTable } from "../../summary/log-table.js";
+import { spendJson, summarizeSpend } from "../../summary/spend.js";
+import { pricesFor } from "./prices.js";
 import type { CommandSpec } from "../commands.js";
 import { printJson, type CliIo, type Parsed } from "../io.js";
 import { loadLogForCli } from "./report.js";
@@ -7,7 +9,8 @@ import { loadLogForCli } from "./report.js";
 function runLog({ values, positionals }: Parsed, io: CliIo): number {
   const log = loadLogForCli(positionals[0], io);
   if (values.json) {
-    printJson(io, { file: log.file, skippedLines: log.skipped, records: log.records });
+    const spend = summarizeSpend(log.records, pricesFor(io.env)).total;
+    printJson(io, { spend: spendJson(spend), file: log.file, skippedLines: log.skipped, records: log.records });
     return 0;
   }
   io.stdout(

@@ -10,6 +10,7 @@ import { renderReportHtml } from "../../summary/html.js";
 import { buildReportView } from "../../summary/report-view.js";
 import { LogInputError, loadSessionLog, type LoadedLog } from "../../summary/load.js";
 import { renderSummaryText, summarize } from "../../summary/summarize.js";
+import { spendJson } from "../../summary/spend.js";
 import { stringOption } from "../args.js";
 import type { CommandSpec } from "../commands.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
@@ -44,8 +45,16 @@ function runReport({ values, positionals }: Parsed, io: CliIo): number {
     return 0;
   }
   const summary = summarize(log.records);
-  if (values.json) printJson(io, { file: log.file, skippedLines: log.skipped, ...summary });
-  else
+  if (values.json) {
+    const { spend, ...rest } = summary;
+    const { total, ...bySession } = spend;
+    printJson(io, {
+      spend: { ...spendJson(total), total: total.total, byModel: total.byModel, ...bySession },
+      file: log.file,
+      skippedLines: log.skipped,
+      ...rest,
+    });
+  } else
     io.stdout(
       `${renderSummaryText(summary)}${log.skipped > 0 ? `(${log.skipped} unreadable line${log.skipped === 1 ? "" : "s"} skipped)\n` : ""}`,
     );

@@ -5,6 +5,10 @@ import { renderStatus, type SessionView } from "../../summary/status-text.js";
 import { dataDirs, latestSession, locateSessionData } from "../../state/locate.js";
 import { sessionLogPath } from "../../state/paths.js";
 import { FileStateStore } from "../../state/store.js";
+import { sessionSpend } from "../../engine/session/views.js";
+import { DEFAULT_PRICES, estimateCostUsd, withOverride } from "../../engine/prices.js";
+import { zeroSpend } from "../../engine/spend.js";
+import { spendJson } from "../../summary/spend.js";
 import { pluginRefOf } from "../../claude/plugin-id.js";
 import { describeUserConfigProblems, parseUserConfig } from "../../optin/user-config.js";
 import { stringOption } from "../args.js";
@@ -65,8 +69,16 @@ function runStatus(parsed: Parsed, io: CliIo): number {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  if (values.json) printJson(io, { session: sessionId, dataDir: view?.dir ?? null, state: view?.state ?? null });
-  else io.stdout(renderStatus(sessionId, view));
+  if (values.json) {
+    const spend = view?.state ? sessionSpend(view.state) : zeroSpend();
+    const costUsd = estimateCostUsd(spend.byModel, withOverride(DEFAULT_PRICES, view?.userConfig?.prices));
+    printJson(io, {
+      spend: spendJson({ tokens: spend.tokens, costUsd }),
+      session: sessionId,
+      dataDir: view?.dir ?? null,
+      state: view?.state ?? null,
+    });
+  } else io.stdout(renderStatus(sessionId, view));
   return 0;
 }
 

@@ -6,7 +6,7 @@ import type { CallEvent } from "./scope-events.js";
 import type { GateSource, ScopeState, SessionState } from "./state.js";
 import { jobOfCall } from "../background.js";
 import type { ActsAs } from "../tools.js";
-import { hasBudget, type Budgets } from "../budget.js";
+import { checkSpendBudget, checkStartedPastLimit, hasBudget, type Budgets } from "../budget.js";
 import { DEFAULT_PRICES, withOverride, type PriceOverride } from "../prices.js";
 import { formatContextLine, spendAgainstBudgets, tierOf } from "../context-line.js";
 import { scoped, type ScopeKey, type SessionEvent } from "./events.js";
@@ -151,21 +151,38 @@ function budgetOf(session: SessionState, key: ScopeKey, user: UserSettings, mode
 }
 
 /**
- * The line a passed call under the gate tells the model (after its step is
- * counted): its step, tier and next StepCost, and spend against budgets.
- * Only when the tier is known: the line's point is the StepCost.
+ * The line the hooks give a gated scope (src/engine/context-line.ts): its
+ * steps, its tier's StepCost for each action it may still take, and spend
+ * against budgets. Only when the scope is gated and the tier known: the
+ * line's point is the StepCost. The hooks give it after a call passes,
+ * before the first call of a gated task (the activation of the skill or the
+ * start of the agent that gates it) and with a refusal for a missing report.
  */
-export function contextLineOf(
-  session: SessionState,
-  key: ScopeKey,
-  decided: SessionDecision,
-  model: string | undefined,
-): string | undefined {
+export function scopeLineOf(session: SessionState, key: ScopeKey, user: UserSettings, model: string | undefined): string | undefined {
   const tier = tierOf(model);
-  const maxSteps = decided.gate?.config.maxSteps;
-  if (!tier || maxSteps === undefined || decided.decision.decision !== "passed") return undefined;
-  const step = scopeAt(session, key).step;
-  if (!decided.budget) return formatContextLine({ step, maxSteps, tier });
-  const budgets = budgetsInForce({ budget: decided.budget });
-  return formatContextLine({ step, maxSteps, tier, ...spendAgainstBudgets(rootSpendOf(session, key), budgets, decided.budget.prices) });
+  const gate = gateOf(session, key);
+  if (!tier || !gate) return undefined;
+  const spend = rootSpendOf(session, key);
+  const base = {
+    step: scopeAt(session, key).step,
+    maxSteps: gate.config.maxSteps,
+    tier,
+    scope: decisionScopeOf(key, gate),
+    agentsLaunched: spend.agentsLaunched,
+  };
+  const budget = budgetOf(session, key, user, model);
+  if (!budget) return formatContextLine(base);
+  const budgets = budgetsInForce({ budget });
+  const closed =
+    budget.userProblem !== undefined ||
+    checkSpendBudget(budget.spend, budgets, budget.prices) !== undefined ||
+    checkStartedPastLimit(budget.startedAs, budgets) !== undefined;
+  const agentsFull = budgets.maxAgents !== undefined && budget.launched >= budgets.maxAgents;
+  return formatContextLine({
+    ...base,
+    ...(closed ? { closed } : {}),
+    ...(agentsFull ? { noDelegate: true } : {}),
+    // Agents shown as the budget counts them: those admitted or started, whichever is more.
+    ...spendAgainstBudgets({ ...budget.spend, agentsLaunched: budget.launched }, budgets, budget.prices),
+  });
 }

@@ -102,3 +102,9 @@ export function stillAwaiting(scope: ScopeState, keysSeen: () => readonly string
   if (key === undefined) return true;
   return !keysSeen().includes(key);
 }
+
+/** The model of the newest assistant message read in a scope (any task), if any: a tier for a line no call has told yet. */
+export function lastModelOf(session: SessionState, key: ScopeKey): string | undefined {
+  const models = scopeAt(session, key).messageModels;
+  return models ? Object.values(models).at(-1) : undefined;
+}

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatContextLine, tierOf } from "../../../src/engine/context-line.js";
 import { assertRunOk, type RunClaudeResult } from "../support/claude.js";
 import { text } from "../support/scripted-model.js";
 import {
@@ -56,7 +57,9 @@ describe("the gated example activated with the Skill tool", () => {
     expect(said).toBe(
       "PreToolUse:Bash hook error: utility gate: No action report before this Bash call. Under the utility gate, write the report in the same message, before the call:\n" +
         "Action: <respond|retrieve|tool_call|verify|delegate|stop>\nUtility: <U rounded to 2 decimals>\n" +
-        'Breakdown: Gain=<0..1> StepCost=<0..1> Uncertainty=<0..1> Redundancy=<0..1>\nRationale: "<one sentence>"',
+        'Breakdown: Gain=<0..1> StepCost=<0..1> Uncertainty=<0..1> Redundancy=<0..1>\nRationale: "<one sentence>"\n' +
+        // The hooks' line: one step taken before the skill (ungated), so 1 of 10 (test/e2e/gate/context-line.test.ts).
+        formatContextLine({ step: 1, maxSteps: 10, tier: tierOf(run.model.mainRequests()[0]!.body.model)! }),
     );
     expect(ran(join(marks, "bare"))).toBe(false);
     expect(recordOf(run, ids.bare)).toMatchObject({ step: 1, gatedBy: exampleIn(run) });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ScopeEventSchema, type ScopeEvent } from "../../../src/engine/session/scope-events.js";
-import { GateSourceSchema, RanCallSchema, ScopeStateSchema, newScope } from "../../../src/engine/session/state.js";
+import {
+  GateSourceSchema,
+  RanCallSchema,
+  ScopeStateSchema,
+  SessionStateSchema,
+  newScope,
+  newSession,
+} from "../../../src/engine/session/state.js";
+import { agentIdOf, agentKey, ScopeKeySchema, SessionEventSchema, type SessionEvent } from "../../../src/engine/session/events.js";
 import { defaultConfig } from "../../../src/engine/signals.js";
 
 const tokens = { input: 1, output: 2, cacheCreation: 3, cacheRead: 4 };
@@ -146,5 +154,85 @@ describe("the scope state's schemas", () => {
     expect(newScope()).toEqual({ task: 1, step: 0, refusals: 0, offset: 0, sources: [], pending: {}, history: [] });
     expect(newScope(4).task).toBe(4);
     expect(ScopeStateSchema.parse(newScope())).toEqual(newScope());
+  });
+});
+
+const gateSource = { file: "/skills/a/SKILL.md", gated: true, scope: "self" as const, config: defaultConfig(), extraTools: {} };
+
+// One session event of each kind with every field it can carry.
+const EVERY_SESSION_EVENT: SessionEvent[] = [
+  { kind: "prompt_vouched", key: "p1", own: false, switch: "on", slash: true },
+  { kind: "switch_restored" },
+  { kind: "prompt_line", key: "p1", lineKind: "typed" },
+  { kind: "subagent_started", agentId: "a1" },
+  { kind: "definition_loaded", agentId: "a1", agentType: "Explore", definition: gateSource },
+  { kind: "skill_loaded", scope: "agent:a1", source: gateSource },
+  { kind: "lines_read", scope: "main", offset: 120, transcriptId: "dev:ino" },
+  { kind: "activation_awaited", scope: "main" },
+  { kind: "activation_seen", scope: "main" },
+  { kind: "call_line_seen", scope: "main", toolUseId: "t1", messageId: "m1" },
+  { kind: "stop_blocked", scope: "agent:a1" },
+  { kind: "settings_warned", problem: "bad" },
+  { kind: "user_budgets", budgets: { tokenBudget: 1000 } },
+  { kind: "scope", scope: "main", event: { kind: "compact" } },
+];
+
+describe("SessionEventSchema", () => {
+  it.each(EVERY_SESSION_EVENT.map((e) => [e.kind, e] as const))("keeps every field of a %s event", (_kind, event) => {
+    expect(SessionEventSchema.parse(event)).toEqual(event);
+  });
+
+  it("has one example here per kind it knows, and refuses any other kind", () => {
+    const kinds = (SessionEventSchema.def.options as ReadonlyArray<{ def: { shape: { kind: { def: { values: string[] } } } } }>).map(
+      (option) => option.def.shape.kind.def.values[0],
+    );
+    expect(EVERY_SESSION_EVENT.map((e) => e.kind)).toEqual(kinds);
+    expect(SessionEventSchema.safeParse({ kind: "" }).success).toBe(false);
+    expect(SessionEventSchema.safeParse({ kind: "wakeup" }).success).toBe(false);
+  });
+
+  it("refuses a scope key that is neither main nor agent:<id>", () => {
+    for (const scope of ["", "agent:", "Main", "sub:a1", "xagent:a1", 7]) {
+      expect(SessionEventSchema.safeParse({ kind: "stop_blocked", scope }).success, String(scope)).toBe(false);
+    }
+  });
+
+  it("refuses a line kind or a switch it does not know", () => {
+    expect(SessionEventSchema.safeParse({ kind: "prompt_line", key: "p", lineKind: "shell" }).success).toBe(false);
+    expect(SessionEventSchema.safeParse({ ...EVERY_SESSION_EVENT[0], switch: "toggle" }).success).toBe(false);
+  });
+});
+
+describe("scope keys", () => {
+  it("main and agent:<id>, and back", () => {
+    expect(ScopeKeySchema.safeParse("main").success).toBe(true);
+    expect(ScopeKeySchema.safeParse("agent:a1").success).toBe(true);
+    expect(agentKey("a1")).toBe("agent:a1");
+    expect(agentIdOf(agentKey("a:b"))).toBe("a:b");
+    expect(agentIdOf("main")).toBeUndefined();
+  });
+});
+
+describe("SessionStateSchema", () => {
+  it("keeps every field of a full session state, and a new one as it is", () => {
+    const state = {
+      ...newSession("s1"),
+      manualGate: true,
+      agents: { a1: newScope() },
+      prompts: { p1: { own: true, seq: 2, switch: "off" } },
+      promptSeq: 2,
+      switchSeq: 1,
+      userBudgets: { maxAgents: 3 },
+      settingsWarned: "bad",
+      spend,
+    };
+    expect(SessionStateSchema.parse(state)).toEqual(state);
+    expect(SessionStateSchema.parse(newSession("s2"))).toEqual(newSession("s2"));
+  });
+
+  it("refuses another version, a vouched prompt without its own flag, and a switch it does not know", () => {
+    expect(SessionStateSchema.safeParse({ ...newSession("s"), version: 2 }).success).toBe(false);
+    expect(SessionStateSchema.safeParse({ ...newSession("s"), prompts: { p: { seq: 1 } } }).success).toBe(false);
+    expect(SessionStateSchema.safeParse({ ...newSession("s"), prompts: { p: { own: false, switch: "maybe" } } }).success).toBe(false);
   });
 });

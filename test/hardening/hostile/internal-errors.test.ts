@@ -13,8 +13,10 @@ import {
   jsonl,
   line,
   logRecords,
+  nearDeadlineContext,
   readState,
   runEntry,
+  runInProcessAsProc,
   sandbox,
   text,
   use,
@@ -128,13 +130,13 @@ describe("an exception inside PreToolUse", () => {
 
 describe("the hook's own deadline", () => {
   it("a gated call whose line never appears is refused at the deadline, with the reason", async () => {
-    const d = await callAfter(box, { before: GOOD_REPORT, lineMissing: true, env: { UTILITY_TEST_DEADLINE_MS: "1500" } });
+    const d = await callAfter(box, { before: GOOD_REPORT, lineMissing: true, deadlineInMs: 1500 });
     expect(d.denied).toBe(true);
-    expect(d.reason).toMatch(/^utility gate: the hook reached its 1500 ms deadline while waiting for the call's line in the transcript/);
+    expect(d.reason).toMatch(/^utility gate: the hook reached its 8000 ms deadline while waiting for the call's line in the transcript/);
   });
 
   it("an ungated call is never held by it: the first call of a main scope waits, then goes on silently", async () => {
-    const d = await callAfter(box, { before: "no report", gated: false, lineMissing: true, env: { UTILITY_TEST_DEADLINE_MS: "1500" } });
+    const d = await callAfter(box, { before: "no report", gated: false, lineMissing: true, deadlineInMs: 1500 });
     expect(d.proc.stdout).toBe("");
     expectOneLineStderr(d.proc.stderr);
     expect(d.proc.stderr).toMatch(/deadline.*this scope is not gated, so the call goes on/);
@@ -152,7 +154,7 @@ describe("the hook's own deadline", () => {
       { session: first.session, transcript: first.transcript, cwd: box.project },
       { tool_input: { command: "echo hostile" }, tool_use_id: "toolu_h1" },
     );
-    const proc = await runEntry("pre-tool-use", JSON.stringify(input), box.env({ UTILITY_TEST_DEADLINE_MS: "1500" }));
+    const proc = await runInProcessAsProc("pre-tool-use", JSON.stringify(input), box.env(), nearDeadlineContext(1500));
     const d = decisionOf(proc);
     expect(d.denied).toBe(true);
     expect(d.reason).toMatch(/state cannot be read.*held by a live process/);

@@ -4,7 +4,18 @@
  * the model wrote before its call. Each call runs the bundled PreToolUse as a
  * real process, the way Claude Code does.
  */
-import { hookInput, line, runEntry, skillFolder, text, use, type Proc, type Sandbox } from "../support.js";
+import {
+  hookInput,
+  line,
+  nearDeadlineContext,
+  runEntry,
+  runInProcessAsProc,
+  skillFolder,
+  text,
+  use,
+  type Proc,
+  type Sandbox,
+} from "../support.js";
 
 export interface Decision {
   proc: Proc;
@@ -31,6 +42,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Leave the call's own line out of the transcript (Claude Code never writes it). */
   lineMissing?: boolean;
+  /** Run the hook in this process, its own deadline this far away (see nearDeadlineContext), instead of as a process. */
+  deadlineInMs?: number;
 }
 
 /** A fresh session in `box` whose main scope made one call after `before`; runs PreToolUse on it. */
@@ -51,6 +64,9 @@ export async function callAfter(box: Sandbox, options: CallOptions): Promise<Dec
     { session, transcript, cwd: box.project },
     { tool_name: options.tool ?? "Bash", tool_input: { command: "echo hostile" }, tool_use_id: "toolu_h1" },
   );
-  const proc = await runEntry("pre-tool-use", JSON.stringify(input), box.env(options.env), { timeoutMs: options.timeoutMs ?? 60_000 });
+  const proc =
+    options.deadlineInMs !== undefined
+      ? await runInProcessAsProc("pre-tool-use", JSON.stringify(input), box.env(options.env), nearDeadlineContext(options.deadlineInMs))
+      : await runEntry("pre-tool-use", JSON.stringify(input), box.env(options.env), { timeoutMs: options.timeoutMs ?? 60_000 });
   return { ...decisionOf(proc), session, transcript };
 }

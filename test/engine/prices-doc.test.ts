@@ -1,14 +1,13 @@
-// The README's price table states the module's figures and date: they must not drift apart.
+// The price table in docs/prices.md states the module's figures and date: they must not drift apart.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { DEFAULT_PRICES, priceOf } from "../../src/engine/prices.js";
 import { ROOT } from "../support/paths.js";
 
-const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-const section = readme.slice(readme.indexOf("## Spend and budgets"), readme.indexOf("## How it is built"));
+const section = readFileSync(join(ROOT, "docs", "prices.md"), "utf8");
 
-/** A model id for each README row, priced by the module. */
+/** A model id for each row, priced by the module. */
 const ROWS: Record<string, string> = {
   "Opus 4.5 and later (`opus`)": "claude-opus-4-5-20251101",
   "Opus 3, 4, 4.1": "claude-opus-4-1-20250805",
@@ -20,7 +19,7 @@ const ROWS: Record<string, string> = {
   "any other model (Fable, Mythos, an unknown id)": "claude-fable-5",
 };
 
-it("the README's Spend and budgets section gives the table's date and every row's figures", () => {
+it("docs/prices.md gives the table's date and every row's figures", () => {
   expect(section).toContain(`read on\n${DEFAULT_PRICES.date}`);
   const rows = section.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| model") && !l.startsWith("|---"));
   expect(rows.map((r) => r.split("|")[1]!.trim()).sort()).toEqual(Object.keys(ROWS).sort());
@@ -30,6 +29,6 @@ it("the README's Spend and budgets section gives the table's date and every row'
       .slice(1, -1)
       .map((c) => c.trim());
     const p = priceOf(ROWS[name!]!, DEFAULT_PRICES).price;
-    expect(cells.map(Number), name).toEqual([p.input, p.output, p.cacheWrite, p.cacheRead]);
+    expect(cells.map(Number), name).toEqual([p.input, p.output, p.cacheCreation, p.cacheRead]);
   }
 });
