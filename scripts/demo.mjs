@@ -14,6 +14,7 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, wri
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { openHint } from "./lib/first-run.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 let register;
@@ -207,6 +208,5 @@ execFileSync(process.execPath, [join(root, "plugin", "dist", "cli.js"), "report"
 run.cleanup();
 rmSync(project, { recursive: true, force: true });
 
-const opener = process.platform === "darwin" ? "open" : process.platform === "win32" ? "start" : "xdg-open";
 console.log(`\n${bold("Step log")} kept in ${keptLog}`);
-console.log(`${bold("HTML report")}: ${opener} ${html}`);
+console.log(`${bold("HTML report")}: ${openHint(html, process.platform, process.env)}`);

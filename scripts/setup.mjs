@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { installNotice } from "./lib/first-run.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dev = join(root, "dev");
@@ -21,7 +22,7 @@ function log(message) {
 }
 
 if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== lockHash) {
-  console.error("utility: installing development tools into dev/ (npm ci)…");
+  console.error(installNotice(JSON.parse(readFileSync(join(dev, "package-lock.json"), "utf8"))));
   execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dev, stdio: ["ignore", "inherit", "inherit"] });
   writeFileSync(stamp, lockHash);
 } else {

@@ -7,6 +7,7 @@ import { REPLAY } from "./commands/replay.js";
 import { REPORT } from "./commands/report.js";
 import { LOG } from "./commands/log.js";
 import { STATUSLINE } from "./commands/statusline.js";
+import { PRUNE } from "./commands/prune.js";
 
 /** One subcommand: how it is called (commander flags) and what it does with what was parsed. */
 export interface CommandSpec {
@@ -21,4 +22,4 @@ export interface CommandSpec {
 }
 
 /** Every subcommand people use, in the order the help lists them (`command`, behind /utility, is apart). */
-export const COMMANDS: CommandSpec[] = [SCORE, SELECT, CHECK, STATUS, LOG, REPORT, REPLAY, STATUSLINE];
+export const COMMANDS: CommandSpec[] = [SCORE, SELECT, CHECK, STATUS, LOG, REPORT, REPLAY, STATUSLINE, PRUNE];

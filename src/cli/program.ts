@@ -49,7 +49,10 @@ export function buildProgram(io: CliIo, done: (code: number) => void): Command {
 
 /** One line for a commander mistake: what is wrong, the suggestion if any, and how the command is used. */
 function usageLine(error: CommanderError, argv: string[]): string {
-  const message = error.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ");
+  const message = error.message
+    .replace(/^error: /, "")
+    .replace(/\s*\n\s*/g, " ")
+    .replace(/\.+$/, "");
   const spec = COMMANDS.find((c) => c.name === argv[0]);
   if (!spec) return `utility: ${message}. Usage: utility <command> [options]; \`utility --help\` lists the commands.\n`;
   return `utility ${spec.name}: ${message}. Usage: utility ${spec.name} ${spec.usage}\n`;

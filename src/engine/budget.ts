@@ -48,6 +48,42 @@ export const BUDGET_FIELD: Record<BudgetKey, keyof Budgets> = {
   utility_step_cost: "stepCost",
 };
 
+/** How a message names each budget: by the key that set it (frontmatter), or as the user's setting. */
+export type BudgetNames = Record<keyof Budgets, string>;
+
+/** The frontmatter keys: how a budget set in a skill's or agent's frontmatter is named. */
+export const FRONTMATTER_NAMES: BudgetNames = {
+  tokenBudget: "utility_token_budget",
+  costBudgetUsd: "utility_cost_budget_usd",
+  maxAgents: "utility_max_agents",
+  stepCost: "utility_step_cost",
+};
+
+/** The user's plugin settings, as the user sets them (SPEC §10: a message names the setting the user set). */
+export const SETTING_NAMES: BudgetNames = {
+  tokenBudget: "your token_budget setting",
+  costBudgetUsd: "your cost_budget_usd setting",
+  maxAgents: "your max_agents setting",
+  stepCost: "your step_cost setting",
+};
+
+/**
+ * Which source each budget in force comes from (see tightestBudgets): the
+ * frontmatter's when it is the smaller (or the only one), else the user's
+ * setting. A tie names the frontmatter, which the model can read.
+ */
+export function budgetNames(user: Budgets | undefined, gate: Budgets | undefined): BudgetNames {
+  const fromUser = (field: "tokenBudget" | "costBudgetUsd" | "maxAgents") =>
+    user?.[field] !== undefined && (gate?.[field] === undefined || user[field] < gate[field]);
+  const userComputed = user?.stepCost === "computed" && gate?.stepCost !== "computed";
+  return {
+    tokenBudget: (fromUser("tokenBudget") ? SETTING_NAMES : FRONTMATTER_NAMES).tokenBudget,
+    costBudgetUsd: (fromUser("costBudgetUsd") ? SETTING_NAMES : FRONTMATTER_NAMES).costBudgetUsd,
+    maxAgents: (fromUser("maxAgents") ? SETTING_NAMES : FRONTMATTER_NAMES).maxAgents,
+    stepCost: (userComputed ? SETTING_NAMES : FRONTMATTER_NAMES).stepCost,
+  };
+}
+
 function smaller(a: number | undefined, b: number | undefined): number | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
@@ -88,12 +124,17 @@ export function describeTokens(t: TokenCounts): string {
 }
 
 /** `budget_spent`: once the task's tokens or estimated dollars reach a budget, every further tool call is refused. */
-export function checkSpendBudget(spend: Spend, budgets: Budgets, prices: PriceTable): BudgetRefusal | undefined {
+export function checkSpendBudget(
+  spend: Spend,
+  budgets: Budgets,
+  prices: PriceTable,
+  names: BudgetNames = FRONTMATTER_NAMES,
+): BudgetRefusal | undefined {
   const tokens = totalTokens(spend.tokens);
   if (budgets.tokenBudget !== undefined && tokens >= budgets.tokenBudget) {
     return {
       rule: "budget_spent",
-      reason: `This task's token budget is spent: ${n(tokens)} tokens of ${n(budgets.tokenBudget)} (utility_token_budget; ${describeTokens(spend.tokens)}). ${RESPOND_OR_STOP}`,
+      reason: `This task's token budget is spent: ${n(tokens)} tokens of ${n(budgets.tokenBudget)} (${names.tokenBudget}; ${describeTokens(spend.tokens)}). ${RESPOND_OR_STOP}`,
     };
   }
   if (budgets.costBudgetUsd !== undefined) {
@@ -101,7 +142,7 @@ export function checkSpendBudget(spend: Spend, budgets: Budgets, prices: PriceTa
     if (usd >= budgets.costBudgetUsd) {
       return {
         rule: "budget_spent",
-        reason: `This task's cost budget is spent: an estimated ${formatUsd(usd)} of ${formatUsd(budgets.costBudgetUsd)} (utility_cost_budget_usd; ${n(tokens)} tokens at the prices of ${prices.date}). ${RESPOND_OR_STOP}`,
+        reason: `This task's cost budget is spent: an estimated ${formatUsd(usd)} of ${formatUsd(budgets.costBudgetUsd)} (${names.costBudgetUsd}; ${n(tokens)} tokens at the prices of ${prices.date}). ${RESPOND_OR_STOP}`,
       };
     }
   }
@@ -121,11 +162,12 @@ export function checkAgentLimit(
   launched: number,
   budgets: Budgets,
   launches: boolean = launchesAgents(tool),
+  names: BudgetNames = FRONTMATTER_NAMES,
 ): BudgetRefusal | undefined {
   if (!launches || budgets.maxAgents === undefined || launched < budgets.maxAgents) return undefined;
   return {
     rule: "agents_exhausted",
-    reason: `This task may launch ${budgets.maxAgents} subagent${budgets.maxAgents === 1 ? "" : "s"} (utility_max_agents) and has launched ${launched}: this ${tool} call would be one more. Do the rest yourself, or respond with what the subagents found, or stop.`,
+    reason: `This task may launch ${budgets.maxAgents} subagent${budgets.maxAgents === 1 ? "" : "s"} (${names.maxAgents}) and has launched ${launched}: this ${tool} call would be one more. Do the rest yourself, or respond with what the subagents found, or stop.`,
   };
 }
 
@@ -134,11 +176,15 @@ export function checkAgentLimit(
  * `utility_max_agents` (a Workflow, a forked skill or a nested launch can
  * start several at once; SPEC §12 counts what starts): none of its calls run.
  */
-export function checkStartedPastLimit(startedAs: number | undefined, budgets: Budgets): BudgetRefusal | undefined {
+export function checkStartedPastLimit(
+  startedAs: number | undefined,
+  budgets: Budgets,
+  names: BudgetNames = FRONTMATTER_NAMES,
+): BudgetRefusal | undefined {
   if (startedAs === undefined || budgets.maxAgents === undefined || startedAs <= budgets.maxAgents) return undefined;
   return {
     rule: "agents_exhausted",
-    reason: `This subagent is number ${startedAs} of its task, which may launch ${budgets.maxAgents} (utility_max_agents): it started past the limit, so none of its tool calls may run. Respond with what you know, or stop.`,
+    reason: `This subagent is number ${startedAs} of its task, which may launch ${budgets.maxAgents} (${names.maxAgents}): it started past the limit, so none of its tool calls may run. Respond with what you know, or stop.`,
   };
 }
 
@@ -201,10 +247,14 @@ export function measuredStepCost(input: MeasuredStepCostInput): MeasuredStepCost
 }
 
 /** `step_cost_understated`: with `utility_step_cost: computed`, a report more than 0.05 below the measured StepCost is refused. */
-export function checkReportedStepCost(reported: number, measured: MeasuredStepCost): BudgetRefusal | undefined {
+export function checkReportedStepCost(
+  reported: number,
+  measured: MeasuredStepCost,
+  names: BudgetNames = FRONTMATTER_NAMES,
+): BudgetRefusal | undefined {
   if (measured.value - reported <= STEP_COST_TOLERANCE + EPSILON) return undefined;
   return {
     rule: "step_cost_understated",
-    reason: `StepCost=${reported} understates the measured step cost by more than ${STEP_COST_TOLERANCE}: ${measured.shown} (utility_step_cost: computed). Rescore with StepCost=${formatUtility(measured.value)}.`,
+    reason: `StepCost=${reported} understates the measured step cost by more than ${STEP_COST_TOLERANCE}: ${measured.shown} (${names.stepCost}: computed). Rescore with StepCost=${formatUtility(measured.value)}.`,
   };
 }

@@ -1,5 +1,5 @@
 import type { Budgets } from "./budget.js";
-import { EPSILON, MODEL_RATIOS } from "./defaults.js";
+import { EPSILON } from "./defaults.js";
 import { estimateCostUsd, type PriceTable } from "./prices.js";
 import { totalTokens, type Spend } from "./spend.js";
 import { respondStepCost, toolStepCost, type ModelTier } from "./step-cost.js";

@@ -19,6 +19,7 @@ import { formatUtility, roundUtility, utility } from "./utility.js";
 import type { Repeat } from "./redundancy.js";
 import type { Report } from "./report/types.js";
 import {
+  budgetNames,
   checkAgentLimit,
   checkReportedStepCost,
   checkSpendBudget,
@@ -189,14 +190,15 @@ function checkBudgets(input: GateInput): GateDecision | undefined {
   const budget = input.budget;
   if (!budget) return undefined;
   if (budget.userProblem && input.gated)
-    return refused("budget_invalid", `Your utility budget settings are invalid, so no budget can be enforced: ${budget.userProblem}`);
+    return refused("budget_invalid", `No budget can be enforced while a setting is invalid: ${budget.userProblem}`);
   const budgets = budgetsInForce(input);
+  const names = budgetNames(budget.user, budget.gate);
   const launches = input.actsAs ? input.actsAs.action === "delegate" : undefined;
   const over =
-    checkSpendBudget(budget.spend, budgets, budget.prices) ??
+    checkSpendBudget(budget.spend, budgets, budget.prices, names) ??
     (budget.beyond ? checkSessionBudgets(budget.beyond.spent, budget.beyond.budgets, budget.prices) : undefined) ??
-    checkStartedPastLimit(budget.startedAs, budgets) ??
-    checkAgentLimit(input.tool, budget.launched, budgets, launches);
+    checkStartedPastLimit(budget.startedAs, budgets, names) ??
+    checkAgentLimit(input.tool, budget.launched, budgets, launches, names);
   return over ? refused(over.rule, over.reason) : undefined;
 }
 
@@ -210,7 +212,7 @@ function checkStepCost(input: GateInput, evaluation: Evaluation): GateDecision |
     budgets: budgetsInForce(input),
     ...(input.budget.model ? { model: input.budget.model } : {}),
   });
-  const under = checkReportedStepCost(evaluation.report.signals.stepCost, measured);
+  const under = checkReportedStepCost(evaluation.report.signals.stepCost, measured, budgetNames(input.budget.user, input.budget.gate));
   return under ? refused(under.rule, under.reason, evaluation) : undefined;
 }
 

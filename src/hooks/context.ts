@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs";
 import { PRE_TOOL_USE_DEADLINE_MS } from "../engine/defaults.js";
+import { readLogFile } from "../summary/load.js";
 import { appendJsonLine } from "../state/log-file.js";
 import { withLedger } from "../state/ledger.js";
 import { dataDir, sessionLogPath } from "../state/paths.js";
@@ -23,6 +25,8 @@ export interface HookContext {
   /** Wall clock, for records. */
   clock(): Date;
   appendLog(sessionId: string, record: LogRecord): void;
+  /** The session's step log as far as it can be read (unreadable lines skipped); optional for fakes. */
+  readLog?(sessionId: string): LogRecord[];
   loadSkill: SkillLoader;
   /** The text governing a call, waiting (bounded) for Claude Code to write its line. */
   waitForText(ref: ScopeRef, toolUseId: string): GoverningText;
@@ -70,6 +74,10 @@ export function processContext(
     now,
     clock: () => new Date(),
     appendLog: (sessionId, record) => appendJsonLine(sessionLogPath(dir, sessionId), record),
+    readLog: (sessionId) => {
+      const file = sessionLogPath(dir, sessionId);
+      return existsSync(file) ? readLogFile(file).records : [];
+    },
     loadSkill: loadSkillSource,
     waitForText: (ref, toolUseId) => waitForGoverningText(ref, toolUseId, { ...DEFAULT_WAIT, deadline }),
     waitForFinal: (ref, finalText) => waitForFinalMessage(ref, finalText, { ...FINAL_WAIT, deadline }),

@@ -43,6 +43,23 @@ export const UserPromptSubmitInputSchema = z.looseObject({
 });
 export type UserPromptSubmitInput = z.infer<typeof UserPromptSubmitInputSchema>;
 
+/**
+ * UserPromptExpansion: a slash command the user typed, before it expands
+ * (2.1.328 runs it for typed slash commands only: never for the model's Skill
+ * call, a wakeup or a notification). `command_name` is the namespaced name
+ * (`utility:utility`, also when `/utility` was typed); `command_args` the
+ * rest of the line as typed.
+ */
+export const UserPromptExpansionInputSchema = z.looseObject({
+  ...Common,
+  expansion_type: z.optional(z.string()),
+  command_name: z.string(),
+  command_args: z.optional(z.string()),
+  command_source: z.optional(z.string()),
+  prompt: z.optional(z.string()),
+});
+export type UserPromptExpansionInput = z.infer<typeof UserPromptExpansionInputSchema>;
+
 export const StopInputSchema = z.looseObject({
   ...Common,
   stop_hook_active: z.optional(z.boolean()),

@@ -23,7 +23,7 @@ import { protectedTargetOf } from "./protected.js";
 import { baseRecord, loggedReport, logOutcomes, type HookResult, type RecordScope } from "./records.js";
 import { scopeOf, type ScopeRef } from "./scope.js";
 import { arrivalEvents, caughtUp, promptKeysSince, storedSession } from "./session-io.js";
-import { userSettings } from "./settings.js";
+import { userSettings, type HookSettings } from "./settings.js";
 import { logSwitches } from "./switches.js";
 import { openOrTrouble } from "./transcript.js";
 import { skillActsAs, skillGateSource, skillWillLoad } from "./skill-call.js";
@@ -97,7 +97,7 @@ interface CallAtHand {
   input: PreToolUseInput;
   ref: ScopeRef;
   ctx: HookContext;
-  user: ReturnType<typeof userSettings>;
+  user: HookSettings;
   protectedTarget: string | undefined;
   /** The governing text found before the lock was taken, if the hook waited for it. */
   waited: GoverningText | undefined;
@@ -232,21 +232,24 @@ function windowSpendFor(
 /**
  * Invalid user settings never block an ungated scope (SPEC §10): the user is
  * told once per session, on screen, what is wrong and how to fix it, and the
- * valid budgets still apply. A gated scope refuses with the same words.
+ * valid ones still apply. A gated scope refuses with the same words instead
+ * (a refusal the user sees too), while a budget or the prices are invalid.
  */
-function settingsWarning(session: SessionState, decided: SessionDecision, user: ReturnType<typeof userSettings>): string | undefined {
-  if (!user.problem || decided.gate !== undefined || session.settingsWarned === user.problem) return undefined;
-  return user.problem;
+function settingsWarning(session: SessionState, decided: SessionDecision, user: HookSettings): string | undefined {
+  if (!user.warning || session.settingsWarned === user.warning) return undefined;
+  const { decision } = decided;
+  if (decision.decision === "refused" && decision.rule === "budget_invalid") return undefined;
+  return user.warning;
 }
 
 function withWarning(result: HookResult, warning: string | undefined): HookResult {
   if (!warning) return result;
-  const told = `utility: your plugin settings are invalid, so those are not enforced (the valid ones still are): ${warning}`;
+  const told = `utility: ${warning} Until then the plugin goes on without it; the valid settings still apply.`;
   return { ...result, output: { ...(result.output ?? {}), systemMessage: told }, stderr: told };
 }
 
 /** The user's budgets, kept for `/utility status` (its command has no such environment). */
-function userBudgets(user: ReturnType<typeof userSettings>): SessionEvent[] {
+function userBudgets(user: HookSettings): SessionEvent[] {
   return [{ kind: "user_budgets", budgets: user.budgets }];
 }
 
@@ -281,7 +284,7 @@ async function needsTranscript(
   input: PreToolUseInput,
   ref: ScopeRef,
   ctx: HookContext,
-  user: ReturnType<typeof userSettings>,
+  user: HookSettings,
 ): Promise<{ needed: boolean; offset: number }> {
   const stored = ctx.store.read(input.session_id);
   // No state yet: the main scope may hold an activation from before the plugin saw it.
@@ -303,7 +306,7 @@ async function needsTranscript(
  * it is checked against must include every message written before the call,
  * so the call waits for its own line, as a gated one does (SPEC §12).
  */
-function budgetsBind(session: SessionState, ref: ScopeRef, user: ReturnType<typeof userSettings>): boolean {
+function budgetsBind(session: SessionState, ref: ScopeRef, user: HookSettings): boolean {
   return hasBudget(user.budgets) || hasSessionBudget(user.session) || hasBudget(frontmatterBudgetsOf(session, ref.key));
 }
 

@@ -4,15 +4,24 @@ import type { SessionEndInput } from "./input.js";
 import { baseRecord, logOutcomes, type HookResult } from "./records.js";
 import { scopeOf } from "./scope.js";
 import { caughtUpUnlessTrouble, storedSession } from "./session-io.js";
+import { autoPrune } from "./retention.js";
 
 /**
  * SessionEnd: the main transcript's last lines (the final message of the last
  * turn) are read into the machine, so the session's spend is whole in the
  * state and the log (every surface shows the same spend, SPEC §15). A session
  * the plugin never saw is left alone. The spend ledger's days past any
- * window are removed.
+ * window are removed. Then old sessions' logs and state are pruned by the
+ * user's retention rule (./retention.ts), this one's never.
  */
 export async function sessionEnd(input: SessionEndInput, ctx: HookContext): Promise<HookResult> {
+  const result = await readLastLines(input, ctx);
+  const pruned = autoPrune(ctx, input.session_id);
+  const trouble = [result.stderr, pruned].filter(Boolean).join("; ");
+  return trouble ? { ...result, stderr: trouble } : result;
+}
+
+async function readLastLines(input: SessionEndInput, ctx: HookContext): Promise<HookResult> {
   const started = ctx.now();
   if (!ctx.store.read(input.session_id)) return {};
   const ref = scopeOf({ ...input, agent_id: undefined });

@@ -15,6 +15,7 @@ export const HOOK_EVENTS = [
   "PostToolUse",
   "PostToolUseFailure",
   "UserPromptSubmit",
+  "UserPromptExpansion",
   "SubagentStart",
   "SessionEnd",
   "Stop",
@@ -83,7 +84,7 @@ export const LogRecordSchema = z.object({
       chosen: ActionSchema,
     }),
   ),
-  /** UserPromptSubmit: the prompt's key (a digest of the id its transcript line carries, src/ingest/prompts.ts promptKey), and the `/utility on|off` it asks for (`on` applies at once; `off` once that line shows it typed). */
+  /** UserPromptSubmit, UserPromptExpansion: the prompt's key (a digest of the id its transcript line carries, src/ingest/prompts.ts promptKey), and the `/utility on|off` it asks for (`on` applies at once; `off` once that line shows it typed). */
   promptId: z.optional(z.string()),
   switch: z.optional(z.enum(["on", "off"])),
   /** The `/utility on|off` a hook applied when it saw the typed prompt's line: what the log says of the gate when the state is gone. */

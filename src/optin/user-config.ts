@@ -54,12 +54,33 @@ export const USER_GUARD_OPTIONS: Record<GuardKey, string> = {
   utility_stuck_after: "stuck_after",
   utility_confirm_above_uncertainty: "confirm_above_uncertainty",
 };
-
 /** The option that overrides the price table, as one line of JSON. */
 export const PRICES_OPTION = "prices";
 
-export const PRICES_EXPECTED =
-  'one line of JSON mapping opus, sonnet or haiku to any of input, output, cacheCreation, cacheRead in US dollars per million tokens, such as {"opus":{"input":5,"output":25}}';
+/** How long the step logs and state files are kept (SPEC §8): their options, and the defaults when they are not set. */
+export const RETENTION_OPTIONS = { maxAgeDays: "log_retention_days", maxMb: "log_max_mb" } as const;
+export const RETENTION_DEFAULTS = { maxAgeDays: 30, maxMb: 100 } as const;
+export type Retention = { maxAgeDays: number; maxMb: number };
+
+export const PRICES_EXAMPLE = '{"opus":{"input":5,"output":25,"cacheCreation":10,"cacheRead":0.5}}';
+export const PRICES_EXPECTED = `one line of JSON mapping opus, sonnet or haiku to any of input, output, cacheCreation, cacheRead in US dollars per million tokens, such as ${PRICES_EXAMPLE}`;
+
+/** A valid value of each option, for the command a message tells the user to run. */
+const EXAMPLES: Record<string, string> = {
+  token_budget: "200000",
+  cost_budget_usd: "0.5",
+  max_agents: "3",
+  step_cost: "computed",
+  session_token_budget: "2000000",
+  session_cost_budget_usd: "5",
+  window_cost_budget_usd: "20",
+  window_hours: "5",
+  stuck_after: "3",
+  confirm_above_uncertainty: "0.7",
+  prices: PRICES_EXAMPLE,
+  log_retention_days: String(RETENTION_DEFAULTS.maxAgeDays),
+  log_max_mb: String(RETENTION_DEFAULTS.maxMb),
+};
 
 /** The environment variable Claude Code sets for an option (non-alphanumerics become `_`, then upper case). */
 export function optionEnvName(option: string): string {
@@ -72,7 +93,8 @@ export interface UserConfigProblem {
   env: string;
   found: string;
   expected: string;
-  message: string;
+  /** A budget or the prices: what the gate enforces, so a gated scope refuses while it is invalid (SPEC §10). */
+  enforcement: boolean;
 }
 
 export interface UserConfig {
@@ -82,19 +104,25 @@ export interface UserConfig {
   /** The runaway guards for every scope (SPEC §13, §14). */
   guards: Guards;
   prices?: PriceOverride;
-  /** Empty when every option that is set is valid. An invalid option is left out of `budgets`. */
+  /** The retention options that are set and valid (the rest take RETENTION_DEFAULTS). */
+  retention?: Partial<Retention>;
+  /** Empty when every option that is set is valid. An invalid option is left out of the rest. */
   problems: UserConfigProblem[];
 }
 
-function problemOf(option: string, found: string, expected: string): UserConfigProblem {
-  const env = optionEnvName(option);
-  return {
-    option,
-    env,
-    found,
-    expected,
-    message: `the plugin option ${option} (${env}) is ${found}; expected ${expected}. Fix it with /plugin configure utility, or claude plugin configure utility@<marketplace>.`,
-  };
+/** Where the plugin is, as the fix in a message needs it (src/claude/plugin-id.ts finds it). */
+export interface PluginRef {
+  /** `utility@<marketplace>`, `utility@inline` under `--plugin-dir`. */
+  id: string;
+  inline: boolean;
+  /** The plugin's folder (for `--plugin-dir`). */
+  root?: string;
+  /** The user's settings file, as the user would type it (`~/.claude/settings.json`). */
+  settingsFile: string;
+}
+
+function problemOf(option: string, found: string, expected: string, enforcement = true): UserConfigProblem {
+  return { option, env: optionEnvName(option), found, expected, enforcement };
 }
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
@@ -128,44 +156,41 @@ function parsePrices(text: string): { prices?: PriceOverride; problem?: UserConf
   return { prices: parsed.data };
 }
 
-/** The user's budgets and price override from the hook's environment; an empty or absent option is not set. */
-export function parseUserConfig(env: Readonly<Record<string, string | undefined>>): UserConfig {
+/** Any number of at least 1, as the manifest's `min: 1` lets through (Claude Code checks no whole numbers). */
+const RetentionSchema = z.number().check(z.gte(1));
+const RETENTION_EXPECTED = "a number of at least 1";
+
+/** An option's text, or undefined when it is not set (absent or blank). */
+function optionText(env: Readonly<Record<string, string | undefined>>, option: string): string | undefined {
+  const text = env[optionEnvName(option)];
+  return text === undefined || text.trim() === "" ? undefined : text;
+}
+
+function parseBudgets(env: Readonly<Record<string, string | undefined>>, problems: UserConfigProblem[]): Budgets {
   const budgets: Record<string, unknown> = {};
-  const problems: UserConfigProblem[] = [];
   for (const [key, option] of Object.entries(USER_BUDGET_OPTIONS) as Array<[BudgetKey, string]>) {
-    const text = env[optionEnvName(option)];
-    if (text === undefined || text.trim() === "") continue;
+    const text = optionText(env, option);
+    if (text === undefined) continue;
     const { schema, parse } = SCHEMAS[key];
     const value = parse(text);
     const checked = schema.safeParse(value);
     if (checked.success) budgets[BUDGET_FIELD[key]] = checked.data;
     else problems.push(problemOf(option, describeText(text, value), BUDGET_EXPECTED[key]));
   }
-  const session = readOptions(env, SESSION_BUDGET_OPTIONS, (o) => ({
-    schema: SESSION_BUDGET_SCHEMAS[o],
-    field: SESSION_BUDGET_FIELD[o],
-    expected: SESSION_BUDGET_EXPECTED[o],
-  }));
-  const guards = readOptions(
-    env,
-    GUARD_KEYS,
-    (key) => ({ schema: GUARD_SCHEMAS[key], field: GUARD_FIELD[key], expected: GUARD_EXPECTED[key] }),
-    (key) => USER_GUARD_OPTIONS[key],
-  );
-  problems.push(...session.problems, ...guards.problems);
-  const out: UserConfig = {
-    budgets: BudgetsSchema.parse(budgets),
-    session: SessionBudgetsSchema.parse(session.values),
-    guards: GuardsSchema.parse(guards.values),
-    problems,
-  };
-  const pricesText = env[optionEnvName(PRICES_OPTION)];
-  if (pricesText !== undefined && pricesText.trim() !== "") {
-    const { prices, problem } = parsePrices(pricesText);
-    if (prices) out.prices = prices;
-    if (problem) problems.push(problem);
+  return BudgetsSchema.parse(budgets);
+}
+
+function parseRetention(env: Readonly<Record<string, string | undefined>>, problems: UserConfigProblem[]): Partial<Retention> {
+  const retention: Partial<Retention> = {};
+  for (const [field, option] of Object.entries(RETENTION_OPTIONS) as Array<[keyof Retention, string]>) {
+    const text = optionText(env, option);
+    if (text === undefined) continue;
+    const value = asNumber(text);
+    const checked = RetentionSchema.safeParse(value);
+    if (checked.success) retention[field] = checked.data;
+    else problems.push(problemOf(option, describeText(text, value), RETENTION_EXPECTED, false));
   }
-  return out;
+  return retention;
 }
 
 const GUARD_SCHEMAS: Record<GuardKey, z.ZodMiniType> = {
@@ -173,29 +198,90 @@ const GUARD_SCHEMAS: Record<GuardKey, z.ZodMiniType> = {
   utility_confirm_above_uncertainty: ConfirmAboveSchema,
 };
 
-/** Number options, each checked by its schema: the valid ones by field, and a problem for each invalid one. */
+/** Number options, each checked by its schema: the valid ones by field; a problem for each invalid one. */
 function readOptions<K extends string>(
   env: Readonly<Record<string, string | undefined>>,
+  problems: UserConfigProblem[],
   keys: readonly K[],
-  check: (key: K) => { schema: z.ZodMiniType; field: string; expected: string },
-  optionOf: (key: K) => string = (key) => key,
-): { values: Record<string, unknown>; problems: UserConfigProblem[] } {
+  check: (key: K) => { schema: z.ZodMiniType; field: string; expected: string; option: string },
+): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  const problems: UserConfigProblem[] = [];
   for (const key of keys) {
-    const option = optionOf(key);
-    const text = env[optionEnvName(option)];
-    if (text === undefined || text.trim() === "") continue;
-    const { schema, field, expected } = check(key);
+    const { schema, field, expected, option } = check(key);
+    const text = optionText(env, option);
+    if (text === undefined) continue;
     const value = asNumber(text);
     const checked = schema.safeParse(value);
     if (checked.success) values[field] = checked.data;
     else problems.push(problemOf(option, describeText(text, value), expected));
   }
-  return { values, problems };
+  return values;
 }
 
-/** All problems in one line, for a refusal or for `utility status`. */
-export function describeUserConfigProblems(config: UserConfig): string | undefined {
-  return config.problems.length === 0 ? undefined : config.problems.map((p) => p.message).join(" ");
+/** The user's budgets, guards, price override and retention from the hook's environment; an empty or absent option is not set. */
+export function parseUserConfig(env: Readonly<Record<string, string | undefined>>): UserConfig {
+  const problems: UserConfigProblem[] = [];
+  const budgets = parseBudgets(env, problems);
+  const session = readOptions(env, problems, SESSION_BUDGET_OPTIONS, (option) => ({
+    schema: SESSION_BUDGET_SCHEMAS[option],
+    field: SESSION_BUDGET_FIELD[option],
+    expected: SESSION_BUDGET_EXPECTED[option],
+    option,
+  }));
+  const guards = readOptions(env, problems, GUARD_KEYS, (key) => ({
+    schema: GUARD_SCHEMAS[key],
+    field: GUARD_FIELD[key],
+    expected: GUARD_EXPECTED[key],
+    option: USER_GUARD_OPTIONS[key],
+  }));
+  const retention = parseRetention(env, problems);
+  const out: UserConfig = {
+    budgets,
+    session: SessionBudgetsSchema.parse(session),
+    guards: GuardsSchema.parse(guards),
+    problems,
+    ...(Object.keys(retention).length > 0 ? { retention } : {}),
+  };
+  const pricesText = optionText(env, PRICES_OPTION);
+  if (pricesText !== undefined) {
+    const { prices, problem } = parsePrices(pricesText);
+    if (prices) out.prices = prices;
+    if (problem) problems.push(problem);
+  }
+  return out;
+}
+
+/** The retention rule in force: the user's options that are set and valid, else the defaults. */
+export function retentionOf(config: UserConfig): Retention {
+  return { ...RETENTION_DEFAULTS, ...config.retention };
+}
+
+/**
+ * The exact way to fix an option in Claude Code 2.1.328
+ * (docs/settings.md): `claude plugin configure … --values-stdin` takes a JSON
+ * object of strings; nothing in Claude Code clears a value, so clearing one is
+ * an edit of the user's settings file.
+ */
+export function settingsFix(plugin: PluginRef, option: string): string {
+  const value = JSON.stringify({ [option]: EXAMPLES[option] ?? "…" });
+  const configure = plugin.inline
+    ? `claude --plugin-dir ${plugin.root ?? "<plugin folder>"} plugin configure ${plugin.id} --values-stdin`
+    : `claude plugin configure ${plugin.id} --values-stdin`;
+  const where = `pluginConfigs["${plugin.id}"].options in ${plugin.settingsFile}`;
+  const inApp = plugin.inline ? "" : `/plugin configure ${plugin.id} in Claude Code, or `;
+  return `To set it: ${inApp}echo '${value}' | ${configure}. To clear it (back to its default), delete "${option}" from ${where}.`;
+}
+
+/**
+ * Every problem in one line, naming each setting as the user sets it, what was
+ * found and what is expected, then how to fix the first: for a refusal, the
+ * warning on screen and `/utility status`. `only` keeps the problems that
+ * weaken enforcement (what a gated scope refuses for).
+ */
+export function describeUserConfigProblems(config: UserConfig, plugin: PluginRef, only?: "enforcement"): string | undefined {
+  const problems = only ? config.problems.filter((p) => p.enforcement) : config.problems;
+  if (problems.length === 0) return undefined;
+  const each = problems.map((p) => `${p.option} is ${p.found}; expected ${p.expected}`).join(". ");
+  const plural = problems.length === 1 ? "setting" : "settings";
+  return `your ${plugin.id} ${plural} ${each}. ${settingsFix(plugin, problems[0]!.option)}`;
 }

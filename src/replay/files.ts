@@ -14,6 +14,7 @@ import type { UserSettings } from "../engine/session/decide.js";
 import type { ReplaySpend, ScopeReplay } from "./types.js";
 import { REPLAY_POLICY, replaySession, type ReplayOptions, type SessionInput } from "./core.js";
 import { TOKEN_ESTIMATE, type FileReplay, type ReplayReport, type ReplayTotals } from "./types.js";
+import { fileErrorText } from "../state/file-error.js";
 
 /** A file that cannot be replayed: the CLI turns it into one line and exit 2. */
 export class ReplayInputError extends Error {
@@ -72,7 +73,7 @@ export function planFiles(paths: readonly string[], cwd: string): Planned[] {
     try {
       isFile = statSync(path).isFile();
     } catch (error) {
-      throw new ReplayInputError(`cannot read ${given}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+      throw new ReplayInputError(`cannot read ${given}: ${fileErrorText(error)}.`);
     }
     if (!isFile) throw new ReplayInputError(`${given} is not a file (give a transcript .jsonl).`);
     if (subagentIdOf(path) !== undefined) {
@@ -163,7 +164,7 @@ export function* fileEvents(path: string, counter?: ReadCounter): Generator<Loca
   try {
     source = openFileSource(path);
   } catch (error) {
-    throw new ReplayInputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+    throw new ReplayInputError(`cannot read ${path}: ${fileErrorText(error)}.`);
   }
   let counted = 0;
   let events = 0;

@@ -2,6 +2,7 @@
 import { canonicalJson } from "../engine/redundancy.js";
 import type { FileReplay, ReplayReport, ReplaySpend, ScopeReplay } from "./types.js";
 import { formatUsd } from "../engine/prices.js";
+import { taskLabel } from "../summary/task-label.js";
 
 const MAX_REFUSALS_SHOWN = 5;
 
@@ -59,8 +60,8 @@ function fileLines(file: FileReplay, gated: boolean): string[] {
 
 function repeatLines(scope: ScopeReplay): string[] {
   return scope.repeats.flatMap((r) => [
-    `  repeat in ${scopeLabel(scope)}: line ${r.repeat.line} (call ${r.repeat.index}, task ${r.repeat.task} step ${r.repeat.step}) ${r.tool} ${clip(canonicalJson(r.input), 70)}`,
-    `    first ran at line ${r.first.line} (call ${r.first.index}, task ${r.first.task} step ${r.first.step}); result ${r.resultBytes} bytes ≈ ${r.tokens} tokens`,
+    `  repeat in ${scopeLabel(scope)}: line ${r.repeat.line} (call ${r.repeat.index}, ${taskLabel(r.repeat.task)} step ${r.repeat.step}) ${r.tool} ${clip(canonicalJson(r.input), 70)}`,
+    `    first ran at line ${r.first.line} (call ${r.first.index}, ${taskLabel(r.first.task)} step ${r.first.step}); result ${r.resultBytes} bytes ≈ ${r.tokens} tokens`,
   ]);
 }
 

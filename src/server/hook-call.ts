@@ -19,6 +19,10 @@ const COMMON = ["hook_event_name", "session_id", "transcript_path", "cwd", "prom
 export const SERVED = {
   PreToolUse: { tool: "pre_tool_use", fields: [...COMMON, "tool_name", "tool_input", "tool_use_id"] },
   UserPromptSubmit: { tool: "user_prompt_submit", fields: [...COMMON, "prompt"] },
+  UserPromptExpansion: {
+    tool: "user_prompt_expansion",
+    fields: [...COMMON, "expansion_type", "command_name", "command_args", "command_source", "prompt"],
+  },
   SubagentStart: { tool: "subagent_start", fields: COMMON },
   Stop: { tool: "stop", fields: [...COMMON, "stop_hook_active", "last_assistant_message"] },
   SubagentStop: { tool: "subagent_stop", fields: [...COMMON, "stop_hook_active", "last_assistant_message", "agent_transcript_path"] },

@@ -18,6 +18,7 @@ import type { SessionStartInput } from "../hooks/input.js";
 import type { HookResult } from "../hooks/records.js";
 import { OWN_MCP_SERVER } from "../engine/tools.js";
 import { readMarker } from "./marker.js";
+import { pluginRefOf } from "../claude/plugin-id.js";
 
 /** How long to wait for a server that is starting: seen to start within 0.1 s of this hook on a quiet machine, 2 s on a loaded one. */
 export const SERVER_START_WAIT_MS = 3000;
@@ -48,7 +49,7 @@ export async function sessionStart(input: SessionStartInput, ctx: HookContext, p
     await probe.sleep(POLL_MS);
   }
   const cause: KeptOff = strict ? "strict" : probe.managedSettings().some(listsMcpServers) ? "policy" : "unknown";
-  const message = keptOffMessage(cause, ctx.env.CLAUDE_PLUGIN_ROOT);
+  const message = keptOffMessage(cause, ctx.env.CLAUDE_PLUGIN_ROOT, pluginRefOf(ctx.env, ctx.dataDir).id);
   return { output: { systemMessage: message, hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: message } } };
 }
 
@@ -62,7 +63,7 @@ function listsMcpServers(text: string): boolean {
 }
 
 /** What the user is told: why every tool call will be refused, and each way to go on. */
-export function keptOffMessage(cause: KeptOff, pluginRoot: string | undefined): string {
+export function keptOffMessage(cause: KeptOff, pluginRoot: string | undefined, pluginId = "utility@<marketplace>"): string {
   const why = {
     strict: "this session runs with --strict-mcp-config, which keeps every MCP server not named in --mcp-config off",
     policy: "your organization's managed settings (deniedMcpServers, allowedMcpServers) keep it off",
@@ -77,7 +78,7 @@ export function keptOffMessage(cause: KeptOff, pluginRoot: string | undefined): 
   return (
     `utility: the plugin's hook server (${SERVER_ID}) is not running: ${why}. ` +
     `Until it runs, Claude Code refuses every tool call, since the plugin cannot check one. ` +
-    `To go on: ${fix}; or turn the plugin off (/plugin, or: claude plugin disable utility@<marketplace>).`
+    `To go on: ${fix}; or turn the plugin off (/plugin, or: claude plugin disable ${pluginId}).`
   );
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { dataDir, sessionLogPath, sessionStatePath } from "./paths.js";
@@ -29,4 +29,36 @@ export function dataDirs(env: Record<string, string | undefined>): string[] {
 /** The data folder that holds a session's state or log, if any. */
 export function locateSessionData(env: Record<string, string | undefined>, sessionId: string): string | undefined {
   return dataDirs(env).find((dir) => existsSync(sessionStatePath(dir, sessionId)) || existsSync(sessionLogPath(dir, sessionId)));
+}
+
+/** The newest regular file with `suffix` in a folder, by modification time. */
+function newestIn(folder: string, suffix: string): { name: string; mtime: number } | undefined {
+  let best: { name: string; mtime: number } | undefined;
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    if (!name.endsWith(suffix)) continue;
+    try {
+      const stat = statSync(join(folder, name));
+      if (stat.isFile() && (!best || stat.mtimeMs > best.mtime)) best = { name: name.slice(0, -suffix.length), mtime: stat.mtimeMs };
+    } catch {
+      // gone since it was listed
+    }
+  }
+  return best;
+}
+
+/** The session whose log or state was written last, in any data folder: what `status`, `log` and `report` show by default. */
+export function latestSession(env: Record<string, string | undefined>): { sessionId: string; dir: string } | undefined {
+  let best: { sessionId: string; dir: string; mtime: number } | undefined;
+  for (const dir of dataDirs(env)) {
+    for (const found of [newestIn(join(dir, "sessions"), ".jsonl"), newestIn(join(dir, "state"), ".json")]) {
+      if (found && (!best || found.mtime > best.mtime)) best = { sessionId: found.name, dir, mtime: found.mtime };
+    }
+  }
+  return best && { sessionId: best.sessionId, dir: best.dir };
 }

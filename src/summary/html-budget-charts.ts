@@ -29,6 +29,7 @@ import {
 } from "./html-parts.js";
 import { cross } from "./html-u-chart.js";
 import type { Amount, EntryView, ReportView, TrackView } from "./report-view.js";
+import { taskLabel } from "./task-label.js";
 
 interface Box {
   height: number;
@@ -50,7 +51,7 @@ function budgetLine(budget: { kind: string; value: number; labels: readonly stri
   const { kind, value, labels } = budget;
   const x1 = scale.edge(run.first);
   const x2 = r1(scale.edge(run.last) + scale.slot);
-  const line = `<line class="budget" data-budget="${kind}" data-value="${value}" x1="${x1}" x2="${x2}" y1="${y}" y2="${y}"><title>${escapeHtml(`${run.track.title}, task ${run.track.task}: ${labels[0]}`)}</title></line>`;
+  const line = `<line class="budget" data-budget="${kind}" data-value="${value}" x1="${x1}" x2="${x2}" y1="${y}" y2="${y}"><title>${escapeHtml(`${run.track.title}, ${taskLabel(run.track.task)}: ${labels[0]}`)}</title></line>`;
   const label = fitting(labels, x2 - x1);
   return label ? [line, `<text class="budget-label" x="${r1(x1 + 4)}" y="${r1(y - 4)}">${escapeHtml(label)}</text>`] : [line];
 }
@@ -207,7 +208,7 @@ function spendBudgets(
       width,
     );
     return [
-      `<text class="budget-label off-chart" data-budget="${m.name}" data-value="${budget}" x="${r1(scale.edge(run.first) + 4)}" y="${SPEND.top + 13}"><title>${escapeHtml(`${run.track.title}, task ${run.track.task}: ${m.budgetName} ${m.text(budget)}, ${share}; drawn to scale it would flatten the spend`)}</title>${escapeHtml(text ?? "↑")}</text>`,
+      `<text class="budget-label off-chart" data-budget="${m.name}" data-value="${budget}" x="${r1(scale.edge(run.first) + 4)}" y="${SPEND.top + 13}"><title>${escapeHtml(`${run.track.title}, ${taskLabel(run.track.task)}: ${m.budgetName} ${m.text(budget)}, ${share}; drawn to scale it would flatten the spend`)}</title>${escapeHtml(text ?? "↑")}</text>`,
     ];
   });
 }
@@ -218,7 +219,7 @@ function spendLine(run: Run, scale: XScale, yOf: (v: number) => number, m: Measu
   const path = points.map((e) => `${scale.x(e.seq)},${yOf(m.pick(e.taskSpend!))}`);
   const dots = points.map(
     (e) =>
-      `<circle class="spend-point" data-seq="${e.seq}" data-${m.name}="${m.pick(e.taskSpend!)}" cx="${scale.x(e.seq)}" cy="${yOf(m.pick(e.taskSpend!))}" r="2.5"><title>${escapeHtml(`after #${e.seq}: ${run.track.title}, task ${run.track.task} had spent ${tokensText(e.taskSpend!.tokens)} tokens, about ${formatUsd(e.taskSpend!.costUsd)}`)}</title></circle>`,
+      `<circle class="spend-point" data-seq="${e.seq}" data-${m.name}="${m.pick(e.taskSpend!)}" cx="${scale.x(e.seq)}" cy="${yOf(m.pick(e.taskSpend!))}" r="2.5"><title>${escapeHtml(`after #${e.seq}: ${run.track.title}, ${taskLabel(run.track.task)} had spent ${tokensText(e.taskSpend!.tokens)} tokens, about ${formatUsd(e.taskSpend!.costUsd)}`)}</title></circle>`,
   );
   const line = points.length > 1 ? [`<polyline class="spend" points="${path.join(" ")}"/>`] : [];
   return [...line, ...dots];

@@ -2,6 +2,7 @@
 // chart uses (one slot per decision), its ticks, and the runs of one task.
 import { positionTicks, type Axis } from "./axes.js";
 import type { EntryView, ReportView, TrackView } from "./report-view.js";
+import { taskLabel } from "./task-label.js";
 
 /** Okabe–Ito colours: told apart with the common colour-vision deficiencies. */
 export const ACTION_COLORS: Record<string, string> = {
@@ -122,7 +123,7 @@ export function svg(className: string, label: string, height: number, parts: rea
 
 /** Who a decision belongs to, and where it stands, for a mark's title. */
 export function whereText(entry: EntryView, track: TrackView): string {
-  return `${track.title} · task ${track.task} · step ${entry.step}/${entry.maxSteps}`;
+  return `${track.title} · ${taskLabel(track.task)} · step ${entry.step}/${entry.maxSteps}`;
 }
 
 /** A decision in words: what it was, how the hook decided, the report it read. */

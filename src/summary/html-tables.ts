@@ -7,6 +7,7 @@ import { scopeCell } from "./log-table.js";
 import type { ReportView, ScopeView } from "./report-view.js";
 import type { SessionSpend } from "./spend.js";
 import { NO_REPORT } from "./summarize.js";
+import { taskLabel } from "./task-label.js";
 
 interface Row {
   cells: string[];
@@ -121,11 +122,11 @@ export function summaryTable(view: ReportView): string {
     "tasks",
   ];
   const rows = view.scopes.map((s) => {
-    const budget = s.budget ? `${s.budget.steps} / ${s.budget.maxSteps}${s.tasks.length > 1 ? ` (task ${s.budget.task})` : ""}` : "–";
+    const budget = s.budget ? `${s.budget.steps} / ${s.budget.maxSteps}${s.tasks.length > 1 ? ` (${taskLabel(s.budget.task)})` : ""}` : "–";
     const overrides =
       s.overrides.length === 0
         ? "0"
-        : s.overrides.map((o) => `task ${o.task} step ${o.step}: ${escapeHtml(o.action)} Gain ${o.gain}`).join("<br>");
+        : s.overrides.map((o) => `${taskLabel(o.task)} step ${o.step}: ${escapeHtml(o.action)} Gain ${o.gain}`).join("<br>");
     const tasks = s.tasks.map((t) => `${t.task}: ${t.steps}/${t.maxSteps}${t.refusals ? `, ${t.refusals} refused` : ""}`).join("<br>");
     return [
       escapeHtml(s.title),

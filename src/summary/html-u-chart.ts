@@ -26,6 +26,7 @@ import {
   type XScale,
 } from "./html-parts.js";
 import type { EntryView, ReportView } from "./report-view.js";
+import { taskLabel } from "./task-label.js";
 
 const H = 350;
 const TOP = 34;
@@ -93,9 +94,11 @@ export function uChartSvg(view: ReportView): string | undefined {
 function runLabels(runs: readonly Run[], scale: XScale): string[] {
   return runs.flatMap((run) => {
     const width = (run.last - run.first + 1) * scale.slot;
-    const label = [`${run.track.short} · task ${run.track.task}`, run.track.short, `t${run.track.task}`].find(
-      (l) => textWidth(l, 11) + 8 <= width,
-    );
+    const label = [
+      `${run.track.short} · ${taskLabel(run.track.task)}`,
+      run.track.short,
+      run.track.task > 0 ? `t${run.track.task}` : "pre",
+    ].find((l) => textWidth(l, 11) + 8 <= width);
     return label ? [`<text class="segment-label" x="${r1(scale.edge(run.first) + 4)}" y="${TOP - 8}">${escapeHtml(label)}</text>`] : [];
   });
 }

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { LogRecordSchema, type LogRecord } from "../log/record.js";
 import { dataDirs } from "../state/locate.js";
 import { sessionLogPath } from "../state/paths.js";
+import { fileErrorText } from "../state/file-error.js";
 
 /** A log that cannot be found or read: the CLI turns it into one line and exit 2. */
 export class LogInputError extends Error {
@@ -42,7 +43,7 @@ export function readLogFile(file: string): LoadedLog {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new LogInputError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+    throw new LogInputError(`cannot read ${file}: ${fileErrorText(error)}.`);
   }
   return { file, ...parseLogText(text) };
 }
@@ -92,7 +93,7 @@ export function resolveSessionLog(session: string | undefined, env: Record<strin
   }
   const asPath = resolve(cwd, session);
   if (session.endsWith(".jsonl") || session.includes("/") || existsSync(asPath)) {
-    if (!existsSync(asPath)) throw new LogInputError(`cannot read ${session}: ENOENT.`);
+    if (!existsSync(asPath)) throw new LogInputError(`cannot read ${session}: ${fileErrorText({ code: "ENOENT" })}.`);
     return asPath;
   }
   let candidates: string[];

@@ -56,7 +56,8 @@ export function logRow(record: LogRecord, index: number, outcomes: ReadonlyMap<s
     String(index + 1),
     time(record.time),
     scopeCell(record),
-    String(record.task),
+    // Task numbers count typed prompts from 1; a record before the first prompt's line has none yet.
+    record.task > 0 ? String(record.task) : "–",
     `${record.step}/${record.maxSteps}`,
     record.event,
     record.tool ?? "",

@@ -6,6 +6,7 @@ import { terminalSafe } from "./text.js";
 import { DEFAULT_PRICES, type PriceTable } from "../engine/prices.js";
 import { describeSpend, summarizeSpend, type SessionSpend } from "./spend.js";
 import { scopeKey } from "../log/record.js";
+import { taskLabel } from "./task-label.js";
 
 /** Steps whose record carries no report (an ungated scope, where the hooks only observe) are counted under this key. */
 export const NO_REPORT = "no report";
@@ -278,7 +279,7 @@ function scopeTextLines(s: ScopeSummary, spend: SessionSpend): string[] {
     `${scopeTitle(s)}: ${gating}`,
     `  steps ${s.steps}${s.steps > 0 ? `: ${counts(s.stepsByAction)}` : ""}`,
     `  refused ${s.refusals}${s.refusals > 0 ? `: ${counts(s.refusalsByRule)}` : ""}`,
-    `  overrides ${s.overrides.length}${s.overrides.map((o) => `; task ${o.task} step ${o.step}: ${o.action} Gain ${o.gain} (U ${o.utility})`).join("")}`,
+    `  overrides ${s.overrides.length}${s.overrides.map((o) => `; ${taskLabel(o.task)} step ${o.step}: ${o.action} Gain ${o.gain} (U ${o.utility})`).join("")}`,
     `  repeats caught ${s.repeats}${s.repeats > 0 ? ` (${s.repeatsRefused} refused)` : ""}`,
   ];
   if (s.steps > 0)
@@ -286,7 +287,7 @@ function scopeTextLines(s: ScopeSummary, spend: SessionSpend): string[] {
       `  outcomes: ran ${s.outcomes.ran}, failed ${s.outcomes.failed}, ${NO_OUTCOME} ${s.outcomes.missing}; results ${s.outcomes.resultBytes} bytes`,
     );
   if (s.stopsBlocked > 0) out.push(`  stops blocked ${s.stopsBlocked}`);
-  const tasks = s.tasks.map((t) => `task ${t.task} ${t.steps}/${t.maxSteps}${t.refusals > 0 ? ` (${t.refusals} refused)` : ""}`);
+  const tasks = s.tasks.map((t) => `${taskLabel(t.task)} ${t.steps}/${t.maxSteps}${t.refusals > 0 ? ` (${t.refusals} refused)` : ""}`);
   out.push(`  budget: ${tasks.join(", ") || "-"}`);
   for (const o of s.overrides) out.push(`    override rationale: ${clip(o.rationale, 100)}`);
   out.push(...spendLines(spend, s.key));
@@ -312,7 +313,7 @@ function spendLines(spend: SessionSpend, key: string): string[] {
   const scope = spend.scopes.find((s) => s.key === key);
   if (!scope) return [];
   const lines = [`  spend: ${describeSpend(scope.total)}`];
-  if (scope.tasks.length > 1) for (const t of scope.tasks) lines.push(`    task ${t.task}: ${describeSpend(t)}`);
+  if (scope.tasks.length > 1) for (const t of scope.tasks) lines.push(`    ${taskLabel(t.task)}: ${describeSpend(t)}`);
   return lines;
 }
 

@@ -122,6 +122,15 @@ describe("utility check: arguments", () => {
     expect(io.err).toBe("utility check: cannot read no/such/place: no file or folder at this path.\n");
   });
 
+  it("a file that is no Markdown is no skill: a problem that says so, exit 1", async () => {
+    const io = memoryIo();
+    expect(await runCheck(["package.json"], io)).toBe(1);
+    expect(io.out).toBe(
+      "package.json: file: found no Markdown file, so no skill, agent or command (Claude Code reads those only from .md files); expected a SKILL.md, an agent .md or a command .md, or a folder holding them\n" +
+        "checked 1 file, 1 problem in 1 file\n",
+    );
+  });
+
   it("a folder with nothing to check passes but says so on stderr", async () => {
     const io = memoryIo();
     expect(await runCheck(["src/optin"], io)).toBe(0);

@@ -3,7 +3,7 @@
 // consistent exit codes, a version in every --json output, and the
 // /utility backing command kept out of the help.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,7 +13,7 @@ import { VERSION } from "../../src/cli/program.js";
 import { cli } from "../support/cli-io.js";
 import { PLUGIN_ROOT, ROOT, TRANSCRIPTS } from "../support/paths.js";
 
-const NAMES = ["score", "select", "check", "status", "log", "report", "replay"];
+const NAMES = ["score", "select", "check", "status", "log", "report", "replay", "statusline", "prune"];
 const CANONICAL = ["--gain", "0.7", "--step-cost", "0.12", "--uncertainty", "0.6", "--redundancy", "0"];
 const LOG = join(ROOT, "test", "fixtures", "logs", "gated-session.jsonl");
 const TABLE =
@@ -159,18 +159,65 @@ describe("utility replay on a file that holds no transcript", () => {
 
 describe("every --json output carries a version", () => {
   const dataDir = join(scratch, "data");
+  mkdirSync(join(dataDir, "sessions"), { recursive: true });
+  copyFileSync(LOG, join(dataDir, "sessions", "fixture-session.jsonl"));
   it.each([
     ["score", [...CANONICAL, "--json"], ""],
     ["select", ["-", "--json"], TABLE],
     ["check", ["examples", "--json"], ""],
-    ["status", ["--session", "nope", "--json"], ""],
+    ["status", ["--json"], ""],
     ["log", [LOG, "--json"], ""],
     ["report", [LOG, "--json"], ""],
     ["replay", [join(TRANSCRIPTS, "spotter__short.jsonl"), "--json"], ""],
+    ["prune", ["--dry-run", "--json"], ""],
   ])("utility %s --json", async (name, args, stdin) => {
     const r = await cli([name, ...args], { stdin, cwd: ROOT, env: { UTILITY_DATA_DIR: dataDir } });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).version).toBe(JSON_VERSION);
+  });
+});
+
+describe("a session no data folder holds", () => {
+  it.each([
+    ["status", ["--session", "nope"]],
+    ["status", ["nope"]],
+    ["log", ["nope"]],
+    ["report", ["nope"]],
+  ])("utility %s %j: one line, exit 2", async (name, args) => {
+    const r = await cli([name, ...args], { env: { UTILITY_DATA_DIR: join(scratch, "empty") } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^utility \w+: no (session|log for session) nope in .+\.\n$/);
+  });
+
+  it.each([["log"], ["report"], ["replay"], ["select"]])(
+    "utility %s of a missing file says so in words, never a bare ENOENT",
+    async (name) => {
+      const r = await cli([name, join(scratch, "gone.jsonl")], { env: { UTILITY_DATA_DIR: join(scratch, "empty") } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`utility ${name}: cannot read ${join(scratch, "gone.jsonl")}: no file or folder at this path.\n`);
+    },
+  );
+
+  it("status takes SESSION as log and report do; with --session too, they must agree", async () => {
+    const dataDir = join(scratch, "data-status");
+    mkdirSync(join(dataDir, "sessions"), { recursive: true });
+    copyFileSync(LOG, join(dataDir, "sessions", "s-one.jsonl"));
+    const env = { UTILITY_DATA_DIR: dataDir };
+    const byArg = await cli(["status", "s-one"], { env });
+    expect(byArg.code, byArg.stderr).toBe(0);
+    expect(byArg.stdout).toBe((await cli(["status", "--session", "s-one"], { env })).stdout);
+    expect(byArg.stdout).toBe((await cli(["status"], { env })).stdout);
+    const both = await cli(["status", "s-one", "--session", "s-two"], { env });
+    expect([both.code, both.stderr]).toEqual([2, "utility status: two sessions given: s-one and --session s-two; give one.\n"]);
+  });
+
+  it("with no session at all, status and log say there is none yet: exit 2", async () => {
+    for (const name of ["status", "log", "report"]) {
+      const r = await cli([name], { env: { UTILITY_DATA_DIR: join(scratch, "empty") } });
+      expect(r.code, name).toBe(2);
+      expect(r.stderr.split("\n").filter(Boolean), name).toHaveLength(1);
+    }
   });
 });
 

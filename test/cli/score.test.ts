@@ -22,8 +22,9 @@ describe("utility score", () => {
   });
 
   it.each([
-    [["score"], /missing --gain/],
-    [["score", ...CANONICAL.slice(2)], /missing --gain/],
+    [["score"], /^utility score: missing --gain, --step-cost, --uncertainty and --redundancy\. Usage: utility score --gain N/],
+    [["score", ...CANONICAL.slice(2)], /^utility score: missing --gain\. Usage/],
+    [["score", "--gain", "0.5", "--uncertainty", "0.1"], /^utility score: missing --step-cost and --redundancy\. Usage/],
     [["score", ...CANONICAL, "--gain", "2"], /--gain is 2; Gain must lie in \[0, 1\]/],
     [["score", "--gain", "lots", ...CANONICAL.slice(2)], /not a plain decimal/],
     [["score", ...CANONICAL, "--lambdas", "1,0.5"], /three numbers/],

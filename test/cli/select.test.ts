@@ -72,7 +72,7 @@ describe("utility select", () => {
     [["-"], JSON.stringify([row("retrieve", 1.5)]), /\[0\]\.gain: Gain must lie in \[0, 1\] \(found 1.5\)/],
     [["-"], "no report here", /- holds no candidate table: give a `Candidates:` line/],
     [["-"], "Candidates:\n- retrieve Gain 0.6", /In Candidates, "retrieve Gain 0.6" is not a candidate row/],
-    [["/nonexistent/file.json"], "", /cannot read \/nonexistent\/file.json: ENOENT/],
+    [["/nonexistent/file.json"], "", /cannot read \/nonexistent\/file.json: no file or folder at this path\.\n$/],
     [["-", "--step=-1"], JSON.stringify([row("retrieve", 0.5)]), /--step is "-1"/],
   ])("%j is a usage error", async (args, stdin, pattern) => {
     const r = await cli(["select", ...(args as string[])], { stdin: stdin as string });

@@ -124,7 +124,7 @@ describe("/utility status shows spend against each budget per scope", () => {
   it("an invalid budget setting is shown by name", async () => {
     const r = await cli(["status", "--session", session], { env: { ...env, CLAUDE_PLUGIN_OPTION_MAX_AGENTS: "lots" } });
     expect(r.stdout).toContain(
-      'INVALID budget setting: the plugin option max_agents (CLAUDE_PLUGIN_OPTION_MAX_AGENTS) is the string "lots"',
+      'INVALID settings: your utility@<marketplace> setting max_agents is the string "lots"; expected a whole number of at least 0.',
     );
   });
 });

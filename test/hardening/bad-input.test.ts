@@ -331,7 +331,9 @@ describe.concurrent.each(ENTRIES.map((e) => e.file))("dist/hooks/%s.js", (entry)
         return;
       }
       expect(run.stderr).toBe("");
-      expect(run.stdout).toBe(""); // an ungated session: nothing refused, nothing blocked
+      // An ungated session: nothing refused, nothing blocked; `/utility status` is answered on screen (it reads no transcript).
+      if (entry === "user-prompt-expansion") expect(out?.reason).toMatch(/^utility status, session /);
+      else expect(run.stdout).toBe("");
       expect(after.errors).toBe(before.errors);
       const newLines = logged.length - before.logs[SESSION]!;
       switch (entry) {
@@ -370,6 +372,13 @@ describe.concurrent.each(ENTRIES.map((e) => e.file))("dist/hooks/%s.js", (entry)
           expect(Object.keys(now.prompts ?? {}).length).toBe(Object.keys(was.prompts ?? {}).length + 1);
           expect(now.main.awaitingActivation).toBe(true);
           expect(newLines).toBe(1);
+          break;
+        case "user-prompt-expansion":
+          // `/utility status` switches nothing, starts no task, and is logged once.
+          expect(now.main).toEqual(was.main);
+          expect(now.manualGate).toBe(was.manualGate);
+          expect(newLines).toBe(1);
+          expect(logged.at(-1)).toMatchObject({ event: "UserPromptExpansion", decision: "observed" });
           break;
         case "pre-compact":
           expect(now.main.history).toEqual([]);

@@ -142,12 +142,15 @@ describe("two Claude Code sessions in one project at once", () => {
   const ids = { gated: id("gated"), open: id("open") };
 
   beforeAll(async () => {
+    // The gated session's user typed `/utility on` first (answered on screen, no model turn), then `go`.
+    const switched = await runClaude({ prompt: "/utility on", pluginDir: PLUGIN_ROOT, home, cwd, script: [], whenExhausted: "error" });
     [gated, open] = await Promise.all([
       runClaude({
-        prompt: "/utility:utility on",
+        prompt: "go",
         pluginDir: PLUGIN_ROOT,
         home,
         cwd,
+        extraArgs: ["--resume", switched.sessionId!],
         allowedTools: ["Bash"],
         script: [[touch("two_gated", ids.gated)], [text("Refused.")]],
       }),

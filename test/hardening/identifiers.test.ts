@@ -117,7 +117,7 @@ describe("hostile session ids", () => {
 });
 
 describe("hostile agent ids", () => {
-  it.each(ENTRIES.map((e) => e.file).filter((e) => e !== "user-prompt-submit" && e !== "session-end"))(
+  it.each(ENTRIES.map((e) => e.file).filter((e) => e !== "user-prompt-submit" && e !== "user-prompt-expansion" && e !== "session-end"))(
     "%s: every hostile agent id is refused by name, nothing outside the data folder",
     async (entry) => {
       const ids = hostileIds(box.root);
@@ -147,6 +147,17 @@ describe("hostile agent ids", () => {
       expectConfined();
     },
   );
+
+  it("user-prompt-expansion ignores agent_id (a typed command is the main scope's): it answers for the session", async () => {
+    const run = await runEntry(
+      "user-prompt-expansion",
+      JSON.stringify(hookInput("user-prompt-expansion", { session: SESSION, transcript, agentId: "../../outside/victim" })),
+      box.env(),
+    );
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(run.stdout).reason).toMatch(new RegExp(`^utility status, session ${SESSION}\n`));
+    expectConfined();
+  });
 });
 
 describe("hostile agent types (subagent definitions are looked up by type)", () => {

@@ -75,6 +75,7 @@ export const ENTRIES = [
   { file: "stop", event: "Stop" },
   { file: "subagent-stop", event: "SubagentStop" },
   { file: "user-prompt-submit", event: "UserPromptSubmit" },
+  { file: "user-prompt-expansion", event: "UserPromptExpansion" },
   { file: "pre-compact", event: "PreCompact" },
   { file: "session-end", event: "SessionEnd" },
 ] as const;
@@ -388,6 +389,15 @@ export function hookInput(entry: EntryFile, base: InputBase, extra: Record<strin
       hook_event_name: "UserPromptSubmit",
       prompt: "probe please",
     },
+    "user-prompt-expansion": {
+      ...common,
+      hook_event_name: "UserPromptExpansion",
+      expansion_type: "slash_command",
+      command_name: "utility:utility",
+      command_args: "status",
+      command_source: "plugin",
+      prompt: "/utility:utility status",
+    },
     "pre-compact": { ...common, hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "" },
     "session-end": { ...common, hook_event_name: "SessionEnd", reason: "other" },
   };
@@ -422,6 +432,13 @@ export function expectValidOutput(event: string, stdout: string): Record<string,
     // A block with its reason, or (the transcript cannot be read) a line for the user, never both.
     if (out.systemMessage !== undefined) expect(out).toEqual({ systemMessage: expect.any(String) });
     else expect(out).toEqual({ decision: "block", reason: expect.any(String) });
+  } else if (event === "UserPromptExpansion") {
+    // `/utility <argument>` answered on screen: a block with the answer as its reason, the prompt left out.
+    expect(out).toEqual({
+      decision: "block",
+      reason: expect.any(String),
+      hookSpecificOutput: { hookEventName: "UserPromptExpansion", suppressOriginalPrompt: true },
+    });
   } else {
     throw new Error(`${event} printed ${stdout.slice(0, 200)}; it never prints anything`);
   }
@@ -450,7 +467,8 @@ export function expectDataWhole(data: string): Whole {
   const whole: Whole = { states: {}, logs: {}, errors: 0 };
   if (!existsSync(data)) return whole;
   for (const name of readdirSync(data)) {
-    expect(["state", "sessions", "errors.jsonl"]).toContain(name);
+    // `pruned-at`: when SessionEnd last pruned old logs (src/hooks/retention.ts).
+    expect(["state", "sessions", "errors.jsonl", "pruned-at"]).toContain(name);
   }
   const stateDir = join(data, "state");
   if (existsSync(stateDir)) {

@@ -51,6 +51,7 @@ export function fakeContext(store: StateStore = new MemoryStateStore()): FakeCon
     now: () => (t += 1.5),
     clock: () => new Date("2026-01-02T03:04:05.000Z"),
     appendLog: (_session, record) => void ctx.records.push(record),
+    readLog: () => [...ctx.records],
     loadSkill: async (file) => ctx.skills.get(file),
     waitForText: (ref, toolUseId): GoverningText => {
       ctx.waits.push({ ref, toolUseId });

@@ -77,7 +77,7 @@ describe("an invalid user setting (SPEC §10)", () => {
     const input = preInput("Bash");
     ctx.texts.set(input.tool_use_id, report("verify", "0.28", GOOD));
     expect(denyReason(await preToolUse(input, ctx))).toMatch(
-      /^utility gate: Your utility budget settings are invalid, so no budget can be enforced: the plugin option max_agents \(CLAUDE_PLUGIN_OPTION_MAX_AGENTS\) is the string "x"; expected a whole number of at least 0\./,
+      /^utility gate: No budget can be enforced while a setting is invalid: your utility@<marketplace> setting max_agents is the string "x"; expected a whole number of at least 0\. To set it: /,
     );
     expect(ctx.records.at(-1)).toMatchObject({ decision: "refused", rule: "budget_invalid", gated: true });
   });

@@ -76,7 +76,7 @@ describe("budgets on the root task's measured spend", () => {
     appendFileSync(transcript, `${assistant("m2", [launch("g3")])}\n`);
     const third = await preToolUse(preInput("Agent", { prompt: "g3" }, { id: "g3", transcript }), ctx);
     expect(denied(third)).toBe(true);
-    expect(JSON.stringify(third.output)).toContain("This task may launch 2 subagents (utility_max_agents) and has launched 3");
+    expect(JSON.stringify(third.output)).toContain("This task may launch 2 subagents (your max_agents setting) and has launched 3");
   });
 
   it("a subagent still running in an earlier task counts toward that task, not the new one", async () => {

@@ -17,7 +17,7 @@ function markdownFiles(dir: string): string[] {
   });
 }
 
-const FILES = ["skills", "agents", "commands"].flatMap((d) => markdownFiles(join(ROOT, "plugin", d)));
+const FILES = ["skills", "agents"].flatMap((d) => markdownFiles(join(ROOT, "plugin", d)));
 
 /** Fenced blocks that hold an Action line: the report examples. */
 function reportExamples(): Array<{ where: string; text: string }> {

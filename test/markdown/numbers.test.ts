@@ -33,7 +33,7 @@ const ALL_FILES = [
   ...MODULE_NAMES.map((m) => `${MODULES}/${m}.md`),
   "examples/skills/gated-example/SKILL.md",
   "plugin/agents/utility-scorer.md",
-  "plugin/commands/utility.md",
+  "plugin/skills/utility/SKILL.md",
 ];
 
 /** File text with typographic minus and dashes made plain, so `−0.5` reads as `-0.5` and `1–3` as `1-3`. */

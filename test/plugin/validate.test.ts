@@ -22,6 +22,7 @@ interface Validation {
     mcpServers: Array<{ name: string; type: string; target: string; args: string[] }>;
     skills: string[];
     commands: string[];
+    bin?: string[];
     agents: string[];
   };
   directory: { findings: unknown[] };
@@ -63,8 +64,10 @@ describe("claude plugin validate --strict", () => {
     expect(v.provides.mcpServers).toEqual([
       { name: "hooks", type: "stdio", target: "node", args: ["${CLAUDE_PLUGIN_ROOT}/dist/server.js"] },
     ]);
-    expect(v.provides.skills.sort()).toEqual(["utility:utility-scoring"]);
-    expect(v.provides.commands).toEqual(["utility:utility"]);
+    // `/utility` is a skill (Claude Code resolves a plugin skill by its bare name, not a command), named apart from the scoring skill.
+    expect(v.provides.skills.sort()).toEqual(["utility:utility", "utility:utility-scoring"]);
+    expect(v.provides.commands ?? []).toEqual([]);
+    expect(v.provides.bin).toEqual(["utility"]);
     expect(v.provides.agents).toEqual(["utility:utility-scorer"]);
   });
 

@@ -59,7 +59,7 @@ describe("SessionStart: is the hook server running for this Claude Code?", () =>
     const { run, slept } = setup({ commandLine: () => ["claude", "--strict-mcp-config", "-p", "x"] });
     const out = (await run()).output as { systemMessage: string; hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(slept).toEqual([]);
-    expect(out.systemMessage).toBe(keptOffMessage("strict", "/plugins/utility"));
+    expect(out.systemMessage).toBe(keptOffMessage("strict", "/plugins/utility", "utility@<marketplace>"));
     expect(out.hookSpecificOutput).toEqual({ hookEventName: "SessionStart", additionalContext: out.systemMessage });
     expect(out.systemMessage).toContain("start Claude Code without --strict-mcp-config");
   });
@@ -68,13 +68,13 @@ describe("SessionStart: is the hook server running for this Claude Code?", () =>
     const { run, slept } = setup({ managedSettings: () => ['{"deniedMcpServers":[{"serverName":"x"}]}'] });
     const out = (await run()).output as { systemMessage: string };
     expect(slept.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(SERVER_START_WAIT_MS);
-    expect(out.systemMessage).toBe(keptOffMessage("policy", "/plugins/utility"));
+    expect(out.systemMessage).toBe(keptOffMessage("policy", "/plugins/utility", "utility@<marketplace>"));
     expect(out.systemMessage).toContain('{"serverCommand": ["node", "/plugins/utility/dist/server.js"]}');
   });
 
   it("otherwise points at /mcp", async () => {
     const { run } = setup({ managedSettings: () => ["not json", '{"model":"x"}'] });
-    expect(((await run()).output as { systemMessage: string }).systemMessage).toBe(keptOffMessage("unknown", "/plugins/utility"));
+    expect(((await run()).output as { systemMessage: string }).systemMessage).toBe(keptOffMessage("unknown", "/plugins/utility", "utility@<marketplace>"));
   });
 
   it("every message says that every tool call is refused, and how to turn the plugin off", () => {
@@ -83,7 +83,15 @@ describe("SessionStart: is the hook server running for this Claude Code?", () =>
       expect(text).toContain("plugin:utility:hooks");
       expect(text).toContain("Claude Code refuses every tool call");
       expect(text).toContain("claude plugin disable utility@<marketplace>");
+      expect(keptOffMessage(cause, undefined, "utility@acme")).toContain("claude plugin disable utility@acme).");
     }
+  });
+
+  it("names the plugin by the id its data folder stands for", async () => {
+    const { ctx, run } = setup({ commandLine: () => ["claude", "--strict-mcp-config"] });
+    ctx.dataDir = join(root, "utility-utility-marketplace");
+    const out = (await run()).output as { systemMessage: string };
+    expect(out.systemMessage).toContain("claude plugin disable utility@utility-marketplace).");
   });
 
   it("without Claude Code's pid it cannot look, and says nothing", async () => {

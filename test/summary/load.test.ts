@@ -75,7 +75,7 @@ describe("which log a SESSION names", () => {
     expect(resolveSessionLog("data/sessions/abc-123.jsonl", {}, dir.path)).toBe(file);
     expect(loadSessionLog(file, {}, "/").records).toHaveLength(1);
     expect(() => resolveSessionLog("nope", { UTILITY_DATA_DIR: data }, dir.path)).toThrow(/no log for session nope/);
-    expect(() => resolveSessionLog("missing.jsonl", {}, dir.path)).toThrow(/cannot read missing\.jsonl: ENOENT/);
+    expect(() => resolveSessionLog("missing.jsonl", {}, dir.path)).toThrow(/cannot read missing\.jsonl: no file or folder at this path\.$/);
     expect(() => resolveSessionLog("..evil", { UTILITY_DATA_DIR: data }, dir.path)).toThrow(LogInputError);
     expect(() => resolveSessionLog("..evil", { UTILITY_DATA_DIR: data }, dir.path)).toThrow(/not a safe id/);
   });

@@ -104,6 +104,13 @@ export function checkPaths(paths: string[], cwd: string): CheckedFile[] {
       if (seen.has(path)) continue;
       seen.add(path);
       const file = display(path, cwd);
+      if (!/\.md$/i.test(path)) {
+        // Claude Code reads skills, agents and commands only from Markdown files: this one opts nothing in or out.
+        const found = "no Markdown file, so no skill, agent or command (Claude Code reads those only from .md files)";
+        const expected = "a SKILL.md, an agent .md or a command .md, or a folder holding them";
+        results.push({ file, optIn: null, problems: [optInProblem(file, "file", found, expected)] });
+        continue;
+      }
       const read = readOptIn(path, file);
       const warnings = nameWarnings(path, file, read.data);
       const checked: CheckedFile = read.ok ? { file, optIn: read.optIn, problems: [] } : { file, optIn: null, problems: read.problems };

@@ -15,6 +15,7 @@ import { spendJson } from "../../summary/spend.js";
 import { stringOption } from "../args.js";
 import type { CommandSpec } from "../commands.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
+import { fileErrorText } from "../../state/file-error.js";
 
 const ARGS = "[SESSION|FILE.jsonl] [--json | --html FILE]";
 export const REPORT_USAGE = `utility report ${ARGS}`;
@@ -39,7 +40,7 @@ function runReport({ values, positionals }: Parsed, io: CliIo): number {
     try {
       writeFileSync(out, renderReportHtml(buildReportView(log.records, { source: log.file, noProgress: noProgressOf(log.records) })));
     } catch (error) {
-      throw new UsageError(`cannot write ${html}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+      throw new UsageError(`cannot write ${html}: ${fileErrorText(error)}.`);
     }
     io.stdout(`wrote ${out} (${log.records.length} records)\n`);
     return 0;

@@ -4,7 +4,7 @@ import { parseNumber } from "../../engine/report/parse.js";
 import { formatReport } from "../../engine/report/format.js";
 import { SIGNAL_LABELS, type Signals } from "../../engine/signals.js";
 import { roundUtility, utility } from "../../engine/utility.js";
-import { requireOption, stringOption } from "../args.js";
+import { requireOptions, stringOption } from "../args.js";
 import type { CommandSpec } from "../commands.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 
@@ -12,7 +12,7 @@ const ARGS = `--gain N --step-cost N --uncertainty N --redundancy N [--lambdas $
 const USAGE = `utility score ${ARGS}`;
 
 function signal(option: string, label: string, raw: string | boolean | undefined): number {
-  const parsed = parseNumber(label, requireOption(raw, option, USAGE));
+  const parsed = parseNumber(label, String(raw));
   if (!parsed.ok) throw new UsageError(`--${option}: ${parsed.problems[0]!.message}`);
   if (parsed.value < 0 || parsed.value > 1) throw new UsageError(`--${option} is ${parsed.value}; ${label} must lie in [0, 1].`);
   return parsed.value;
@@ -35,6 +35,15 @@ export function parseLambdas(raw: string | undefined): Lambdas {
 }
 
 function runScore({ values }: Parsed, io: CliIo): number {
+  requireOptions(
+    [
+      [values.gain, "gain"],
+      [values.stepCost, "step-cost"],
+      [values.uncertainty, "uncertainty"],
+      [values.redundancy, "redundancy"],
+    ],
+    USAGE,
+  );
   const signals: Signals = {
     gain: signal("gain", SIGNAL_LABELS.gain, values.gain),
     stepCost: signal("step-cost", SIGNAL_LABELS.stepCost, values.stepCost),

@@ -22,6 +22,7 @@ import { stringOption } from "../args.js";
 import type { CommandSpec } from "../commands.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 import { parseLambdas } from "./score.js";
+import { fileErrorText } from "../../state/file-error.js";
 
 /**
  * `utility select FILE|-`: a candidate table → a*, every candidate's U and the
@@ -59,7 +60,7 @@ function readSource(path: string, io: CliIo): string {
   try {
     return readFileSync(resolve(io.cwd, path), "utf8");
   } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+    throw new UsageError(`cannot read ${path}: ${fileErrorText(error)}.`);
   }
 }
 

@@ -1,120 +1,68 @@
 import { existsSync } from "node:fs";
-import type { LogRecord } from "../../log/record.js";
+import { join } from "node:path";
 import { readLogFile } from "../../summary/load.js";
-import { agentKey, type ScopeKey } from "../../engine/session/events.js";
-import { scopeAt } from "../../engine/session/reduce.js";
-import type { SessionState } from "../../engine/session/state.js";
-import { gateOf, rootSpendOf, sessionSpend } from "../../engine/session/views.js";
-import { spendJson } from "../../summary/spend.js";
-import { estimateCostUsd } from "../../engine/prices.js";
-import { locateSessionData } from "../../state/locate.js";
+import { renderStatus, type SessionView } from "../../summary/status-text.js";
+import { dataDirs, latestSession, locateSessionData } from "../../state/locate.js";
 import { sessionLogPath } from "../../state/paths.js";
 import { FileStateStore } from "../../state/store.js";
-import { defaultConfig } from "../../engine/signals.js";
-import { tightestBudgets, type Budgets } from "../../engine/budget.js";
-import { DEFAULT_PRICES, withOverride } from "../../engine/prices.js";
+import { sessionSpend } from "../../engine/session/views.js";
+import { DEFAULT_PRICES, estimateCostUsd, withOverride } from "../../engine/prices.js";
 import { zeroSpend } from "../../engine/spend.js";
-import { parseUserConfig, type UserConfig } from "../../optin/user-config.js";
-import { describeAgainstBudgets } from "../../summary/budget-status.js";
-import { requireOption } from "../args.js";
+import { spendJson } from "../../summary/spend.js";
+import { pluginRefOf } from "../../claude/plugin-id.js";
+import { describeUserConfigProblems, parseUserConfig } from "../../optin/user-config.js";
+import { stringOption } from "../args.js";
 import type { CommandSpec } from "../commands.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 
-const ARGS = "--session ID [--json]";
-const USAGE = `utility status ${ARGS}`;
+const ARGS = "[SESSION] [--session ID] [--json]";
 
-export interface SessionView {
-  dir: string;
-  state: SessionState | undefined;
-  records: LogRecord[];
-  /** The user's budgets from the plugin's userConfig, as the environment carries them. */
-  userConfig?: UserConfig;
-}
-
-/** Reads a session's state and log; the log's unreadable lines are skipped. */
+/** Reads a session's state and log (the log's unreadable lines skipped), or undefined when no data folder holds it. */
 export function loadSession(env: CliIo["env"], sessionId: string): SessionView | undefined {
   const dir = locateSessionData(env, sessionId);
   if (!dir) return undefined;
   const state = new FileStateStore(dir).read(sessionId);
   const file = sessionLogPath(dir, sessionId);
   const records = existsSync(file) ? readLogFile(file).records : [];
-  return { dir, state, records, userConfig: parseUserConfig(env) };
+  const userConfig = parseUserConfig(env);
+  const problem = userConfig.problems.length > 0 ? describeUserConfigProblems(userConfig, pluginRefOf(env, dir)) : undefined;
+  return { dir, state, records, userConfig, ...(problem ? { settingsProblem: problem } : {}) };
 }
 
-/**
- * What `/utility on|off` stands at: as it is in effect, and a switch asked for
- * that is not in effect yet (an `off` takes effect once Claude Code has
- * written the typed prompt; an `on` takes effect at once). Never a switch that
- * has not taken effect shown as made (issue 18).
- */
-export function switchStatus(state: SessionState): string {
-  const now = state.manualGate ? "on" : "off";
-  const waiting = Object.values(state.prompts ?? {}).filter((p) => p.switch !== undefined && (p.seq ?? 0) > (state.switchSeq ?? 0));
-  const asked = waiting.at(-1)?.switch;
-  return asked && asked !== now
-    ? `${now} (/utility ${asked} asked: it takes effect at the next tool call, once Claude Code has written the prompt)`
-    : now;
-}
-
-/** What every scope's description reads besides the scope itself. */
-interface StatusContext {
-  session: SessionState;
-  records: LogRecord[];
-  userConfig: UserConfig | undefined;
-}
-
-function describeScope(name: string, key: ScopeKey, { session, records, userConfig }: StatusContext): string[] {
-  const scope = scopeAt(session, key);
-  const gate = gateOf(session, key);
-  const config = gate?.config ?? defaultConfig();
-  const gating = gate
-    ? `gated by ${gate.file} (floor ${config.floor}, λ ${config.lambdas.join(",")})${gate.problem ? `; INVALID opt-in: ${gate.problem}` : ""}`
-    : "not gated";
-  const lines = [
-    `${name}: task ${scope.task}, step ${scope.step} of ${config.maxSteps}, ${scope.refusals} refused; ${gating}${scope.ended ? "; ended" : ""}`,
-  ];
-  lines.push(spendLine(session, key, userConfig, gate?.budgets));
-  const agentId = key === "main" ? undefined : key.slice("agent:".length);
-  const last = [...records].reverse().find((r) => r.report && (agentId ? r.agentId === agentId : !r.agentId));
-  if (last?.report) {
-    const r = last.report;
-    lines.push(
-      `  last report: ${r.action} U=${r.utility} (Gain ${r.gain}, StepCost ${r.stepCost}, Uncertainty ${r.uncertainty}, Redundancy ${r.redundancy}) → ${last.decision}${last.rule ? ` (${last.rule})` : ""}`,
-    );
+/** The session `--session` names, else the latest one; one that no data folder holds is a usage error. */
+function sessionToShow(given: string | undefined, env: CliIo["env"]): string {
+  const folders = () =>
+    dataDirs(env)
+      .map((d) => join(d, "sessions"))
+      .join(" or ");
+  if (given === undefined) {
+    const latest = latestSession(env);
+    if (!latest) throw new UsageError(`no sessions in ${folders()} yet (the plugin's hooks write one in each Claude Code session).`);
+    return latest.sessionId;
   }
-  return lines;
-}
-
-/**
- * The scope's own spend, and its root task's (subagents rolled up) against the
- * budgets in force, from the reducer's state: the user's (as the hooks last
- * saw them, or this command's environment) always, the gating file's while gated.
- */
-function spendLine(session: SessionState, key: ScopeKey, userConfig: UserConfig | undefined, gateBudgets: Budgets | undefined): string {
-  const scope = scopeAt(session, key);
-  const prices = withOverride(DEFAULT_PRICES, userConfig?.prices);
-  const user = userConfig && Object.keys(userConfig.budgets).length > 0 ? userConfig.budgets : session.userBudgets;
-  const budgets = tightestBudgets(user, gateBudgets);
-  const own = describeAgainstBudgets(scope.spend ?? zeroSpend(), {}, prices).replace(/; no budget set$/, "");
-  return `  spend: ${own}; task: ${describeAgainstBudgets(rootSpendOf(session, key), budgets, prices)}`;
-}
-
-/** The text `/utility status` shows: scope, task, step, budget, gating and the last report, per scope. */
-export function renderStatus(sessionId: string, view: SessionView | undefined): string {
-  if (!view?.state) return `utility: no record of session ${sessionId} yet (no tool call has been seen).\n`;
-  const { state, records } = view;
-  const lines = [`utility status, session ${sessionId}`, `/utility on: ${switchStatus(state)}`];
-  for (const p of view.userConfig?.problems ?? []) lines.push(`INVALID budget setting: ${p.message}`);
-  const ctx: StatusContext = { session: state, records, userConfig: view.userConfig };
-  lines.push(...describeScope("main scope", "main", ctx));
-  for (const [id, scope] of Object.entries(state.agents)) {
-    lines.push(...describeScope(`subagent ${id}${scope.agentType ? ` (${scope.agentType})` : ""}`, agentKey(id), ctx));
+  if (given === "") throw new UsageError(`the session ID is empty. Usage: utility status ${ARGS}`);
+  let dir: string | undefined;
+  try {
+    dir = locateSessionData(env, given);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
-  return `${lines.join("\n")}\n`;
+  if (!dir) throw new UsageError(`no session ${given} in ${folders()}.`);
+  return given;
 }
 
-function runStatus({ values }: Parsed, io: CliIo): number {
-  const sessionId = requireOption(values.session, "session", USAGE);
+/** SESSION as log and report take it, or `--session`; both only when they agree. */
+function givenSession({ values, positionals }: Parsed): string | undefined {
+  const flag = stringOption(values.session);
+  const positional = positionals[0];
+  if (flag !== undefined && positional !== undefined && flag !== positional)
+    throw new UsageError(`two sessions given: ${positional} and --session ${flag}; give one.`);
+  return positional ?? flag;
+}
+
+function runStatus(parsed: Parsed, io: CliIo): number {
+  const { values } = parsed;
+  const sessionId = sessionToShow(givenSession(parsed), io.env);
   let view: SessionView | undefined;
   try {
     view = loadSession(io.env, sessionId);
@@ -138,8 +86,9 @@ export const STATUS: CommandSpec = {
   name: "status",
   summary: "a session's scopes: task, step, budget, gating, last report",
   usage: ARGS,
+  arguments: ["[session]", "a session id (default: the latest session)"],
   options: [
-    ["--session <id>", "the session id"],
+    ["--session <id>", "the same, as a flag"],
     ["--json", "print JSON"],
   ],
   run: runStatus,

@@ -39,6 +39,14 @@ export const SessionEventSchema = z.discriminatedUnion("kind", [
     /** A slash command: a skill may be activated, and its lines come after the prompt's. */
     slash: z.boolean(),
   }),
+  /**
+   * The user typed `/utility …` and the plugin answered it on screen, so the
+   * prompt goes no further and no line of it will be written
+   * (UserPromptExpansion: Claude Code runs it for typed slash commands only,
+   * never for a wakeup or a notification, and no shell can make it run). Its
+   * switch, `off` included, applies now; its vouch is done.
+   */
+  z.object({ kind: z.literal("command_typed"), key: z.string(), switch: z.optional(SwitchSchema) }),
   /** The state was lost: the step log says `/utility on` was the last switch applied (SPEC §10). */
   z.object({ kind: z.literal("switch_restored") }),
   /** A user line of the main transcript, and what its own fields say it is (src/transcript/prompt-kind.ts). */

@@ -39,7 +39,7 @@ export interface Reduction {
   outcomes: ScopedOutcome[];
   /** Prompt lines applied, in order. */
   prompts: PromptOutcome[];
-  /** `/utility on` applied at once by its UserPromptSubmit (its line changes nothing more). */
+  /** A switch applied at once: `/utility on` by its UserPromptSubmit, either switch by its UserPromptExpansion. */
   switchedNow?: Switch;
 }
 
@@ -95,6 +95,7 @@ type Handler<K extends SessionEvent["kind"]> = (session: SessionDraft, event: Ex
 const HANDLERS: { [K in SessionEvent["kind"]]: Handler<K> } = {
   prompt_vouched: (session, event, out) => vouched(session, event, out),
   prompt_line: (session, event, out) => promptLine(session, event, out),
+  command_typed: (session, event, out) => commandTyped(session, event, out),
   switch_restored: (session) => {
     session.manualGate = true;
   },
@@ -262,4 +263,24 @@ function applySwitch(session: SessionDraft, vouch: VouchedPrompt, outcome: Promp
   session.manualGate = vouch.switch === "on";
   session.switchSeq = seq;
   outcome.switched = vouch.switch;
+}
+
+/**
+ * A `/utility …` command the user typed, answered by the plugin with no model
+ * turn (UserPromptExpansion). Its vouch will see no line, so it is done here;
+ * its switch applies now, over older ones only (in the order the prompts were
+ * vouched; a command no UserPromptSubmit vouched for comes after them all).
+ */
+function commandTyped(session: SessionDraft, event: Extract<SessionEvent, { kind: "command_typed" }>, out: Out): void {
+  const prompts = session.prompts ?? {};
+  const vouch = Object.hasOwn(prompts, event.key) ? prompts[event.key] : undefined;
+  if (vouch) delete prompts[event.key];
+  if (!event.switch) return;
+  const seq = vouch?.seq ?? (session.promptSeq = (session.promptSeq ?? 0) + 1);
+  const switchSeq = session.switchSeq ?? 0;
+  // Older than the switch in force, or that very switch (`on` applied at its vouch): nothing to apply.
+  if (seq < switchSeq || (seq === switchSeq && session.manualGate === (event.switch === "on"))) return;
+  session.manualGate = event.switch === "on";
+  session.switchSeq = seq;
+  out.switchedNow = event.switch;
 }

@@ -5,6 +5,7 @@ import { sessionStartRoute } from "./session-start.js";
 import { stopRoute } from "./stop.js";
 import { subagentStartRoute } from "./subagent-start.js";
 import { subagentStopRoute } from "./subagent-stop.js";
+import { userPromptExpansionRoute } from "./user-prompt-expansion.js";
 import { userPromptSubmitRoute } from "./user-prompt-submit.js";
 
 export type { HookRoute } from "./route.js";
@@ -18,6 +19,7 @@ export type { HookRoute } from "./route.js";
 export const HOOK_ROUTES = {
   PreToolUse: preToolUseRoute,
   UserPromptSubmit: userPromptSubmitRoute,
+  UserPromptExpansion: userPromptExpansionRoute,
   SubagentStart: subagentStartRoute,
   Stop: stopRoute,
   SubagentStop: subagentStopRoute,

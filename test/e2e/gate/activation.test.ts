@@ -10,6 +10,7 @@ import { assertRunOk, type RunClaudeResult } from "../support/claude.js";
 import { text } from "../support/scripted-model.js";
 import {
   activate,
+  afterTyped,
   exampleIn,
   expectPassed,
   expectRefused,
@@ -116,23 +117,34 @@ describe("the gated example typed as a slash command", () => {
 describe("/utility on", () => {
   const marks = markerDir();
   const ids = { bare: id("bare"), valid: id("valid") };
-  let run: RunClaudeResult;
+  let run: Awaited<ReturnType<typeof afterTyped>>;
 
   beforeAll(async () => {
-    run = await gateRun({
-      prompt: "/utility:utility on",
-      script: [
-        [text("The gate is on."), touch(join(marks, "bare"), ids.bare)],
-        [text(ok("tool_call")), touch(join(marks, "valid"), ids.valid)],
-        [text("Done.")],
-      ],
-    });
-  });
+    run = await afterTyped(
+      "/utility on",
+      {
+        prompt: "go",
+        script: [
+          [text("The gate is on."), touch(join(marks, "bare"), ids.bare)],
+          [text(ok("tool_call")), touch(join(marks, "valid"), ids.valid)],
+          [text("Done.")],
+        ],
+      },
+      (o) => gateRun(o),
+    );
+  }, 90_000);
   afterAll(() => run?.cleanup());
 
-  it("gates the main scope with the defaults, through UserPromptSubmit", () => {
-    // `on` only tightens: UserPromptSubmit applies it at once (issue 18: an interrupted turn must not lose it).
-    expect(logOf(run)[0]).toMatchObject({ event: "UserPromptSubmit", switch: "on", switched: "on", gated: true, gatedBy: "/utility on" });
+  it("is answered on screen with no model turn, and gates the main scope with the defaults from the next prompt", () => {
+    expect(run.first.model.mainRequests()).toEqual([]);
+    expect(run.first.result!.result).toMatch(
+      /^UserPromptExpansion operation blocked by hook:\nutility: the gate is on for this conversation's main scope/,
+    );
+    // `on` only tightens: UserPromptSubmit applies it at once (issue 18: an interrupted turn must not lose it); UserPromptExpansion answers.
+    expect(logOf(run).slice(0, 2)).toMatchObject([
+      { event: "UserPromptSubmit", switch: "on", switched: "on", gated: true, gatedBy: "/utility on" },
+      { event: "UserPromptExpansion", gated: true },
+    ]);
     expect(logOf(run).filter((r) => r.switched === "on")).toHaveLength(1);
     expectRefused(run, ids.bare, "Bash", "no_report");
     expect(ran(join(marks, "bare"))).toBe(false);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunClaudeResult } from "../support/claude.js";
 import { routeByPrompt, text, toolUse } from "../support/scripted-model.js";
-import { activate, expectPassed, expectRefused, gateRun, id, logOf, markerDir, ok, ran, touch } from "./support.js";
+import { activate, afterTyped, expectPassed, expectRefused, gateRun, id, logOf, markerDir, ok, ran, touch } from "./support.js";
 
 describe.each([
   ["Bash", () => toolUse("Bash", { command: "sleep 1", description: "bg", run_in_background: true }, id("bg_bash"))],
@@ -65,29 +65,37 @@ describe.each([
 describe("a ScheduleWakeup of /utility off", () => {
   const marks = markerDir();
   const ids = { wake: id("wake"), bare: id("after_wake") };
-  let run: RunClaudeResult;
+  let run: Awaited<ReturnType<typeof afterTyped>>;
 
   beforeAll(async () => {
-    run = await gateRun({
-      prompt: "/utility:utility on",
-      allowedTools: ["Bash", "ScheduleWakeup"],
-      timeoutMs: 150_000,
-      script: [
-        [
-          text(ok("tool_call", "Schedule the wakeup.")),
-          toolUse("ScheduleWakeup", { delaySeconds: 60, prompt: "/utility off", reason: "switch the gate off" }, ids.wake),
+    run = await afterTyped(
+      "/utility on",
+      {
+        prompt: "switch it off in a minute",
+        allowedTools: ["Bash", "ScheduleWakeup"],
+        timeoutMs: 150_000,
+        script: [
+          [
+            text(ok("tool_call", "Schedule the wakeup.")),
+            toolUse("ScheduleWakeup", { delaySeconds: 60, prompt: "/utility off", reason: "switch the gate off" }, ids.wake),
+          ],
+          [text("Scheduled.")],
+          [text("Woke up."), touch(join(marks, "bare"), ids.bare)],
+          [text("Still gated.")],
         ],
-        [text("Scheduled.")],
-        [text("Woke up."), touch(join(marks, "bare"), ids.bare)],
-        [text("Still gated.")],
-      ],
-    });
+      },
+      (o) => gateRun(o),
+    );
   }, 200_000);
   afterAll(() => run?.cleanup());
 
-  it("fires as a meta line the hooks do not take as typed, and the gate stays on", () => {
+  it("fires as a meta line the hooks do not take as typed, no UserPromptExpansion runs for it, and the gate stays on", () => {
     const wake = run.transcript().find((l) => l.type === "user" && l.wakeupSource);
     expect(wake).toMatchObject({ isMeta: true, promptSource: "system", turnOrigin: "scheduled", message: { content: "/utility off" } });
+    // One UserPromptExpansion: the typed /utility on. The wakeup's UserPromptSubmit ran, and nothing switched it off.
+    expect(logOf(run).filter((r) => r.event === "UserPromptExpansion")).toHaveLength(1);
+    expect(logOf(run).filter((r) => r.event === "UserPromptSubmit")).toHaveLength(3);
+    expect(logOf(run).filter((r) => r.switched === "off")).toEqual([]);
     expectRefused(run, ids.bare, "Bash", "no_report");
     expect(ran(join(marks, "bare"))).toBe(false);
   });

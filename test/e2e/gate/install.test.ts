@@ -21,7 +21,7 @@ import { readOptIn } from "../../../src/optin/read.js";
 import { ROOT } from "../../support/paths.js";
 import { assertRunOk, CLAUDE_BIN, claudeEnv, makeScratchHome, readJsonl, runClaude, type RunClaudeResult } from "../support/claude.js";
 import { startNetTrap, type NetTrap } from "../support/net-trap.js";
-import { requestText, text } from "../support/scripted-model.js";
+import { requestText, text, toolUse } from "../support/scripted-model.js";
 import { activate, id, markerDir, ok, ran, resultFor, touch } from "./support.js";
 
 const MARKETPLACE_JSON = JSON.parse(readFileSync(join(ROOT, ".claude-plugin", "marketplace.json"), "utf8")) as {
@@ -33,7 +33,7 @@ const MARKETPLACE = MARKETPLACE_JSON.name;
 const PLUGIN = join(ROOT, MARKETPLACE_JSON.plugins[0]!.source);
 const VERSION = JSON.parse(readFileSync(join(PLUGIN, ".claude-plugin", "plugin.json"), "utf8")).version as string;
 /** What Claude Code loads and runs, and nothing else. */
-const SHIPPED = [".claude-plugin", "LICENSE", "README.md", "agents", "commands", "dist", "hooks", "skills"];
+const SHIPPED = [".claude-plugin", "LICENSE", "README.md", "agents", "bin", "dist", "hooks", "skills"];
 
 /** Makes a clone look like one that has run `npm test`: dev tools linked in, test output, a stray lockfile. */
 function dirtyLikeATestedClone(clone: string): void {
@@ -56,7 +56,7 @@ describe("installed from a fresh clone through the marketplace", () => {
   const clone = join(scratch, "utility");
   const home = makeScratchHome();
   const marks = markerDir();
-  const ids = { bare: id("inst_bare"), valid: id("inst_valid") };
+  const ids = { bare: id("inst_bare"), valid: id("inst_valid"), version: id("inst_version") };
   let trap: NetTrap;
   /** `claude plugin …`, async so that the trap proxy (in this process) can answer it. */
   const cli = async (...args: string[]) =>
@@ -70,6 +70,7 @@ describe("installed from a fresh clone through the marketplace", () => {
     ).stdout;
   let run: RunClaudeResult;
   let fresh: RunClaudeResult;
+  let status: RunClaudeResult;
   let listed = "";
 
   beforeAll(async () => {
@@ -79,7 +80,14 @@ describe("installed from a fresh clone through the marketplace", () => {
     await cli("plugin", "marketplace", "add", clone);
     await cli("plugin", "install", `utility@${MARKETPLACE}`);
     listed = await cli("plugin", "list");
-    fresh = await runClaude({ prompt: "hello", home, script: [[text("Hi.")]] });
+    fresh = await runClaude({
+      prompt: "hello",
+      home,
+      allowedTools: ["Bash"],
+      // The plugin's bin/ is on PATH for the Bash tool: `utility` runs with no step of the user's.
+      script: [[toolUse("Bash", { command: "utility --version" }, ids.version)], [text("Hi.")]],
+    });
+    status = await runClaude({ prompt: "/utility status", home, cwd: fresh.cwd, extraArgs: ["--resume", fresh.sessionId!], script: [] });
     run = await runClaude({
       prompt: "why does test_parse fail?",
       home,
@@ -98,6 +106,7 @@ describe("installed from a fresh clone through the marketplace", () => {
   afterAll(async () => {
     await trap?.close();
     run?.cleanup();
+    status?.cleanup();
     fresh?.cleanup();
     rmSync(home, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
@@ -137,14 +146,44 @@ describe("installed from a fresh clone through the marketplace", () => {
     assertRunOk(fresh);
     const listing = requestText(fresh.model.mainRequests()[0]!);
     const cached = join(home, ".claude", "plugins", "cache", MARKETPLACE, "utility", VERSION);
-    const skills = readdirSync(join(cached, "skills"));
-    expect(skills).toEqual(["utility-scoring"]);
+    const skills = readdirSync(join(cached, "skills")).sort();
+    expect(skills).toEqual(["utility", "utility-scoring"]);
+    // `/utility` is the user's to type (disable-model-invocation): only the scoring skill is listed for the model.
+    expect(listing).toContain("utility:utility-scoring");
+    expect(listing).not.toMatch(/utility:utility(?!-)/);
     for (const name of skills) {
-      expect(listing).toContain(`utility:${name}`);
       const read = readOptIn(join(cached, "skills", name, "SKILL.md"));
       expect(read.ok && read.optIn.gated).toBe(false);
     }
     expect(listing).not.toContain("gated-example");
+  });
+
+  it("/utility status answers as typed in an installed session, on screen", () => {
+    expect(assertRunOk(status).result).toMatch(
+      new RegExp(`^UserPromptExpansion operation blocked by hook:\nutility status, session ${fresh.sessionId}\n`),
+    );
+    expect(status.model.mainRequests()).toEqual([]);
+  });
+
+  it("`utility` runs inside Claude Code with no step (the plugin's bin/ is on the Bash tool's PATH)", () => {
+    const result = resultFor(fresh.model.mainRequests(), ids.version);
+    expect(result.is_error).toBe(false);
+    expect(result.text.trim()).toBe(VERSION);
+  });
+
+  it("`utility` in the user's own shell: one link to the launcher in the data folder, which names no version", () => {
+    const launcher = join(home, ".claude", "plugins", "data", `utility-${MARKETPLACE}`, "bin", "utility");
+    // It names the folder Claude Code ran the plugin from: with a local folder's marketplace, the folder itself
+    // (docs/claude-code-facts.md); from a git marketplace, the versioned cache copy. The launcher's own path names neither.
+    expect(readFileSync(launcher, "utf8")).toContain(`cli='${join(PLUGIN.replace(ROOT, clone), "dist", "cli.js")}'`);
+    // The README's one step, with a scratch folder standing for ~/.local/bin.
+    const bin = join(scratch, "user-bin");
+    mkdirSync(bin);
+    execFileSync("ln", ["-s", launcher, join(bin, "utility")]);
+    const shell = (args: string[]) =>
+      execFileSync("utility", args, { encoding: "utf8", env: { PATH: `${bin}:${process.env.PATH}`, HOME: home } });
+    expect(shell(["--version"]).trim()).toBe(VERSION);
+    expect(shell(["status"])).toMatch(/^utility status, session [0-9a-f-]{36}\n/);
   });
 
   it("puts only what Claude Code loads into the plugin cache, under 1 MB, from a clone that has run its tests", () => {

@@ -65,6 +65,35 @@ export function gateRun(opts: Omit<RunClaudeOptions, "pluginDir"> & { fixtures?:
   });
 }
 
+/**
+ * `/utility on` typed first (the plugin answers it on screen: no model turn,
+ * `-p` ends), then `opts.prompt` in the same session, resumed: the way a user
+ * switches the gate on before asking. The run returned is the second; its
+ * clean-up removes both.
+ */
+export async function afterTyped(
+  typed: string,
+  opts: RunClaudeOptions,
+  run: (o: RunClaudeOptions) => Promise<RunClaudeResult> = runClaude,
+): Promise<RunClaudeResult & { first: RunClaudeResult }> {
+  const first = await run({ ...opts, prompt: typed, script: [], whenExhausted: "error" });
+  expect(assertRunOk(first).num_turns, first.stdout).toBe(0);
+  const second = await run({
+    ...opts,
+    home: first.home,
+    cwd: first.cwd,
+    extraArgs: [...(opts.extraArgs ?? []), "--resume", first.sessionId!],
+  });
+  return {
+    ...second,
+    first,
+    cleanup: () => {
+      second.cleanup();
+      first.cleanup();
+    },
+  };
+}
+
 /** The plugin's data folder in a run's scratch HOME (--plugin-dir: `<name>-inline`). */
 export function dataDirOf(run: RunClaudeResult, folder = "utility-inline"): string {
   return join(run.home, ".claude", "plugins", "data", folder);

@@ -162,6 +162,7 @@ const gateSource = { file: "/skills/a/SKILL.md", gated: true, scope: "self" as c
 // One session event of each kind with every field it can carry.
 const EVERY_SESSION_EVENT: SessionEvent[] = [
   { kind: "prompt_vouched", key: "p1", own: false, switch: "on", slash: true },
+  { kind: "command_typed", key: "p1", switch: "off" },
   { kind: "switch_restored" },
   { kind: "prompt_line", key: "p1", lineKind: "typed" },
   { kind: "subagent_started", agentId: "a1" },

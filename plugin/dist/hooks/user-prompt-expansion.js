@@ -1,0 +1,1 @@
+"use strict";var r=require("./runtime.js");(0,r.runEntry)("UserPromptExpansion");

@@ -1,0 +1,26 @@
+// What `npm run setup` and `npm run demo` tell a person before they act: the
+// first run's install (what, how many packages, how big), and how to open the
+// demo's HTML report where there is (or is no) display. Pure: no I/O here.
+
+/** Measured: `du -sh dev/node_modules` after `npm ci` on Linux x64, 2026-12-01. */
+export const INSTALLED_MB = 550;
+
+/** The one line said before `npm ci` runs in dev/, from its lock file. */
+export function installNotice(lock) {
+  const packages = Object.keys(lock.packages ?? {}).filter((key) => key !== "").length;
+  const claude = lock.packages?.["node_modules/@anthropic-ai/claude-code"]?.version;
+  const pinned = claude ? `, most of it the pinned Claude Code ${claude} the demo and the tests run` : "";
+  return `utility: first run: installing the development tools into dev/ (npm ci from the npm registry): ${packages} package${packages === 1 ? "" : "s"}, about ${INSTALLED_MB} MB on disk${pinned}. Later runs skip this.`;
+}
+
+/**
+ * How to open the HTML report: the platform's opener where a browser can
+ * show it; on Linux with no display (no DISPLAY, no WAYLAND_DISPLAY) no
+ * opener would work, so the file is named with where to open it.
+ */
+export function openHint(html, platform, env) {
+  if (platform === "darwin") return `open ${html}`;
+  if (platform === "win32") return `start ${html}`;
+  if (env.DISPLAY || env.WAYLAND_DISPLAY) return `xdg-open ${html}`;
+  return `${html} (no display here: open it in a browser on a machine that has one)`;
+}

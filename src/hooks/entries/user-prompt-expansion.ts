@@ -1,0 +1,3 @@
+import { runEntry } from "../../runtime.js";
+
+void runEntry("UserPromptExpansion");

@@ -1,0 +1,60 @@
+/**
+ * The `utility` command for the user's own shell after a marketplace install
+ * (SPEC §9). Claude Code puts the plugin's `bin/` on PATH only inside its own
+ * sessions, and installs each version under a folder named after it, so a
+ * link to that folder breaks at the next update. The plugin's data folder
+ * keeps its name across updates: each session start writes
+ * `<data folder>/bin/utility` there, a launcher that runs the CLI of the
+ * version Claude Code started, and the user links it once onto their PATH.
+ */
+import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureRealFolder } from "../state/paths.js";
+
+/** Where the launcher is, in a data folder. */
+export function launcherPath(dataDir: string): string {
+  return join(dataDir, "bin", "utility");
+}
+
+/** A single-quoted shell word. */
+const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
+/** Pure: the launcher's text for a plugin folder. */
+export function launcherText(pluginRoot: string): string {
+  const cli = join(pluginRoot, "dist", "cli.js");
+  return [
+    "#!/bin/sh",
+    "# The utility command, written by the utility plugin at each Claude Code session start:",
+    "# it runs the CLI of the plugin version Claude Code started last. Link it onto your PATH once:",
+    "#   ln -s <this file> ~/.local/bin/utility",
+    `cli=${quoted(cli)}`,
+    'if [ ! -f "$cli" ]; then',
+    '  echo "utility: $cli is gone (the plugin was updated or removed); start a Claude Code session once and this launcher follows." >&2',
+    "  exit 2",
+    "fi",
+    'exec node "$cli" "$@"',
+    "",
+  ].join("\n");
+}
+
+/**
+ * Writes the launcher when it is missing or names another folder; otherwise
+ * leaves it (one small read per session). Replaced whole, by rename: a link
+ * planted in its place is replaced, never written through.
+ */
+export function refreshLauncher(dataDir: string, pluginRoot: string): boolean {
+  const file = launcherPath(dataDir);
+  const text = launcherText(pluginRoot);
+  try {
+    if (readFileSync(file, "utf8") === text) return false;
+  } catch {
+    // missing or unreadable: write it
+  }
+  ensureRealFolder(join(dataDir, "bin"));
+  const temp = `${file}.${process.pid}.tmp`;
+  rmSync(temp, { force: true });
+  writeFileSync(temp, text, { flag: "wx", mode: 0o755 });
+  chmodSync(temp, 0o755);
+  renameSync(temp, file);
+  return true;
+}

@@ -1,0 +1,83 @@
+import { reduceAll } from "../engine/session/reduce.js";
+import { promptKey } from "../ingest/prompts.js";
+import { pluginRefOf } from "../claude/plugin-id.js";
+import { describeUserConfigProblems, parseUserConfig } from "../optin/user-config.js";
+import { readCommandArgument, reportAnswer, switchedAnswer, usageAnswer, type CommandArgument } from "../summary/command-answer.js";
+import { renderStatus, type SessionView } from "../summary/status-text.js";
+import type { SessionState } from "../engine/session/state.js";
+import type { HookContext } from "./context.js";
+import type { UserPromptExpansionInput } from "./input.js";
+import { baseRecord, type HookResult } from "./records.js";
+import { scopeOf } from "./scope.js";
+import { freshSession } from "./session-io.js";
+import { switchReason } from "./switches.js";
+import { safeId } from "../state/paths.js";
+
+/** The name Claude Code gives the plugin's `/utility` skill in this hook's input, however it was typed. */
+export const OWN_COMMAND = "utility:utility";
+
+/**
+ * UserPromptExpansion, for `/utility <argument>` (SPEC §9): the plugin
+ * answers on screen and blocks the prompt, so no model turn follows and the
+ * answer shows even with no model reachable. Claude Code runs this hook only
+ * for a slash command the user typed (never for a wakeup, a notification or
+ * the model's Skill call), so `/utility off` applies here at once: no shell
+ * can make the hook run. `/utility` alone goes on to the model, which scores
+ * the situation (the skill's body).
+ */
+export async function userPromptExpansion(input: UserPromptExpansionInput, ctx: HookContext): Promise<HookResult> {
+  if (input.command_name !== OWN_COMMAND) return {};
+  const read = readCommandArgument(input.command_args ?? "");
+  if (read.unknown !== undefined) return shown(usageAnswer(read.unknown));
+  if (read.argument === "") return {};
+  // An id that may not name a file fails the hook like any other (one line, no answer): no state is read for it.
+  safeId("session id", input.session_id);
+  try {
+    return shown(await answer(read.argument, input, ctx));
+  } catch (error) {
+    const why = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+    const unchanged = read.argument === "on" || read.argument === "off" ? " The gate was not switched." : "";
+    return { ...shown(`utility: /utility ${read.argument} could not be answered: ${why}.${unchanged}\n`), stderr: `utility: ${why}` };
+  }
+}
+
+async function answer(argument: CommandArgument, input: UserPromptExpansionInput, ctx: HookContext): Promise<string> {
+  const started = ctx.now();
+  const sw = argument === "on" || argument === "off" ? argument : undefined;
+  const key = promptKey(input.prompt_id);
+  const done = await ctx.store.transact(input.session_id, (existing) => {
+    const session = existing ?? freshSession(ctx, input.session_id, true);
+    const reduced = reduceAll(session, [{ kind: "command_typed", key, ...(sw ? { switch: sw } : {}) }]);
+    return { state: reduced.session, result: reduced };
+  });
+  const where = { input, ref: scopeOf({ ...input, agent_id: undefined }), session: done.session };
+  ctx.appendLog(input.session_id, {
+    ...baseRecord(ctx, "UserPromptExpansion", where, started),
+    decision: "observed",
+    reason: `${done.switchedNow ? switchReason(done.switchedNow) : `/utility ${argument}`}: answered on screen, no model turn`,
+    promptId: key,
+    ...(done.switchedNow ? { switched: done.switchedNow } : {}),
+  });
+  const view = viewOf(ctx, input.session_id, done.session);
+  if (argument === "status") return renderStatus(input.session_id, view);
+  if (argument === "report") return reportAnswer(input.session_id, view);
+  return switchedAnswer(done.session.manualGate ? "on" : "off", input.session_id, view);
+}
+
+/** What the answer reads: the state just written, the log, and the user's settings as this hook's environment carries them. */
+function viewOf(ctx: HookContext, sessionId: string, state: SessionState): SessionView {
+  const userConfig = parseUserConfig(ctx.env);
+  const problem = userConfig.problems.length > 0 ? describeUserConfigProblems(userConfig, pluginRefOf(ctx.env, ctx.dataDir)) : undefined;
+  return { dir: ctx.dataDir, state, records: ctx.readLog?.(sessionId) ?? [], userConfig, ...(problem ? { settingsProblem: problem } : {}) };
+}
+
+/** Shown to the user in place of the prompt: Claude Code prints the reason under its own "blocked by hook" line, and no model turn follows. */
+function shown(text: string): HookResult {
+  return {
+    output: {
+      decision: "block",
+      reason: text.trimEnd(),
+      hookSpecificOutput: { hookEventName: "UserPromptExpansion", suppressOriginalPrompt: true },
+    },
+  };
+}

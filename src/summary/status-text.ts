@@ -1,0 +1,99 @@
+// What `/utility status` shows (SPEC §9): scope, task, step, budgets and
+// spend, gating and the last report, per scope. Pure: the session's state, its
+// log records and the user's settings in, text out. The CLI and the
+// UserPromptExpansion hook both answer with it.
+import type { LogRecord } from "../log/record.js";
+import { agentKey, type ScopeKey } from "../engine/session/events.js";
+import { scopeAt } from "../engine/session/reduce.js";
+import type { SessionState } from "../engine/session/state.js";
+import { gateOf, rootSpendOf } from "../engine/session/views.js";
+import { defaultConfig } from "../engine/signals.js";
+import { tightestBudgets, type Budgets } from "../engine/budget.js";
+import { DEFAULT_PRICES, withOverride } from "../engine/prices.js";
+import { zeroSpend } from "../engine/spend.js";
+import type { UserConfig } from "../optin/user-config.js";
+import { describeAgainstBudgets } from "./budget-status.js";
+import { taskLabel } from "./task-label.js";
+
+export interface SessionView {
+  /** The data folder the session's files are in. */
+  dir: string;
+  state: SessionState | undefined;
+  records: LogRecord[];
+  /** The user's settings as the environment carries them (absent where it does not). */
+  userConfig?: UserConfig;
+  /** The settings' problems in words, with the fix (src/optin/user-config.ts). */
+  settingsProblem?: string;
+}
+
+/**
+ * What `/utility on|off` stands at: as it is in effect, and a switch asked for
+ * that is not in effect yet (typed through the model path, an `off` takes
+ * effect once Claude Code has written the prompt). Never a switch that has not
+ * taken effect shown as made (issue 18).
+ */
+export function switchStatus(state: SessionState): string {
+  const now = state.manualGate ? "on" : "off";
+  const waiting = Object.values(state.prompts ?? {}).filter((p) => p.switch !== undefined && (p.seq ?? 0) > (state.switchSeq ?? 0));
+  const asked = waiting.at(-1)?.switch;
+  return asked && asked !== now
+    ? `${now} (/utility ${asked} asked: it takes effect at the next tool call, once Claude Code has written the prompt)`
+    : now;
+}
+
+/** What every scope's description reads besides the scope itself. */
+interface StatusContext {
+  session: SessionState;
+  records: LogRecord[];
+  userConfig: UserConfig | undefined;
+}
+
+function describeScope(name: string, key: ScopeKey, { session, records, userConfig }: StatusContext): string[] {
+  const scope = scopeAt(session, key);
+  const gate = gateOf(session, key);
+  const config = gate?.config ?? defaultConfig();
+  const gating = gate
+    ? `gated by ${gate.file} (floor ${config.floor}, λ ${config.lambdas.join(",")})${gate.problem ? `; INVALID opt-in: ${gate.problem}` : ""}`
+    : "not gated";
+  const lines = [
+    `${name}: ${taskLabel(scope.task)}, step ${scope.step} of ${config.maxSteps}, ${scope.refusals} refused; ${gating}${scope.ended ? "; ended" : ""}`,
+  ];
+  lines.push(spendLine(session, key, userConfig, gate?.budgets));
+  const agentId = key === "main" ? undefined : key.slice("agent:".length);
+  const last = [...records].reverse().find((r) => r.report && (agentId ? r.agentId === agentId : !r.agentId));
+  if (last?.report) {
+    const r = last.report;
+    lines.push(
+      `  last report: ${r.action} U=${r.utility} (Gain ${r.gain}, StepCost ${r.stepCost}, Uncertainty ${r.uncertainty}, Redundancy ${r.redundancy}) → ${last.decision}${last.rule ? ` (${last.rule})` : ""}`,
+    );
+  }
+  return lines;
+}
+
+/**
+ * The scope's own spend, and its root task's (subagents rolled up) against the
+ * budgets in force, from the reducer's state: the user's (as the hooks last
+ * saw them, or this command's environment) always, the gating file's while gated.
+ */
+function spendLine(session: SessionState, key: ScopeKey, userConfig: UserConfig | undefined, gateBudgets: Budgets | undefined): string {
+  const scope = scopeAt(session, key);
+  const prices = withOverride(DEFAULT_PRICES, userConfig?.prices);
+  const user = userConfig && Object.keys(userConfig.budgets).length > 0 ? userConfig.budgets : session.userBudgets;
+  const budgets = tightestBudgets(user, gateBudgets);
+  const own = describeAgainstBudgets(scope.spend ?? zeroSpend(), {}, prices).replace(/; no budget set$/, "");
+  return `  spend: ${own}; task: ${describeAgainstBudgets(rootSpendOf(session, key), budgets, prices)}`;
+}
+
+/** The text `/utility status` shows: scope, task, step, budget, gating and the last report, per scope. */
+export function renderStatus(sessionId: string, view: SessionView | undefined): string {
+  if (!view?.state) return `utility: no record of session ${sessionId} yet (no tool call has been seen).\n`;
+  const { state, records } = view;
+  const lines = [`utility status, session ${sessionId}`, `/utility on: ${switchStatus(state)}`];
+  if (view.settingsProblem) lines.push(`INVALID settings: ${view.settingsProblem}`);
+  const ctx: StatusContext = { session: state, records, userConfig: view.userConfig };
+  lines.push(...describeScope("main scope", "main", ctx));
+  for (const [id, scope] of Object.entries(state.agents)) {
+    lines.push(...describeScope(`subagent ${id}${scope.agentType ? ` (${scope.agentType})` : ""}`, agentKey(id), ctx));
+  }
+  return `${lines.join("\n")}\n`;
+}

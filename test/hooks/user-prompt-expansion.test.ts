@@ -1,0 +1,175 @@
+/**
+ * `/utility <argument>` answered by the plugin on screen (SPEC §9): the
+ * UserPromptExpansion hook applies the switch at once (`off` too: Claude Code
+ * runs this hook for typed slash commands only) and blocks the prompt with
+ * the answer, so no model turn is needed. `/utility` alone, other commands,
+ * and a wakeup that says `/utility off` (no UserPromptExpansion runs for it)
+ * switch nothing here. The handlers in process, on real transcript files.
+ */
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { promptKey } from "../../src/ingest/prompts.js";
+import { processContext } from "../../src/hooks/context.js";
+import type { HookContext } from "../../src/hooks/context.js";
+import { preToolUse } from "../../src/hooks/pre-tool-use.js";
+import { userPromptExpansion } from "../../src/hooks/user-prompt-expansion.js";
+import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
+import { jsonl, prompt, tempDir, type TempDir } from "../transcript/helpers.js";
+import { denyReason, fakeContext, preInput, SESSION } from "./fake-context.js";
+
+/** What Claude Code 2.1.328 sends for a typed `/utility <args>` (docs/claude-code-facts.md). */
+const expansion = (args: string, promptId: string, commandName = "utility:utility") => ({
+  session_id: SESSION,
+  transcript_path: "/nonexistent/t.jsonl",
+  hook_event_name: "UserPromptExpansion",
+  prompt_id: promptId,
+  expansion_type: "slash_command",
+  command_name: commandName,
+  command_args: args,
+  command_source: "plugin",
+  prompt: `/${commandName}${args ? ` ${args}` : ""}`,
+});
+/** A typed prompt: UserPromptSubmit first (it runs for every prompt), then UserPromptExpansion, as Claude Code orders them. */
+async function typed(ctx: HookContext, args: string, promptId: string, transcript = "/nonexistent/t.jsonl") {
+  await userPromptSubmit(
+    {
+      session_id: SESSION,
+      transcript_path: transcript,
+      hook_event_name: "UserPromptSubmit",
+      prompt: `/utility ${args}`.trim(),
+      prompt_id: promptId,
+    },
+    ctx,
+  );
+  return userPromptExpansion({ ...expansion(args, promptId), transcript_path: transcript }, ctx);
+}
+const shownText = (result: { output?: Record<string, unknown> }) => result.output?.reason as string | undefined;
+const refused = async (ctx: HookContext, transcript?: string) =>
+  denyReason(await preToolUse(preInput("Bash", { command: "true" }, transcript ? { transcript } : {}), ctx)) !== undefined;
+
+describe("UserPromptExpansion of /utility", () => {
+  let dir: TempDir | undefined;
+  afterEach(() => dir?.remove());
+
+  it("status: blocks the prompt with the status as the reason, the original prompt left out, nothing switched", async () => {
+    const ctx = fakeContext();
+    const result = await typed(ctx, "status", "p1");
+    expect(result.output).toEqual({
+      decision: "block",
+      reason: shownText(result),
+      hookSpecificOutput: { hookEventName: "UserPromptExpansion", suppressOriginalPrompt: true },
+    });
+    expect(shownText(result)).toMatch(
+      /^utility status, session session-unit-1\n\/utility on: off\nmain scope: before the first prompt, step 0 of 10/,
+    );
+    expect(ctx.state()!.manualGate).toBe(false);
+    // Its vouch is done: no line of it will come.
+    expect(ctx.state()!.prompts).toEqual({});
+    expect(ctx.records.at(-1)).toMatchObject({ event: "UserPromptExpansion", decision: "observed", promptId: promptKey("p1") });
+    expect(ctx.records.at(-1)!.switched).toBeUndefined();
+  });
+
+  it("on: the gate is on, the answer says so with the status, and the switch is logged once", async () => {
+    const ctx = fakeContext();
+    const text = shownText(await typed(ctx, "on", "p1"));
+    expect(text).toMatch(/^utility: the gate is on for this conversation's main scope until \/utility off/);
+    expect(text).toContain("/utility on: on\n");
+    expect(text).toContain("gated by /utility on");
+    // UserPromptSubmit applied it (`on` only tightens); this hook's record says it answered, and switched nothing more.
+    expect(ctx.records.map((r) => [r.event, r.switched])).toEqual([
+      ["UserPromptSubmit", "on"],
+      ["UserPromptExpansion", undefined],
+    ]);
+    expect(ctx.records.at(-1)!.reason).toBe("/utility on: answered on screen, no model turn");
+    expect(await refused(ctx)).toBe(true);
+  });
+
+  it("off: takes effect at once, with no line written: the next call is not gated", async () => {
+    const ctx = fakeContext();
+    await typed(ctx, "on", "p1");
+    expect(await refused(ctx)).toBe(true);
+    const text = shownText(await typed(ctx, "off", "p2"));
+    expect(text).toMatch(/^utility: the \/utility on gate is off\. Skills that opt in with utility_gated: true still gate/);
+    expect(text).toContain("/utility on: off\n");
+    expect(ctx.state()!.manualGate).toBe(false);
+    expect(ctx.records.at(-1)).toMatchObject({ switched: "off" });
+    expect(await refused(ctx)).toBe(false);
+  });
+
+  it("report: the session report from the log", async () => {
+    const ctx = fakeContext();
+    await preToolUse(preInput("Read", { file_path: "/x" }), ctx);
+    const text = shownText(await typed(ctx, "report", "p1"))!;
+    expect(text).toMatch(/^session session-unit-1: \d+ records/);
+    expect(text).toContain("steps 1");
+  });
+
+  it("the argument is read as typed: case, spaces, extra words", async () => {
+    const ctx = fakeContext();
+    expect(shownText(await typed(ctx, "  ON  now", "p1"))).toMatch(/^utility: the gate is on/);
+    expect(ctx.state()!.manualGate).toBe(true);
+  });
+
+  it("an unknown argument: the usage, shown, and nothing recorded or switched", async () => {
+    const ctx = fakeContext();
+    const result = await userPromptExpansion(expansion("offf", "p1"), ctx);
+    expect(shownText(result)).toBe('utility: /utility takes no argument or one of status, report, on, off; got "offf".');
+    expect(ctx.state()).toBeUndefined();
+    expect(ctx.records).toEqual([]);
+  });
+
+  it.each([
+    ["/utility alone goes on to the model (the skill scores the situation)", expansion("", "p1")],
+    ["another command of the plugin", expansion("off", "p1", "utility:utility-scoring")],
+    ["another plugin's command of the same short name", expansion("off", "p1", "other:utility")],
+    ["a project command named utility", expansion("off", "p1", "utility")],
+  ])("%s: no answer, nothing recorded or switched", async (_name, input) => {
+    const ctx = fakeContext();
+    expect(await userPromptExpansion(input, ctx)).toEqual({});
+    expect(ctx.state()).toBeUndefined();
+    expect(ctx.records).toEqual([]);
+  });
+
+  it("a wakeup of /utility off (UserPromptSubmit and its line, no UserPromptExpansion) switches nothing", async () => {
+    dir = tempDir();
+    const transcript = dir.file("t.jsonl", "");
+    const ctx = fakeContext();
+    await typed(ctx, "on", "p1", transcript);
+    await userPromptSubmit(
+      { session_id: SESSION, transcript_path: transcript, hook_event_name: "UserPromptSubmit", prompt: "/utility off", prompt_id: "p2" },
+      ctx,
+    );
+    const wakeup = {
+      ...JSON.parse(prompt("/utility off")),
+      promptId: "p2",
+      isMeta: true,
+      promptSource: "system",
+      wakeupSource: "loop_wakeup",
+      turnOrigin: "scheduled",
+    };
+    appendFileSync(transcript, jsonl([JSON.stringify(wakeup)]));
+    expect(await refused(ctx, transcript)).toBe(true);
+    expect(ctx.state()!.manualGate).toBe(true);
+  });
+});
+
+describe("what the gate remembers of a switch made here (SPEC §10)", () => {
+  it("survives the state file: the log's UserPromptExpansion record brings /utility off back", async () => {
+    const data = mkdtempSync(join(tmpdir(), "utility-upe-"));
+    try {
+      // A short deadline: no transcript is written here, and a call after a slash command waits for its lines until then.
+      const ctx = processContext({ UTILITY_DATA_DIR: data, UTILITY_TEST_DEADLINE_MS: "300" });
+      await typed(ctx, "on", "p1");
+      await typed(ctx, "off", "p2");
+      rmSync(join(data, "state"), { recursive: true, force: true });
+      expect(await refused(ctx)).toBe(false);
+      await typed(ctx, "on", "p3");
+      rmSync(join(data, "state"), { recursive: true, force: true });
+      expect(await refused(ctx)).toBe(true);
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});
