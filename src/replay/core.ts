@@ -32,7 +32,7 @@ import { resultDigest } from "../transcript/scope-events.js";
 
 /** What replay does differently from the hooks, and says so in its output (SPEC §15). */
 export const REPLAY_POLICY =
-  "no hook input exists offline: a user line that looks typed counts as vouched for by UserPromptSubmit; skills are read from the folders the transcript names, when they still exist; a window budget across sessions is not replayed (the other sessions' spend is not in the transcript)";
+  "no hook input exists offline: a user line that looks typed counts as vouched for by UserPromptSubmit; skills are read from the folders the transcript names, when they still exist; a Skill call counts as loading text only (what its skill runs or forks is not judged offline); a window budget across sessions is not replayed (the other sessions' spend is not in the transcript)";
 
 export interface ReplayOptions {
   /** Also gate every scope (the default configuration, or `config`): "what if every scope were gated". */
