@@ -1,6 +1,6 @@
 import type { Scope } from "../vocabulary.js";
 import { budgetsInForce, decideToolCall, type GateBudget, type GateDecision, type GateInput } from "../gate.js";
-import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../redundancy.js";
+import { effectOf, findExactRepeat, inputDigest, type RanCall, type Sha256Hex } from "../redundancy.js";
 import { defaultConfig } from "../signals.js";
 import type { CallEvent } from "./scope-events.js";
 import type { GateSource, ScopeState, SessionState } from "./state.js";
@@ -42,8 +42,14 @@ export interface CallToDecide {
   actsAs?: ActsAs;
 }
 
-export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource | undefined, call: CallToDecide): CallDecision {
-  const digest = inputDigest(call.input);
+export function decideCall(
+  scope: ScopeState,
+  scopeName: Scope,
+  gate: GateSource | undefined,
+  call: CallToDecide,
+  sha256?: Sha256Hex,
+): CallDecision {
+  const digest = inputDigest(call.input, sha256);
   // A call acting as tool_call or delegate may change anything, as a shell command does.
   const effect = call.actsAs ? ({ kind: "exec" } as const) : effectOf(call.tool, call.input);
   const repeat = findExactRepeat(scope.history, { tool: call.tool, digest, effect }, Object.values(scope.pending));
@@ -117,12 +123,18 @@ export interface SessionDecision extends CallDecision {
  * the gate in force, the budgets that bind the scope's task tree, the exact
  * repeat rule and the gate's table. Pure; the caller reduces `events`.
  */
-export function decideInSession(session: SessionState, key: ScopeKey, call: SessionCall, user: UserSettings): SessionDecision {
+export function decideInSession(
+  session: SessionState,
+  key: ScopeKey,
+  call: SessionCall,
+  user: UserSettings,
+  sha256?: Sha256Hex,
+): SessionDecision {
   const gate = gateOf(session, key);
   const scopeName = decisionScopeOf(key, gate);
   const budget = budgetOf(session, key, user, call.model);
   const { model: _model, ...toDecide } = call;
-  const decided = decideCall(scopeAt(session, key), scopeName, gate, { ...toDecide, ...(budget ? { budget } : {}) });
+  const decided = decideCall(scopeAt(session, key), scopeName, gate, { ...toDecide, ...(budget ? { budget } : {}) }, sha256);
   return {
     ...decided,
     scopeName,
