@@ -394,6 +394,7 @@ class Replay {
    * its next message, prompt or compaction, or at the end.
    */
   private decideWaiting(event?: LocatedEvent, run?: ScopeRun): void {
+    if (this.waiting.length === 0) return; // most lines: no call is waiting
     for (const scope of new Set(this.waiting.map((w) => w.run))) {
       const upTo = this.decidedBy(scope, event, run);
       if (upTo !== undefined) this.decideUpTo(scope, upTo);
