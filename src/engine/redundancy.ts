@@ -123,12 +123,15 @@ export function normalizePath(path: string): string | null {
   return `/${parts.join("/")}`;
 }
 
+/** SHA-256 of a string as UTF-8, 64 lowercase hex digits: ./sha256.ts, or node:crypto's where a shell has it loaded (replay). */
+export type Sha256Hex = (text: string) => string;
+
 /**
  * The digest of a call's input that repeats are matched on and the step log
  * records: SHA-256 of the canonical JSON, first 32 hex digits.
  */
-export function inputDigest(toolInput: unknown): string {
-  return sha256Hex(canonicalJson(toolInput)).slice(0, 32);
+export function inputDigest(toolInput: unknown, sha256: Sha256Hex = sha256Hex): string {
+  return sha256(canonicalJson(toolInput)).slice(0, 32);
 }
 
 function isWithin(path: string, folder: string): boolean {

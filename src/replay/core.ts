@@ -2,7 +2,7 @@
 // the hooks run (src/engine/session/), with one declared difference of policy
 // (REPLAY_POLICY). Pure: events in, findings out. The file layer is ./files.ts.
 import { manualSource } from "../engine/gate-policy.js";
-import { effectOf, type CallEffect } from "../engine/redundancy.js";
+import { effectOf, type CallEffect, type Sha256Hex } from "../engine/redundancy.js";
 import { decideInSession, type SessionDecision, type UserSettings } from "../engine/session/decide.js";
 import { agentKey, type ScopeKey, type SessionEvent } from "../engine/session/events.js";
 import { reduceAll, scopeAt, type Reduction, type ScopedOutcome } from "../engine/session/reduce.js";
@@ -44,6 +44,8 @@ export interface ReplayOptions {
   skillSource?: (skillFile: string) => GateSource | undefined;
   /** The user's settings to replay budgets under (default: none). */
   user?: UserSettings;
+  /** How call inputs are hashed for their digests (default: the engine's own SHA-256; the file layer passes node:crypto's, the same digests faster). */
+  sha256?: Sha256Hex;
 }
 
 /** A delegating call of the main scope (Task, Agent), kept to link subagent scopes to it by prompt. */
@@ -436,6 +438,7 @@ class Replay {
    * its next message, prompt or compaction, or at the end.
    */
   private decideWaiting(event?: LocatedEvent, run?: ScopeRun): void {
+    if (this.waiting.length === 0) return; // most lines: no call is waiting
     for (const scope of new Set(this.waiting.map((w) => w.run))) {
       const upTo = this.decidedBy(scope, event, run);
       if (upTo !== undefined) this.decideUpTo(scope, upTo);
@@ -479,6 +482,7 @@ class Replay {
         ...(at.model ? { model: at.model } : {}),
       },
       this.options.user ?? NO_SETTINGS,
+      this.options.sha256,
     );
     // Deciding changes nothing: the spend the decision saw is still the state's until its events are fed.
     if (decided.decision.decision !== "neutral") this.noteSpentBefore(run.key);

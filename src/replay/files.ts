@@ -13,6 +13,7 @@ import type { GateSource } from "../engine/session/state.js";
 import type { UserSettings } from "../engine/session/decide.js";
 import type { ReplaySpend, ScopeReplay } from "./types.js";
 import { REPLAY_POLICY, replaySession, type ReplayOptions, type SessionInput } from "./core.js";
+import { nodeSha256Hex } from "./node-sha256.js";
 import { TOKEN_ESTIMATE, type FileReplay, type ReplayReport, type ReplayTotals } from "./types.js";
 import { fileErrorText } from "../state/file-error.js";
 
@@ -114,7 +115,12 @@ export function replayFiles(
   if (paths.length === 0) throw new ReplayInputError("give at least one transcript file.");
   const planned = planFiles(paths, options.cwd ?? process.cwd());
   const files: FileReplay[] = [];
-  const replayOptions: ReplayOptions = { gated: options.gated === true, skillSource, ...(options.user ? { user: options.user } : {}) };
+  const replayOptions: ReplayOptions = {
+    gated: options.gated === true,
+    skillSource,
+    sha256: nodeSha256Hex,
+    ...(options.user ? { user: options.user } : {}),
+  };
   for (const group of sessionsOf(planned)) files.push(...replayGroup(group, replayOptions));
   const { scope: _all, ...spend } = totalSpend(files.flatMap((file) => file.scopes));
   return {

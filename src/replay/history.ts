@@ -8,6 +8,7 @@ import { DEFAULT_PRICES, withOverride } from "../engine/prices.js";
 import { HistoryBuilder, sessionFindings, type HistoryReport } from "../history/report.js";
 import { REPLAY_POLICY, replaySession } from "./core.js";
 import { ReplayInputError, sessionInputs, skillSource, type ReadCounter } from "./files.js";
+import { nodeSha256Hex } from "./node-sha256.js";
 import { sessionsIn, type SessionFiles } from "./projects.js";
 import { TOKEN_ESTIMATE } from "./types.js";
 
@@ -60,6 +61,7 @@ export function replayHistory(request: HistoryRequest): HistoryReport & { read: 
     try {
       const replayed = replaySession(sessionInputs(files, counter), {
         skillSource,
+        sha256: nodeSha256Hex,
         ...(request.user ? { user: request.user } : {}),
       });
       history.add(

@@ -4,6 +4,7 @@
 // 20 ms to a hook's start (≈0.4× of `node -e 0`), mini about 3 ms (SPEC §11).
 import * as z from "zod/mini";
 import { LINE_KINDS, lineKind } from "../engine/session/prompt-kind.js";
+import { conformingValue, type ReadAs } from "./conforms.js";
 
 /** Lines longer than this are skipped, not parsed (SPEC §10: huge lines). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -160,8 +161,11 @@ type LineInfo = Pick<TranscriptEvent, "uuid" | "sidechain" | "agentId" | "timest
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Decode a raw line strictly (invalid UTF-8 → null) and parse it. `null` bytes mean the reader skipped a huge line. */
-export function parseLineBytes(bytes: Uint8Array | null): TranscriptEvent[] | null {
+/**
+ * Decode a raw line strictly (invalid UTF-8 → null) and parse it. `null` bytes mean the reader skipped a huge line.
+ * `read`: how the line's fields are checked (./conforms.ts); the default copies nothing, `parsedValue` is zod's own parse.
+ */
+export function parseLineBytes(bytes: Uint8Array | null, read: ReadAs = conformingValue): TranscriptEvent[] | null {
   if (bytes === null || bytes.length > MAX_LINE_BYTES) return null;
   let text: string;
   try {
@@ -169,7 +173,7 @@ export function parseLineBytes(bytes: Uint8Array | null): TranscriptEvent[] | nu
   } catch {
     return null;
   }
-  return parseLine(text);
+  return parseLine(text, read);
 }
 
 /**
@@ -177,7 +181,7 @@ export function parseLineBytes(bytes: Uint8Array | null): TranscriptEvent[] | nu
  * tool results), or null when the line is to be skipped: cut short, not JSON,
  * huge, of an unknown type, or holding nothing we use.
  */
-export function parseLine(line: string): TranscriptEvent[] | null {
+export function parseLine(line: string, read: ReadAs = conformingValue): TranscriptEvent[] | null {
   if (line.length > MAX_LINE_BYTES) return null;
   let json: unknown;
   try {
@@ -186,27 +190,26 @@ export function parseLine(line: string): TranscriptEvent[] | null {
     return null;
   }
   try {
-    return nonEmpty(eventsOf(json, false, undefined));
+    return nonEmpty(eventsOf(json, false, undefined, read));
   } catch {
     return null; // defensive: a parser that never throws matters more than the reason
   }
 }
 
-function eventsOf(json: unknown, forceSidechain: boolean, agentId: string | undefined): TranscriptEvent[] {
+function eventsOf(json: unknown, forceSidechain: boolean, agentId: string | undefined, read: ReadAs): TranscriptEvent[] {
   if (holdsNothing(json)) return [];
-  const parsed = RawLineSchema.safeParse(json);
-  if (!parsed.success) return [];
-  const raw = parsed.data;
+  const raw = read(RawLineSchema, json);
+  if (raw === undefined) return [];
   const info = lineInfo(raw, forceSidechain, agentId);
   switch (raw.type) {
     case "assistant":
-      return assistantEvents(raw, info);
+      return assistantEvents(raw, info, read);
     case "user":
-      return userEvents(raw, info);
+      return userEvents(raw, info, read);
     case "system":
       return raw.subtype === "compact_boundary" ? [{ kind: "compact", source: "boundary", ...info }] : [];
     case "progress":
-      return agentProgressEvents(raw.data);
+      return agentProgressEvents(raw.data, read);
     case "queue-operation":
       return queuedNotification(raw, info);
     default:
@@ -247,18 +250,18 @@ function lineInfo(raw: RawLine, forceSidechain: boolean, agentId: string | undef
   return info;
 }
 
-function agentProgressEvents(data: unknown): TranscriptEvent[] {
-  const parsed = AgentProgressData.safeParse(data);
-  if (!parsed.success) return [];
+function agentProgressEvents(data: unknown, read: ReadAs): TranscriptEvent[] {
+  const progress = read(AgentProgressData, data);
+  if (progress === undefined) return [];
   // The nested message has no isSidechain flag; it is a subagent's, so it is a sidechain line.
-  return eventsOf(parsed.data.message, true, parsed.data.agentId ?? undefined);
+  return eventsOf(progress.message, true, progress.agentId ?? undefined, read);
 }
 
-function assistantEvents(raw: RawLine, info: LineInfo): TranscriptEvent[] {
+function assistantEvents(raw: RawLine, info: LineInfo, read: ReadAs): TranscriptEvent[] {
   const content = raw.message?.content;
   if (!Array.isArray(content)) return [];
-  const blocks = content.flatMap(assistantBlock);
-  const usage = usageOf(raw.message?.usage);
+  const blocks = content.flatMap((block) => assistantBlock(block, read));
+  const usage = usageOf(raw.message?.usage, read);
   // A line of only thinking (or anything new) still reports the message's usage (SPEC §12).
   if (blocks.length === 0 && !usage) return [];
   // Without message.id the line cannot share a message with another line.
@@ -270,10 +273,9 @@ function assistantEvents(raw: RawLine, info: LineInfo): TranscriptEvent[] {
 const whole = (n: number | null | undefined) => (typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : 0);
 
 /** The four counts, each a whole number ≥ 0 (anything else counts 0); undefined when the line has no usage. */
-function usageOf(data: unknown): z.infer<typeof LineUsageSchema> | undefined {
-  const parsed = RawUsage.safeParse(data);
-  if (!parsed.success) return undefined;
-  const u = parsed.data;
+function usageOf(data: unknown, read: ReadAs): z.infer<typeof LineUsageSchema> | undefined {
+  const u = read(RawUsage, data);
+  if (u === undefined) return undefined;
   return {
     input: whole(u.input_tokens),
     output: whole(u.output_tokens),
@@ -282,15 +284,15 @@ function usageOf(data: unknown): z.infer<typeof LineUsageSchema> | undefined {
   };
 }
 
-function assistantBlock(block: unknown): AssistantBlock[] {
-  const text = RawTextBlock.safeParse(block);
-  if (text.success) return [{ type: "text", text: text.data.text }];
-  const use = RawToolUseBlock.safeParse(block);
-  if (use.success) return [{ type: "tool_use", id: use.data.id, name: use.data.name, input: use.data.input ?? {} }];
+function assistantBlock(block: unknown, read: ReadAs): AssistantBlock[] {
+  const text = read(RawTextBlock, block);
+  if (text !== undefined) return [{ type: "text", text: text.text }];
+  const use = read(RawToolUseBlock, block);
+  if (use !== undefined) return [{ type: "tool_use", id: use.id, name: use.name, input: use.input ?? {} }];
   return []; // thinking, redacted_thinking, server tools, anything new
 }
 
-function userEvents(raw: RawLine, info: LineInfo): TranscriptEvent[] {
+function userEvents(raw: RawLine, info: LineInfo, read: ReadAs): TranscriptEvent[] {
   if (raw.isCompactSummary === true) return [{ kind: "compact", source: "summary", ...info }];
   const content = raw.message?.content;
   if (typeof content === "string") return [userText(content, raw, info)];
@@ -298,17 +300,17 @@ function userEvents(raw: RawLine, info: LineInfo): TranscriptEvent[] {
   const events: TranscriptEvent[] = [];
   const texts: string[] = [];
   for (const block of content) {
-    const result = RawToolResultBlock.safeParse(block);
-    if (result.success) events.push(toolResult(result.data, info, typeof raw.toolDenialKind === "string"));
-    const text = RawTextBlock.safeParse(block);
-    if (text.success) texts.push(text.data.text);
+    const result = read(RawToolResultBlock, block);
+    if (result !== undefined) events.push(toolResult(result, info, typeof raw.toolDenialKind === "string", read));
+    const text = read(RawTextBlock, block);
+    if (text !== undefined) texts.push(text.text);
   }
   if (texts.length > 0) events.push(userText(texts.join("\n"), raw, info));
   return events;
 }
 
-function toolResult(block: z.infer<typeof RawToolResultBlock>, info: LineInfo, denied: boolean): ToolResultEvent {
-  const text = flattenResultContent(block.content);
+function toolResult(block: z.infer<typeof RawToolResultBlock>, info: LineInfo, denied: boolean, read: ReadAs): ToolResultEvent {
+  const text = flattenResultContent(block.content, read);
   return {
     kind: "tool_result",
     toolUseId: block.tool_use_id,
@@ -326,13 +328,13 @@ function holdsMoreThanText(content: unknown): boolean {
 }
 
 /** A tool result's content is a string or a list of blocks; keep the text, drop images and the rest. */
-export function flattenResultContent(content: unknown): string {
+export function flattenResultContent(content: unknown, read: ReadAs = conformingValue): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
     .flatMap((block) => {
-      const text = RawTextBlock.safeParse(block);
-      return text.success ? [text.data.text] : [];
+      const text = read(RawTextBlock, block);
+      return text !== undefined ? [text.text] : [];
     })
     .join("\n");
 }

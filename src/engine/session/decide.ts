@@ -1,6 +1,6 @@
 import type { Scope } from "../vocabulary.js";
 import { budgetsInForce, decideToolCall, type GateBudget, type GateDecision, type GateInput } from "../gate.js";
-import { effectOf, findExactRepeat, inputDigest, type RanCall } from "../redundancy.js";
+import { effectOf, findExactRepeat, inputDigest, type RanCall, type Sha256Hex } from "../redundancy.js";
 import { defaultConfig } from "../signals.js";
 import type { CallEvent } from "./scope-events.js";
 import type { GateSource, RanCallState, ScopeState, SessionState } from "./state.js";
@@ -50,8 +50,14 @@ export interface CallToDecide {
   guards?: GuardsInForce;
 }
 
-export function decideCall(scope: ScopeState, scopeName: Scope, gate: GateSource | undefined, call: CallToDecide): CallDecision {
-  const digest = inputDigest(call.input);
+export function decideCall(
+  scope: ScopeState,
+  scopeName: Scope,
+  gate: GateSource | undefined,
+  call: CallToDecide,
+  sha256?: Sha256Hex,
+): CallDecision {
+  const digest = inputDigest(call.input, sha256);
   // A call acting as tool_call or delegate may change anything, as a shell command does.
   const effect = call.actsAs ? ({ kind: "exec" } as const) : effectOf(call.tool, call.input);
   const repeat = findExactRepeat(scope.history, { tool: call.tool, digest, effect }, Object.values(scope.pending));
@@ -147,13 +153,19 @@ export interface SessionDecision extends CallDecision {
  * the gate in force, the budgets that bind the scope's task tree, the exact
  * repeat rule and the gate's table. Pure; the caller reduces `events`.
  */
-export function decideInSession(session: SessionState, key: ScopeKey, call: SessionCall, user: UserSettings): SessionDecision {
+export function decideInSession(
+  session: SessionState,
+  key: ScopeKey,
+  call: SessionCall,
+  user: UserSettings,
+  sha256?: Sha256Hex,
+): SessionDecision {
   const gate = gateOf(session, key);
   const scopeName = decisionScopeOf(key, gate);
   const budget = budgetOf(session, key, user, call);
   const guards = guardsInForce(user.guards, gate?.guards);
   const { model: _model, windowSpend: _window, ...toDecide } = call;
-  const decided = decideCall(scopeAt(session, key), scopeName, gate, { ...toDecide, guards, ...(budget ? { budget } : {}) });
+  const decided = decideCall(scopeAt(session, key), scopeName, gate, { ...toDecide, guards, ...(budget ? { budget } : {}) }, sha256);
   return {
     ...decided,
     scopeName,

@@ -410,7 +410,7 @@ export function callMessageOf(
 /** Keeps a record's newest `keep` keys (insertion order: newest last). */
 function forgetOldest(record: Record<string, unknown>, keep: number): void {
   const keys = Object.keys(record);
-  for (const old of keys.slice(0, Math.max(0, keys.length - keep))) delete record[old];
+  for (let i = 0; i < keys.length - keep; i++) delete record[keys[i]!];
 }
 
 /** The loop ended: what is still pending was let through but never ran (refused by Claude Code's permissions, interrupted): not a step. */
