@@ -2,7 +2,7 @@
 // inline CSS and SVG, no script, nothing fetched. It lays out a HistoryReport
 // and computes nothing but layout. Prompts and descriptions are model or user
 // text: everything from the sessions is escaped.
-import { escapeHtml } from "../summary/html-parts.js";
+import { escapeHtml, pageStart } from "../summary/html-parts.js";
 import type { BudgetEffect, BudgetSetting } from "./budgets.js";
 import { bytesText, grouped, percentText, plural, shortSession, subagentLabel, taskLabel, tokensText, usdText } from "./labels.js";
 import type { HistoryReport, TaskView } from "./report.js";
@@ -258,16 +258,7 @@ ${repeatsSection(report)}
 <h2>Suggested settings</h2>
 ${suggestionsSection(report)}
 </section>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>utility replay: ${e(title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
+  return `${pageStart(`utility replay: ${title}`, CSS)}
 <header>
 <h1>utility replay</h1>
 <p class="meta">${e(title)}</p>

@@ -148,3 +148,20 @@ export function describeEntry(entry: EntryView, track: TrackView): string {
 export function linked(entry: EntryView, inner: string): string {
   return `<a href="#r${entry.record}">${inner}</a>`;
 }
+
+/**
+ * The start of a self-contained page, up to `<body>`: nothing is fetched
+ * (the content security policy allows inline styles only).
+ */
+export function pageStart(title: string, css: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${css}</style>
+</head>
+<body>`;
+}

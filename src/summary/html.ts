@@ -6,7 +6,18 @@
 import { ACTIONS } from "../engine/vocabulary.js";
 import { formatUsd } from "../engine/prices.js";
 import { stepsChartSvg, spendChartsSvg } from "./html-budget-charts.js";
-import { ACTION_COLORS, BUDGET_COLOR, escapeHtml, minus, NO_REPORT_COLOR, REFUSED_COLOR, tokensText, W, whereText } from "./html-parts.js";
+import {
+  ACTION_COLORS,
+  BUDGET_COLOR,
+  escapeHtml,
+  minus,
+  NO_REPORT_COLOR,
+  pageStart,
+  REFUSED_COLOR,
+  tokensText,
+  W,
+  whereText,
+} from "./html-parts.js";
 import { recordsTable, spendTables, summaryTable } from "./html-tables.js";
 import { uChartSvg } from "./html-u-chart.js";
 import type { EntryView, ReportView } from "./report-view.js";
@@ -184,16 +195,7 @@ export function renderReportHtml(view: ReportView): string {
     view.from && view.to ? `${view.from} → ${view.to}` : undefined,
     view.source ? `from ${view.source}` : undefined,
   ].filter(Boolean);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>utility report: ${escapeHtml(session)}</title>
-<style>${CSS}</style>
-</head>
-<body>
+  return `${pageStart(`utility report: ${session}`, CSS)}
 <header>
 <h1>utility report</h1>
 <p class="meta">session <code>${escapeHtml(session)}</code> · ${meta.map(escapeHtml).join(" · ")}</p>
