@@ -59,7 +59,12 @@ describe("plugin userConfig reaches the hooks as CLAUDE_PLUGIN_OPTION_*", () => 
       CLAUDE_PLUGIN_OPTION_MAX_AGENTS: "0",
       CLAUDE_PLUGIN_OPTION_COST_BUDGET_USD: "0.5",
     });
-    expect(parseUserConfig(env)).toEqual({ budgets: { tokenBudget: 50000, maxAgents: 0, costBudgetUsd: 0.5 }, problems: [] });
+    expect(parseUserConfig(env)).toEqual({
+      budgets: { tokenBudget: 50000, maxAgents: 0, costBudgetUsd: 0.5 },
+      session: {},
+      guards: {},
+      problems: [],
+    });
   }, 90_000);
 
   it("a hand-edited value outside the manifest's bounds is passed on unchecked, and the plugin's parser refuses it by name", async () => {

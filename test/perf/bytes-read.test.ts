@@ -97,7 +97,7 @@ describe.skipIf(!existsSync("/proc/self/io"))("the PreToolUse hot path on a 50 M
     expect(gated.output).toEqual({
       hookSpecificOutput: {
         hookEventName: "PreToolUse",
-        additionalContext: expect.stringMatching(/^utility: step \d+\/10 · opus · StepCost /),
+        additionalContext: expect.stringMatching(/^utility: \d+ of 10 steps taken · opus · StepCost /),
       },
     });
     expect(ungated.decision).toBe("observed");

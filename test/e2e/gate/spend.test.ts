@@ -91,8 +91,10 @@ describe("a gated task with a token budget", () => {
     const steps = report.spend.steps.filter((s: { tool?: string }) => s.tool === "Bash");
     // Each of the four calls' messages once: 1005 tokens each, priced at the model's family.
     expect(steps.filter((s: { total: number }) => s.total === 1005)).toHaveLength(4);
-    expect(report.spend.total.total).toBeGreaterThanOrEqual(4 * 1005);
-    expect(report.spend.total.costUsd).toBeGreaterThan(0);
+    // The session's spend at the top of every --json output (SPEC §9): its four counts, their total, and the cost.
+    expect(report.spend.total).toBeGreaterThanOrEqual(4 * 1005);
+    expect(Object.keys(report.spend.tokens).sort()).toEqual(["cacheCreation", "cacheRead", "input", "output"]);
+    expect(report.spend.costUsd).toBeGreaterThan(0);
     const text = await cli(["report", run.sessionId!], { env: { UTILITY_DATA_DIR: dataDirOf(run) } });
     expect(text.stdout).toMatch(
       /^ {2}spend: [0-9,]+ tokens \(input [0-9,]+, output [0-9,]+, cache writes 0, cache reads 0\), about \$[0-9.]+$/m,
@@ -102,7 +104,7 @@ describe("a gated task with a token budget", () => {
   it("tells the model its spend against the budget on the utility: line", () => {
     const afterSecond = run.model.mainRequests()[3]!; // the prompt, the Skill result, after the first call, after the second
     expect(systemMessageTexts(afterSecond, true).join("\n")).toMatch(
-      /PreToolUse:Bash hook additional context: utility: step 2\/10 · [a-z]+ · StepCost [0-9.]+ · respond [0-9.]+ · tokens 3k\/5k/,
+      /PreToolUse:Bash hook additional context: utility: 2 of 10 steps taken · [a-z]+ · StepCost retrieve\/verify\/tool_call\/delegate [0-9.]+ · respond [0-9.]+ · stop 0 · tokens 3k\/5k/,
     );
   });
 });

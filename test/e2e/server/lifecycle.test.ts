@@ -53,7 +53,7 @@ describe("a call made while the server is still starting", () => {
   });
 
   it("the SessionStart hook, tired of waiting, said it has not started, pointing at /mcp", () => {
-    expect(toldBefore(ungated)).toContain(keptOffMessage("unknown", PLUGIN_ROOT));
+    expect(toldBefore(ungated)).toContain(keptOffMessage("unknown", PLUGIN_ROOT, "utility@inline"));
   });
 });
 
@@ -124,7 +124,7 @@ describe("--strict-mcp-config keeps the server off", () => {
 
   it("the model is told why, and what the user can do, before its first turn", () => {
     const told = toldBefore(run);
-    expect(told).toContain(keptOffMessage("strict", PLUGIN_ROOT));
+    expect(told).toContain(keptOffMessage("strict", PLUGIN_ROOT, "utility@inline"));
     expect(told).toContain("start Claude Code without --strict-mcp-config");
   });
 });
@@ -161,7 +161,7 @@ describe.skipIf(!canOverlayEtc())(
       expect(resultFor(run.model.mainRequests(), ids.call).text).toMatch(NOT_CONNECTED);
       expect(ran(join(marks, "policy"))).toBe(false);
       const told = toldBefore(run);
-      expect(told).toContain(keptOffMessage("policy", PLUGIN_ROOT));
+      expect(told).toContain(keptOffMessage("policy", PLUGIN_ROOT, "utility@inline"));
       expect(told).toContain(`{"serverCommand": ["node", "${PLUGIN_ROOT}/dist/server.js"]}`);
     });
   },
