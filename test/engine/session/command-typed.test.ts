@@ -80,3 +80,15 @@ describe("command_typed", () => {
     expect(JSON.stringify(start)).toBe(before);
   });
 });
+
+describe("a command with no switch after a switch", () => {
+  it("leaves the gate on, vouched or not", () => {
+    const on = fold([vouch("k1", "on"), typed("k1", "on")]).session;
+    for (const events of [[typed("status")], [vouch("k2"), typed("k2")]]) {
+      const r = fold(events, on);
+      expect(r.session.manualGate).toBe(true);
+      expect(r.switchedNow).toBeUndefined();
+      expect(r.session.switchSeq).toBe(1);
+    }
+  });
+});
