@@ -401,8 +401,9 @@ export function callMessageOf(
 ): { messageId: string; model?: string; tokens: TokenCounts } | undefined {
   const callKey = idKey(toolUseId);
   const messageId = scope.callMessages && Object.hasOwn(scope.callMessages, callKey) ? scope.callMessages[callKey]! : undefined;
-  const key = messageId === undefined ? undefined : idKey(messageId);
-  if (messageId === undefined || key === undefined || !scope.messages || !Object.hasOwn(scope.messages, key)) return undefined;
+  if (messageId === undefined) return undefined;
+  const key = idKey(messageId);
+  if (!scope.messages || !Object.hasOwn(scope.messages, key)) return undefined;
   const model = scope.messageModels && Object.hasOwn(scope.messageModels, key) ? scope.messageModels[key] : undefined;
   return { messageId, ...(model !== undefined ? { model } : {}), tokens: { ...scope.messages[key]! } };
 }
