@@ -384,7 +384,6 @@ function isNewest(record: Readonly<Record<string, unknown>> | undefined, key: st
 /** Are `keys` the record's newest keys, in this order, each naming `value`? (Re-adding them would change nothing.) */
 function newestAre(record: Readonly<Record<string, string>> | undefined, keys: readonly string[], value: string): boolean {
   if (record === undefined) return false;
-  if (keys.length === 0) return true;
   if (!keys.every((key) => Object.hasOwn(record, key) && record[key] === value)) return false;
   const all = Object.keys(record);
   return keys.every((key, i) => all[all.length - keys.length + i] === key);

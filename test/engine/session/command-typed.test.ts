@@ -92,3 +92,14 @@ describe("a command with no switch after a switch", () => {
     }
   });
 });
+
+describe("a newer command repeating the switch in force", () => {
+  it("applies it again and says so: it is the newest switch now", () => {
+    const off = fold([vouch("k1", "off"), typed("k1", "off")]).session;
+    expect(off.switchSeq).toBe(1);
+    const again = fold([vouch("k2", "off"), typed("k2", "off")], off);
+    expect(again.switchedNow).toBe("off");
+    expect(again.session.switchSeq).toBe(2);
+    expect(again.session.manualGate).toBe(false);
+  });
+});

@@ -185,6 +185,16 @@ describe("a scope's skills, lines read and stops", () => {
     expect(s.main.sources).toEqual([source]);
   });
 
+  it("skills of different files are all kept, in the order they loaded", () => {
+    const one = { ...manualSource(), file: "/s/one/SKILL.md" };
+    const two = { ...manualSource(), file: "/s/two/SKILL.md" };
+    const s = reduceAll(fresh(), [
+      { kind: "skill_loaded", scope: "main", source: one },
+      { kind: "skill_loaded", scope: "main", source: two },
+    ]).session;
+    expect(s.main.sources.map((x) => x.file)).toEqual([one.file, two.file]);
+  });
+
   it("lines read: the offset, and which file (forgotten when none is given)", () => {
     const s = reduce(fresh(), { kind: "lines_read", scope: "main", offset: 42, transcriptId: "1:2" }).session;
     expect(s.main).toMatchObject({ offset: 42, transcriptId: "1:2" });

@@ -47,6 +47,18 @@ describe("each message is counted once, while it is remembered", () => {
     expect(callMessageOf(s, "t1")).toMatchObject({ messageId: "m2", tokens: tokens(2) });
   });
 
+  it("a message naming calls again takes each of them, though another message named one first", () => {
+    const s = run([usage("m1", 1, ["t1"]), usage("m2", 2, ["t2"]), usage("m2", 2, ["t1", "t2"])]).state;
+    expect(callMessageOf(s, "t1")?.messageId).toBe("m2");
+    expect(callMessageOf(s, "t2")?.messageId).toBe("m2");
+  });
+
+  it("an empty id and __proto__ are two messages; a call no message named has none, whatever ids are remembered", () => {
+    const s = run([usage("", 3), usage("__proto__", 5), usage("undefined", 7)]).state;
+    expect(s.spend?.tokens.input).toBe(15);
+    expect(callMessageOf(s, "t1")).toBeUndefined();
+  });
+
   it("the call-message memory keeps the newest ids: an id named again outlives those named after it first", () => {
     const keep = 4 * MESSAGE_MEMORY;
     const events: ScopeEvent[] = [usage("m0", 1, ["t0"])];
@@ -62,8 +74,8 @@ describe("each message is counted once, while it is remembered", () => {
 
 describe("a line that tells nothing new copies nothing", () => {
   it("the repeated newest line of a message leaves every memory shared with the given state", () => {
-    const before = run([call("t1"), usage("m1", 5, ["t1"])]).state;
-    const after = run([usage("m1", 5, ["t1"])], before).state;
+    const before = run([call("t1"), call("t2"), usage("m1", 5, ["t1", "t2"])]).state;
+    const after = run([usage("m1", 5, ["t1", "t2"])], before).state;
     expect(after.messages).toBe(before.messages);
     expect(after.messageModels).toBe(before.messageModels);
     expect(after.callMessages).toBe(before.callMessages);

@@ -135,7 +135,7 @@ describe("small views", () => {
   it("lastModelOf: the model of the newest message read in the scope, if any", () => {
     const s = session();
     expect(lastModelOf(s, "main")).toBeUndefined();
-    s.main.messageModels = { m1: "claude-haiku-4-5", m2: "claude-opus-4-5" };
+    s.main.messageModels = { m1: "claude-haiku-4-5", m2: "claude-sonnet-4-5", m3: "claude-opus-4-5" };
     expect(lastModelOf(s, "main")).toBe("claude-opus-4-5");
     expect(lastModelOf(s, "agent:now")).toBeUndefined();
   });
