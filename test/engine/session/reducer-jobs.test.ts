@@ -169,6 +169,11 @@ describe("refunds", () => {
     expect(r.outcomes.map((o) => o.toolUseId)).toEqual(["__proto__"]);
   });
 
+  it("a job's end by job id alone leaves a pending launch be, even one whose id is spelled undefined", () => {
+    const s = run([call("undefined", "Bash", BG), { kind: "background_ended", jobId: "bash_1" }]);
+    expect(s.pending.undefined!.effect).toEqual(BG);
+  });
+
   it("a job's end naming a pending call that launched no job leaves it as it is", () => {
     const s = run([call("t1", "Read", { kind: "neutral" }), { kind: "background_ended", toolUseId: "t1" }]);
     expect(s.pending.t1!.effect).toEqual({ kind: "neutral" });
