@@ -20,6 +20,7 @@ describe("readPrompt", () => {
     expect(readPrompt("/utility on")).toEqual({ own: true, slash: true, switch: "on" });
     expect(readPrompt("  /utility:utility OFF")).toEqual({ own: true, slash: true, switch: "off" });
     expect(readPrompt("/utility on please")).toMatchObject({ switch: "on" });
+    expect(readPrompt("/utility   off")).toMatchObject({ switch: "off" }); // spaces as typed
     expect(readPrompt("/utility onward")).toEqual({ own: true, slash: true });
   });
 

@@ -86,4 +86,16 @@ describe("ingestEvent", () => {
     expect(ingestEvents(events, "main").map((e) => e.kind)).toEqual(["prompt_line", "prompt_line"]);
     expect(promptKeysIn(events)).toEqual([promptKey("a"), ""]);
   });
+
+  it("promptKeysIn: no key for a line that is not a user's (an assistant message, a compaction)", () => {
+    const others = [
+      ...one({
+        type: "assistant",
+        message: { id: "m1", role: "assistant", model: "claude-opus-4-5", content: [{ type: "text", text: "hi" }] },
+      }),
+      ...one({ type: "system", subtype: "compact_boundary", content: "Conversation compacted" }),
+    ];
+    expect(others.length).toBeGreaterThan(0);
+    expect(promptKeysIn(others)).toEqual([]);
+  });
 });

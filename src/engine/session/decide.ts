@@ -227,7 +227,8 @@ export function scopeLineOf(session: SessionState, key: ScopeKey, user: UserSett
     scope: decisionScopeOf(key, gate),
     agentsLaunched: spend.agentsLaunched,
   };
-  const budget = budgetOf(session, key, user, model !== undefined ? { model } : {});
+  // The line reads no part of the budget that depends on the call's model (only a computed StepCost does).
+  const budget = budgetOf(session, key, user, {});
   if (!budget) return formatContextLine(base);
   const budgets = budgetsInForce({ budget });
   const closed =

@@ -177,7 +177,7 @@ function scopeEvents(session: SessionDraft, key: ScopeKey, events: readonly Scop
 }
 
 function addDelta(session: SessionDraft, before: ScopeState["spend"], after: ScopeState["spend"]): void {
-  if (!after || after === before) return;
+  if (!after) return;
   const total = (session.spend ??= zeroSpend());
   const was = before ?? zeroSpend();
   addTokens(total.tokens, after.tokens, was.tokens);
@@ -247,7 +247,7 @@ function promptLine(session: SessionDraft, event: Extract<SessionEvent, { kind: 
   const prompts = session.prompts ?? {};
   const vouch = Object.hasOwn(prompts, event.key) ? prompts[event.key] : undefined;
   const kind = classifyPrompt(event.lineKind, event.key, () => vouch !== undefined);
-  if (vouch) delete prompts[event.key];
+  delete prompts[event.key];
   const outcome: PromptOutcome = { key: event.key, kind };
   out.prompts.push(outcome);
   if (kind !== "typed" || !vouch) return;
@@ -274,7 +274,7 @@ function applySwitch(session: SessionDraft, vouch: VouchedPrompt, outcome: Promp
 function commandTyped(session: SessionDraft, event: Extract<SessionEvent, { kind: "command_typed" }>, out: Out): void {
   const prompts = session.prompts ?? {};
   const vouch = Object.hasOwn(prompts, event.key) ? prompts[event.key] : undefined;
-  if (vouch) delete prompts[event.key];
+  delete prompts[event.key];
   if (!event.switch) return;
   const seq = vouch?.seq ?? (session.promptSeq = (session.promptSeq ?? 0) + 1);
   const switchSeq = session.switchSeq ?? 0;

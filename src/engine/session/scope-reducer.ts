@@ -384,7 +384,6 @@ function isNewest(record: Readonly<Record<string, unknown>> | undefined, key: st
 /** Are `keys` the record's newest keys, in this order, each naming `value`? (Re-adding them would change nothing.) */
 function newestAre(record: Readonly<Record<string, string>> | undefined, keys: readonly string[], value: string): boolean {
   if (record === undefined) return false;
-  if (keys.length === 0) return true;
   if (!keys.every((key) => Object.hasOwn(record, key) && record[key] === value)) return false;
   const all = Object.keys(record);
   return keys.every((key, i) => all[all.length - keys.length + i] === key);
@@ -401,8 +400,9 @@ export function callMessageOf(
 ): { messageId: string; model?: string; tokens: TokenCounts } | undefined {
   const callKey = idKey(toolUseId);
   const messageId = scope.callMessages && Object.hasOwn(scope.callMessages, callKey) ? scope.callMessages[callKey]! : undefined;
-  const key = messageId === undefined ? undefined : idKey(messageId);
-  if (messageId === undefined || key === undefined || !scope.messages || !Object.hasOwn(scope.messages, key)) return undefined;
+  if (messageId === undefined) return undefined;
+  const key = idKey(messageId);
+  if (!scope.messages || !Object.hasOwn(scope.messages, key)) return undefined;
   const model = scope.messageModels && Object.hasOwn(scope.messageModels, key) ? scope.messageModels[key] : undefined;
   return { messageId, ...(model !== undefined ? { model } : {}), tokens: { ...scope.messages[key]! } };
 }

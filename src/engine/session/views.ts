@@ -29,10 +29,9 @@ export function rootTaskOf(session: SessionState, key: ScopeKey): number {
   return key === "main" ? session.main.task : (scopeAt(session, key).rootTask ?? session.main.task);
 }
 
-/** The scopes of one root task: the main scope (while that task is its current one) and every subagent launched in it. */
-function treeOf(session: SessionState, rootTask: number): { main: ScopeState; agents: ScopeState[] } {
-  const agents = Object.values(session.agents).filter((agent) => agent.rootTask === rootTask);
-  return { main: rootTask === session.main.task ? session.main : { ...session.main, task: rootTask, spend: zeroSpend() }, agents };
+/** One root task's main scope: the main scope while that task is its current one, or an empty one of that task (rootTaskSpend adds the task's subagents). */
+function rootOf(session: SessionState, rootTask: number): ScopeState {
+  return rootTask === session.main.task ? session.main : { ...session.main, task: rootTask, spend: zeroSpend() };
 }
 
 /**
@@ -42,8 +41,7 @@ function treeOf(session: SessionState, rootTask: number): { main: ScopeState; ag
  * the task it was launched in.
  */
 export function rootSpendOf(session: SessionState, key: ScopeKey): Spend {
-  const tree = treeOf(session, rootTaskOf(session, key));
-  return rootTaskSpend(tree.main, tree.agents);
+  return rootTaskSpend(rootOf(session, rootTaskOf(session, key)), Object.values(session.agents));
 }
 
 /**

@@ -80,3 +80,26 @@ describe("command_typed", () => {
     expect(JSON.stringify(start)).toBe(before);
   });
 });
+
+describe("a command with no switch after a switch", () => {
+  it("leaves the gate on, vouched or not", () => {
+    const on = fold([vouch("k1", "on"), typed("k1", "on")]).session;
+    for (const events of [[typed("status")], [vouch("k2"), typed("k2")]]) {
+      const r = fold(events, on);
+      expect(r.session.manualGate).toBe(true);
+      expect(r.switchedNow).toBeUndefined();
+      expect(r.session.switchSeq).toBe(1);
+    }
+  });
+});
+
+describe("a newer command repeating the switch in force", () => {
+  it("applies it again and says so: it is the newest switch now", () => {
+    const off = fold([vouch("k1", "off"), typed("k1", "off")]).session;
+    expect(off.switchSeq).toBe(1);
+    const again = fold([vouch("k2", "off"), typed("k2", "off")], off);
+    expect(again.switchedNow).toBe("off");
+    expect(again.session.switchSeq).toBe(2);
+    expect(again.session.manualGate).toBe(false);
+  });
+});

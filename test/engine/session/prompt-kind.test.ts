@@ -86,6 +86,7 @@ describe("classifyPrompt", () => {
     expect(classifyPrompt("typed", "k1", vouched("k1"))).toBe("typed");
     expect(classifyPrompt("typed", "k1", vouched("k2"))).toBe("unvouched");
     expect(classifyPrompt("typed", undefined, vouched("k1"))).toBe("unvouched");
+    expect(classifyPrompt("typed", undefined, () => true)).toBe("unvouched"); // no prompt id: nothing can vouch for it
   });
 
   it("the empty key (a version without prompt ids) can be vouched for", () => {

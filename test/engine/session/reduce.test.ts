@@ -185,6 +185,16 @@ describe("a scope's skills, lines read and stops", () => {
     expect(s.main.sources).toEqual([source]);
   });
 
+  it("skills of different files are all kept, in the order they loaded", () => {
+    const one = { ...manualSource(), file: "/s/one/SKILL.md" };
+    const two = { ...manualSource(), file: "/s/two/SKILL.md" };
+    const s = reduceAll(fresh(), [
+      { kind: "skill_loaded", scope: "main", source: one },
+      { kind: "skill_loaded", scope: "main", source: two },
+    ]).session;
+    expect(s.main.sources.map((x) => x.file)).toEqual([one.file, two.file]);
+  });
+
   it("lines read: the offset, and which file (forgotten when none is given)", () => {
     const s = reduce(fresh(), { kind: "lines_read", scope: "main", offset: 42, transcriptId: "1:2" }).session;
     expect(s.main).toMatchObject({ offset: 42, transcriptId: "1:2" });
@@ -259,5 +269,37 @@ describe("the session's spend: every scope, every task", () => {
     const r = reduceAll(fresh(), events);
     expect(r.session.main.step).toBe(0);
     expect(r.outcomes).toMatchObject([{ scope: "main", toolUseId: "t1", outcome: "denied" }]);
+  });
+});
+
+describe("the session's spend of a message counted as it grows", () => {
+  it("adds only what each later line of a message adds, in each of the four counts", () => {
+    const grow = (n: number): SessionEvent => ({
+      kind: "scope",
+      scope: "main",
+      event: {
+        kind: "usage",
+        messageId: "m1",
+        model: "claude-opus-4-5",
+        tokens: { input: 10, output: n, cacheCreation: 2 * n, cacheRead: 3 * n },
+        toolUseIds: [],
+      },
+    });
+    const s = reduceAll(fresh(), [grow(1), grow(4), grow(4), grow(5)]).session;
+    const final = { input: 10, output: 5, cacheCreation: 10, cacheRead: 15 };
+    expect(s.spend!.tokens).toEqual(final);
+    expect(s.spend!.byModel).toEqual({ "claude-opus-4-5": final });
+  });
+});
+
+describe("a transient reduction", () => {
+  it("changes the given session in place and returns it; without the option the given one is left alone", () => {
+    const given = reduceAll(fresh(), [usage("main", "m1", 3)]).session;
+    const copied = reduceAll(given, [usage("main", "m2", 4)]);
+    expect(copied.session).not.toBe(given);
+    expect(given.spend!.tokens.input).toBe(3);
+    const inPlace = reduceAll(given, [usage("main", "m2", 4)], { transient: true });
+    expect(inPlace.session).toBe(given);
+    expect(given.spend!.tokens.input).toBe(7);
   });
 });

@@ -132,3 +132,50 @@ describe("steps without spend or ids", () => {
     expect(s.step).toBe(1);
   });
 });
+
+describe("refunds", () => {
+  it("a denied call never run is refunded at the turn's end, its outcome denied; one not denied is only taken off the count", () => {
+    const denied = applyEvents(pendingOnly(), [
+      { kind: "denied", toolUseId: "a" },
+      { kind: "turn_end", subagent: false },
+    ]);
+    expect(denied.outcomes).toEqual([{ toolUseId: "a", tool: "Read", step: 1, outcome: "denied", resultBytes: 0 }]);
+    expect(denied.state.step).toBe(0);
+    expect(denied.state.spend).toBeUndefined();
+    const notDenied = applyEvents(pendingOnly(), [{ kind: "turn_end", subagent: false }]);
+    expect(notDenied.outcomes).toEqual([]);
+    expect(notDenied.state.step).toBe(0);
+  });
+
+  it("a refund takes one tool call off the spend", () => {
+    const s = run([
+      call("t1", "Read", { kind: "neutral" }),
+      result("t1"),
+      call("t2", "Read", { kind: "neutral" }),
+      call("t3", "Read", { kind: "neutral" }),
+      { kind: "denied", toolUseId: "t3" },
+      { kind: "turn_end", subagent: false },
+    ]);
+    expect(s.spend?.toolCalls).toBe(1); // t2 never came back, t3 was refused: only t1 ran
+    expect(s.step).toBe(1);
+  });
+
+  it("a refused call's outcome names it by its own id, __proto__ included", () => {
+    const r = applyEvents(newScope(), [
+      call("__proto__", "Read", { kind: "neutral" }),
+      { kind: "denied", toolUseId: "__proto__" },
+      { kind: "turn_end", subagent: false },
+    ]);
+    expect(r.outcomes.map((o) => o.toolUseId)).toEqual(["__proto__"]);
+  });
+
+  it("a job's end by job id alone leaves a pending launch be, even one whose id is spelled undefined", () => {
+    const s = run([call("undefined", "Bash", BG), { kind: "background_ended", jobId: "bash_1" }]);
+    expect(s.pending.undefined!.effect).toEqual(BG);
+  });
+
+  it("a job's end naming a pending call that launched no job leaves it as it is", () => {
+    const s = run([call("t1", "Read", { kind: "neutral" }), { kind: "background_ended", toolUseId: "t1" }]);
+    expect(s.pending.t1!.effect).toEqual({ kind: "neutral" });
+  });
+});

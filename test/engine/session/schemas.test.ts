@@ -53,6 +53,9 @@ describe("ScopeEventSchema", () => {
     }
     expect(ScopeEventSchema.safeParse({ ...EVERY_EVENT[1], decision: "" }).success).toBe(false);
     expect(ScopeEventSchema.safeParse({ ...EVERY_EVENT[1], action: "wander" }).success).toBe(false);
+    for (const actsAs of ["tool_call", "delegate"]) expect(ScopeEventSchema.parse({ ...EVERY_EVENT[1], actsAs })).toMatchObject({ actsAs });
+    expect(ScopeEventSchema.safeParse({ ...EVERY_EVENT[1], actsAs: "" }).success).toBe(false);
+    expect(ScopeEventSchema.safeParse({ ...EVERY_EVENT[1], actsAs: "retrieve" }).success).toBe(false);
   });
 
   it("checks each field's type", () => {
@@ -208,6 +211,9 @@ describe("scope keys", () => {
   it("main and agent:<id>, and back", () => {
     expect(ScopeKeySchema.safeParse("main").success).toBe(true);
     expect(ScopeKeySchema.safeParse("agent:a1").success).toBe(true);
+    // Not a string, though its text would match: an array or an object naming an agent.
+    expect(ScopeKeySchema.safeParse(["agent:a1"]).success).toBe(false);
+    expect(ScopeKeySchema.safeParse({ toString: () => "agent:a1" }).success).toBe(false);
     expect(agentKey("a1")).toBe("agent:a1");
     expect(agentIdOf(agentKey("a:b"))).toBe("a:b");
     expect(agentIdOf("main")).toBeUndefined();

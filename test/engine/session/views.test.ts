@@ -6,6 +6,7 @@ import {
   decisionScopeOf,
   frontmatterBudgetsOf,
   gateOf,
+  lastModelOf,
   launchesOf,
   pendingCalls,
   rootSpendOf,
@@ -124,5 +125,18 @@ describe("small views", () => {
       return [];
     });
     expect(asked).toBe(false);
+    stillAwaiting({ ...newScope(), awaitingActivation: true }, () => {
+      asked = true;
+      return [];
+    });
+    expect(asked).toBe(false); // the whole wait: no line can end it, none is read
+  });
+
+  it("lastModelOf: the model of the newest message read in the scope, if any", () => {
+    const s = session();
+    expect(lastModelOf(s, "main")).toBeUndefined();
+    s.main.messageModels = { m1: "claude-haiku-4-5", m2: "claude-sonnet-4-5", m3: "claude-opus-4-5" };
+    expect(lastModelOf(s, "main")).toBe("claude-opus-4-5");
+    expect(lastModelOf(s, "agent:now")).toBeUndefined();
   });
 });
