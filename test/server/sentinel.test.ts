@@ -74,7 +74,9 @@ describe("SessionStart: is the hook server running for this Claude Code?", () =>
 
   it("otherwise points at /mcp", async () => {
     const { run } = setup({ managedSettings: () => ["not json", '{"model":"x"}'] });
-    expect(((await run()).output as { systemMessage: string }).systemMessage).toBe(keptOffMessage("unknown", "/plugins/utility", "utility@<marketplace>"));
+    expect(((await run()).output as { systemMessage: string }).systemMessage).toBe(
+      keptOffMessage("unknown", "/plugins/utility", "utility@<marketplace>"),
+    );
   });
 
   it("every message says that every tool call is refused, and how to turn the plugin off", () => {
