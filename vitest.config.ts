@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // vitest runs one file at a time on 2 cores by default (cores - 1); most files wait on processes (Claude Code,
+    // the hooks, the scripted model), so two at once use the machine better.
+    maxWorkers: 2,
   },
 });
