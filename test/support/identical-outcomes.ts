@@ -13,30 +13,6 @@ import { readFileSync } from "node:fs";
 
 type Json = Record<string, unknown>;
 
-/** Tools whose runs change nothing another call could read (SPEC §6's retrieve row, the polling and planning tools). */
-const CHANGES_NOTHING = new Set([
-  "Read",
-  "Grep",
-  "Glob",
-  "LS",
-  "NotebookRead",
-  "WebFetch",
-  "WebSearch",
-  "ListMcpResourcesTool",
-  "ReadMcpResourceTool",
-  "BashOutput",
-  "TaskOutput",
-  "TodoWrite",
-  "TodoRead",
-  "Skill",
-  "ToolSearch",
-  "TaskCreate",
-  "TaskUpdate",
-  "TaskList",
-  "TaskGet",
-  "ExitPlanMode",
-  "EnterPlanMode",
-]);
 /** Tools whose same result is meant to come again (polls) or that plan only: never an identical outcome. */
 const NEVER = new Set([
   "BashOutput",
@@ -51,6 +27,19 @@ const NEVER = new Set([
   "TaskGet",
   "ExitPlanMode",
   "EnterPlanMode",
+]);
+/** Tools whose runs change nothing another call could read (SPEC §6's retrieve row, the polling and planning tools). */
+const CHANGES_NOTHING = new Set([
+  "Read",
+  "Grep",
+  "Glob",
+  "LS",
+  "NotebookRead",
+  "WebFetch",
+  "WebSearch",
+  "ListMcpResourcesTool",
+  "ReadMcpResourceTool",
+  ...NEVER,
 ]);
 
 /** JSON with keys sorted: the same input written in another key order is the same input. */
