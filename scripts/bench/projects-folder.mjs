@@ -11,18 +11,7 @@
 // but are not. Deterministic: a seed gives the same bytes.
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function prng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from "./transcript.mjs";
 
 const WORDS =
   "const return function import export value config loader parser test fixture module path file read write error result status session task agent budget spend token cache index type interface schema check gate report action step scope subagent prompt line event hook state folder option number string array object promise async await throw catch finally".split(

@@ -7,8 +7,8 @@ import { appendFileSync, writeFileSync } from "node:fs";
 
 export const REPORT = "Action: tool_call\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: go";
 
-/** A deterministic pseudo-random generator, so every run writes the same bytes. */
-function prng(seed) {
+/** A deterministic pseudo-random generator (mulberry32), so every run writes the same bytes. */
+export function prng(seed) {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
