@@ -34,7 +34,7 @@ const shared = {
   bundle: true,
   platform: "node",
   target: "node20",
-  minify: true,
+  minify: !process.argv.includes("--no-minify"),
   legalComments: "none",
   logLevel: "warning",
 };

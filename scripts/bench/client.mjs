@@ -4,7 +4,7 @@
 // a plugin whose only hook is a bare `node -e 0` PreToolUse.
 //
 //   node --import tsx scripts/bench/client.mjs [--rounds N] [--calls N] [--modes a,b,…] [--prefixes BYTES,…]
-//                                              [--variant LABEL=DIR[:gated]]… [--out FILE]
+//                                              [--variant LABEL=DIR[:gated][:nolog]]… [--out FILE]
 //
 // One scripted session per mode: `calls` Read calls, one per turn, each turn
 // carrying the same action report (so the model's text is alike in every
@@ -24,7 +24,8 @@
 // --prefixes A,B: each mode at each size, interleaved: each session resumes one
 // whose transcript already holds that many bytes (file-history snapshot lines,
 // which nothing reads), so a 50 MB transcript is set against a 50 KB one. --variant adds a mode: another
-// copy of the plugin (e.g. a different hooks/hooks.json), gated or not.
+// copy of the plugin (e.g. a different hooks/hooks.json), gated or not; `:nolog` for a plugin that is
+// not utility (no log of its own to check).
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, realpathSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -166,8 +167,9 @@ const baseModes = [
   ...ALL_MODES.filter((m) => !picked || REQUIRED.includes(m.name) || picked.includes(m.name)),
   ...options("--variant").map((spec) => {
     const [label, rest] = spec.split("=");
-    const [dir, gated] = rest.split(":");
-    return { name: label, plugins: gated === "gated" ? [dir, skills] : [dir], gated: gated === "gated", checkLog: true };
+    const [dir, ...flags] = rest.split(":");
+    const gated = flags.includes("gated");
+    return { name: label, plugins: gated ? [dir, skills] : [dir], gated, checkLog: !flags.includes("nolog") };
   }),
 ];
 /** Each mode at each transcript size; named "<mode> @<size>" when there is more than one size. */

@@ -4,7 +4,7 @@ import { readLogFile } from "../summary/load.js";
 import { appendJsonLine } from "../state/log-file.js";
 import { withLedger } from "../state/ledger.js";
 import { dataDir, sessionLogPath } from "../state/paths.js";
-import { DEFAULT_LOCK, FileStateStore, type LockOptions, type StateStore } from "../state/store.js";
+import { DEFAULT_LOCK, FileStateStore, type Later, type LockOptions, type StateStore } from "../state/store.js";
 import type { LogRecord } from "../log/record.js";
 import type { GateSource } from "../engine/session/state.js";
 import { findAgentDefinitions } from "./agent-definition.js";
@@ -40,6 +40,12 @@ export interface HookContext {
   judgeSkill?(toolInput: unknown, cwd: string | undefined): Promise<SkillVerdict>;
   /** When the hook must have decided; every wait ends before it. Optional for fakes. */
   deadline?: Deadline;
+  /**
+   * Where writes may wait until the answer is sent (the warm server runs them
+   * then, before the next call; src/server/serve.ts). Absent (a hook process,
+   * a test), everything is written before the hook answers.
+   */
+  later?: Later;
 }
 
 export const PLUGIN_NAME = "utility";
@@ -57,12 +63,13 @@ export function processStartedMs(): number {
  * the process's start for a hook process, the call's arrival in the warm
  * server, by default the context's making (a test running many hooks in one
  * process). The warm server passes its own long-lived `store`, whose lock
- * waits end at the current call's deadline.
+ * waits end at the current call's deadline, and its queue of work for after
+ * the answer (`later`).
  */
 export function processContext(
   env: Record<string, string | undefined> = process.env,
   startedMs: number = hrNow(),
-  parts: { store?: StateStore } = {},
+  parts: { store?: StateStore; later?: Later } = {},
 ): HookContext {
   const dir = dataDir(env);
   const now = hrNow;
@@ -83,6 +90,7 @@ export function processContext(
     waitForFinal: (ref, finalText) => waitForFinalMessage(ref, finalText, { ...FINAL_WAIT, deadline }),
     readFinal: finalMessageTexts,
     deadline,
+    ...(parts.later ? { later: parts.later } : {}),
     loadAgent: async (agentType, cwd) => {
       const files = await findAgentDefinitions({
         agentType,

@@ -28,6 +28,7 @@ import { logSwitches } from "./switches.js";
 import { openOrTrouble } from "./transcript.js";
 import { skillActsAs, skillGateSource, skillWillLoad } from "./skill-call.js";
 import type { ActsAs } from "../engine/tools.js";
+import type { Later } from "../state/store.js";
 
 /**
  * PreToolUse, top to bottom: the input and the transcript's new lines become
@@ -67,17 +68,41 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
       waited,
       activation,
     });
-    return { state: result.session, result };
+    const later = answerFirst(ctx, input, ref, result);
+    return { state: result.session, result: { ...result, later }, ...(later ? { later } : {}) };
   });
   const where = { input, ref, session: done.session };
+  const logs = done.later ? writingLater(ctx, done.later) : ctx;
   for (const learned of done.learned) {
-    logSwitches(ctx, "PreToolUse", where, learned.prompts, started);
-    logOutcomes(ctx, "PreToolUse", where, learned.outcomes);
+    logSwitches(logs, "PreToolUse", where, learned.prompts, started);
+    logOutcomes(logs, "PreToolUse", where, learned.outcomes);
   }
   // A neutral Skill call is no step and leaves no record.
-  if (done.decided.decision.decision !== "neutral") ctx.appendLog(input.session_id, record(ctx, where, done.decided, started));
+  if (done.decided.decision.decision !== "neutral") logs.appendLog(input.session_id, record(ctx, where, done.decided, started));
   const notices = identicalNotices(done.learned, ref, guardsInForce(user.guards, done.decided.gate?.guards));
   return withWarning(answer(done.decided, done.context, notices), done.warning);
+}
+
+/**
+ * SPEC §11: in the warm server, a call in a scope that is not gated, before
+ * and after it, is answered before its state, log and ledger lines are
+ * written (they are written next, the state's lock held until then). A gated
+ * scope's call is answered only once they are written: trouble writing them
+ * refuses it (SPEC §6). A Skill call may gate the scope: never first.
+ */
+function answerFirst(
+  ctx: HookContext,
+  input: PreToolUseInput,
+  ref: ScopeRef,
+  result: { decided: SessionDecision; session: SessionState },
+): Later | undefined {
+  if (!ctx.later || input.tool_name === "Skill") return undefined;
+  return result.decided.gate === undefined && gateOf(result.session, ref.key) === undefined ? ctx.later : undefined;
+}
+
+/** The context whose log lines wait for `later`, in order. */
+function writingLater(ctx: HookContext, later: Later): HookContext {
+  return { ...ctx, appendLog: (sessionId, line) => later(() => ctx.appendLog(sessionId, line)) };
 }
 
 /**

@@ -93,15 +93,20 @@ export async function answerHook<T>(
   ctx: HookContext,
 ): Promise<HookAnswer> {
   let logTrouble: string | undefined;
+  let answered = false;
   const appendLog = ctx.appendLog;
   ctx.appendLog = (sessionId, record) => {
     try {
       appendLog(sessionId, record);
     } catch (error) {
-      logTrouble ??= `the step log cannot be written (${errorText(error)})`;
+      const trouble = `the step log cannot be written (${errorText(error)})`;
+      // A line written after the answer (the warm server's `later`): the answer's trouble is gone, the error log keeps it.
+      if (answered) recordError(ctx.dataDir, event, `utility ${event} hook: ${trouble}`);
+      else logTrouble ??= trouble;
     }
   };
   const result = await handler(input, ctx);
+  answered = true;
   const trouble = [result.stderr?.split("\n")[0], logTrouble && `utility ${event} hook: ${logTrouble}`].filter(Boolean).join("; ");
   return { ...(result.output ? { output: result.output } : {}), ...(trouble ? { trouble } : {}), ...(logTrouble ? { logTrouble } : {}) };
 }

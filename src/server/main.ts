@@ -57,7 +57,9 @@ function answerStdin(server: HookServer, trouble: Trouble): void {
     for (const line of lines.push(chunk)) {
       answerLine(line, info, (call) => server.callTool(call)).then(
         (reply) => {
+          // On Linux a write to a pipe is synchronous (Node, "A note on process I/O"): the answer is out before the writes it left.
           if (reply) process.stdout.write(`${JSON.stringify(reply)}\n`);
+          server.settle();
         },
         (error: unknown) => trouble(`a message went unanswered (${messageOf(error)})`),
       );

@@ -70,8 +70,8 @@ const METHODS: Record<string, Method> = {
     result: {
       protocolVersion: typeof params.protocolVersion === "string" ? params.protocolVersion : "2025-06-18",
       capabilities: { tools: {} },
+      // No `instructions`: Claude Code would put them in the model's system prompt, every turn (docs/claude-code-facts.md).
       serverInfo: info,
-      instructions: "Answers the utility plugin's hooks. It offers the model no tools.",
     },
   }),
   ping: async () => ({ result: {} }),

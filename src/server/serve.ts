@@ -22,6 +22,12 @@ export const MODEL_CALL_META = "claudecode/toolUseId";
 
 export interface HookServer {
   callTool(call: ToolCall): Promise<ToolResult>;
+  /**
+   * Writes what the answers sent so far left for later (an ungated call's
+   * state, log and ledger lines: src/hooks/pre-tool-use.ts). The transport
+   * calls it once an answer is sent; each call runs it first anyway.
+   */
+  settle(): void;
 }
 
 export function hookServer(env: Env, now: () => number = hrNow): HookServer {
@@ -36,9 +42,23 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
   };
   const store = new FileStateStore(dataDir(env), lock);
   let queue: Promise<unknown> = Promise.resolve();
+  const unwritten: Array<() => void> = [];
+  const later = (work: () => void) => void unwritten.push(work);
+
+  function settle(): void {
+    for (let work = unwritten.shift(); work; work = unwritten.shift()) {
+      try {
+        work();
+      } catch (error) {
+        // The call was answered already; an ungated scope is never blocked by the plugin's own trouble.
+        recordError(dataDir(env), "PreToolUse", `utility PreToolUse hook: after its answer, ${messageOf(error)}`);
+      }
+    }
+  }
 
   async function answer(event: NonNullable<ReturnType<typeof eventOfTool>>, args: Record<string, unknown>, arrived: number) {
-    const ctx = processContext(env, arrived, { store });
+    settle();
+    const ctx = processContext(env, arrived, { store, later });
     current = ctx.deadline;
     try {
       const route = HOOK_ROUTES[event] as HookRoute<unknown>;
@@ -49,7 +69,7 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
       return toolResultOf(answered);
     } catch (error) {
       // As a command hook whose input is unusable: one line, no decision (the handlers decide fail-closed themselves).
-      recordError(ctx.dataDir, event, `utility ${event} hook: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`);
+      recordError(ctx.dataDir, event, `utility ${event} hook: ${messageOf(error)}`);
       return toolResultOf({});
     } finally {
       current = undefined;
@@ -57,6 +77,7 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
   }
 
   return {
+    settle,
     callTool(call) {
       if (call.meta && MODEL_CALL_META in call.meta)
         return Promise.resolve(refusal(`${call.name} answers Claude Code's hooks only; the model may not call it.`));
@@ -69,6 +90,8 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
     },
   };
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0];
 
 function refusal(text: string): ToolResult {
   return { content: [{ type: "text", text }], isError: true };

@@ -129,11 +129,14 @@ export function withLedger(store: StateStore, dataDir: string, clock: () => Date
       store.transact<T>(sessionId, async (existing) => {
         const done = await change(existing);
         const line = ledgerLine(clock().getTime(), existing ? sessionSpend(existing) : undefined, sessionSpend(done.state));
-        if (line) tryAppend(dataDir, sessionId, line);
+        // Before the state, as the state's own write: after the answer when the transaction allows it.
+        if (line) (done.later ?? run)(() => tryAppend(dataDir, sessionId, line));
         return done;
       }),
   };
 }
+
+const run = (work: () => void) => work();
 
 function tryAppend(dataDir: string, sessionId: string, line: LedgerLine): void {
   try {

@@ -23,7 +23,17 @@ export class StateUnreadableError extends Error {
 export interface Transaction<T> {
   state: SessionState;
   result: T;
+  /**
+   * Where the state may be written after the hook has answered (the warm
+   * server's queue, run once the answer is sent): the lock stays held until
+   * it is written, so no other hook reads the state before it. Absent: the
+   * state is written before `transact` returns.
+   */
+  later?: Later;
 }
+
+/** Takes work that may wait until the hook's answer is sent, and runs it before the next call is answered. */
+export type Later = (work: () => void) => void;
 
 /** Read-modify-write of one session's state, atomic with respect to other hooks of the same session. */
 export interface StateStore {
@@ -180,11 +190,15 @@ export class FileStateStore implements StateStore {
   /** The last state file this store validated: its bytes, and the schema's output (read-only to every caller: the machine changes copies). */
   private validated: { file: string; text: string; state: SessionState } | undefined;
 
+  /** A state handed to `Transaction.later` and not written yet: written before this store reads or changes anything. */
+  private unwritten: (() => void) | undefined;
+
   path(sessionId: string): string {
     return sessionStatePath(this.dir, sessionId);
   }
 
   read(sessionId: string): SessionState | undefined {
+    this.unwritten?.();
     const file = this.path(sessionId);
     let text: string;
     try {
@@ -213,37 +227,67 @@ export class FileStateStore implements StateStore {
   }
 
   async transact<T>(sessionId: string, change: (state: SessionState | undefined) => Transaction<T> | Promise<Transaction<T>>): Promise<T> {
+    this.unwritten?.();
     const file = this.path(sessionId);
     const lock = `${file}.lock`;
-    let written: { state: SessionState; text: string } | undefined;
     const token = storeIo(file, () => {
       ensureRealFolder(dirname(file));
       return acquire(lock, this.lockOptions, this.seams);
     });
+    let handedOn = false;
     try {
-      const { state, result } = await change(this.read(sessionId));
+      const { state, result, later } = await change(this.read(sessionId));
       this.seams.held?.();
-      const temp = `${file}.${process.pid}.tmp`;
-      const text = JSON.stringify(state);
-      storeIo(file, () => {
+      const write = () => {
         try {
-          // A link planted in the temporary file's place is removed, never written through ("wx": created new, or fails).
-          rmSync(temp, { force: true });
-          writeFileSync(temp, text, { flag: "wx" });
-          renameSync(temp, file);
-        } catch (error) {
-          rmSync(temp, { force: true });
-          throw error;
+          this.write(file, state);
+        } finally {
+          release(lock, token);
         }
-      });
-      written = { state, text };
+      };
+      if (!later) {
+        this.write(file, state);
+        return result;
+      }
+      const once = () => {
+        if (this.unwritten !== once) return;
+        this.unwritten = undefined;
+        write();
+      };
+      this.unwritten = once;
+      try {
+        later(once);
+      } catch (error) {
+        this.unwritten = undefined;
+        throw error;
+      }
+      handedOn = true;
       return result;
     } finally {
-      release(lock, token);
-      // What this store just wrote needs no second validation while the file still holds those bytes: a
-      // long-lived store (the warm server's) re-validates only when another writer changed the file under it.
-      // Checked once the lock is free: other hooks wait on it.
-      if (written) this.validated = { file, text: written.text, state: written.state };
+      if (!handedOn) release(lock, token);
     }
+  }
+
+  /**
+   * Replaces the state file by rename, under the lock. What this store just
+   * wrote needs no second validation while the file still holds those bytes:
+   * a long-lived store (the warm server's) re-validates only when another
+   * writer changed the file under it.
+   */
+  private write(file: string, state: SessionState): void {
+    const temp = `${file}.${process.pid}.tmp`;
+    const text = JSON.stringify(state);
+    storeIo(file, () => {
+      try {
+        // A link planted in the temporary file's place is removed, never written through ("wx": created new, or fails).
+        rmSync(temp, { force: true });
+        writeFileSync(temp, text, { flag: "wx" });
+        renameSync(temp, file);
+      } catch (error) {
+        rmSync(temp, { force: true });
+        throw error;
+      }
+    });
+    this.validated = { file, text, state };
   }
 }

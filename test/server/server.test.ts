@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PLUGIN_ROOT } from "../support/paths.js";
 import { assistant, call, jsonl, meta, prompt, result, text } from "../transcript/helpers.js";
+import { hookServer } from "../../src/server/serve.js";
 import { preToolUseArgs, startServer } from "./client.js";
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), "utility-server-")));
@@ -133,5 +134,62 @@ describe("the hook server", () => {
     expect(decision(await server.call("pre_tool_use", s.input(s.ids[0]!)))).toBeUndefined();
     await server.close();
     expect(readFileSync(join(s.dataDir, "errors.jsonl"), "utf8")).toContain("session_id");
+  });
+});
+
+describe("the hook server answers an ungated call before writing what it leaves (SPEC §11)", () => {
+  const logFile = (s: ReturnType<typeof session>) => join(s.dataDir, "sessions", `${s.sessionId}.jsonl`);
+  const ask = (server: ReturnType<typeof hookServer>, s: ReturnType<typeof session>, id: string) =>
+    server.callTool({ name: "pre_tool_use", arguments: s.input(id), meta: undefined });
+
+  it("ungated: the answer comes with the state's lock held and nothing written; settle writes the state, the log line and frees the lock", async () => {
+    const s = session(false, 2);
+    const server = hookServer(s.env);
+    expect(decision(await ask(server, s, s.ids[0]!))).toBeUndefined();
+    expect(existsSync(logFile(s))).toBe(false);
+    expect(existsSync(s.state)).toBe(false);
+    expect(existsSync(`${s.state}.lock`)).toBe(true);
+    server.settle();
+    expect(existsSync(`${s.state}.lock`)).toBe(false);
+    expect(s.records().map((r) => [r.toolUseId, r.step, r.decision])).toEqual([[s.ids[0], 1, "observed"]]);
+    // The next call settles what the last left, should the transport not have.
+    await ask(server, s, s.ids[1]!);
+    await ask(server, s, "toolu_third");
+    expect(s.records().map((r) => r.step)).toEqual([1, 2]);
+    server.settle();
+    expect(s.records().map((r) => r.step)).toEqual([1, 2, 3]);
+  });
+
+  it("gated: the answer comes only once the state and the log line are written", async () => {
+    const s = session(true, 1);
+    const server = hookServer(s.env);
+    expect(decision(await ask(server, s, s.ids[0]!))).toBeUndefined();
+    expect(existsSync(`${s.state}.lock`)).toBe(false);
+    expect(s.records().map((r) => [r.toolUseId, r.decision])).toEqual([[s.ids[0], "passed"]]);
+  });
+
+  it("a late write that fails goes to the error log, frees the lock, and the next call is answered", async () => {
+    const s = session(false, 2);
+    const server = hookServer(s.env);
+    await ask(server, s, s.ids[0]!);
+    const planted = join(`${s.state}.${process.pid}.tmp`, "x");
+    mkdirSync(planted, { recursive: true });
+    server.settle();
+    expect(readFileSync(join(s.dataDir, "errors.jsonl"), "utf8")).toContain("after its answer, cannot keep the state file");
+    expect(existsSync(`${s.state}.lock`)).toBe(false);
+    rmSync(join(planted, ".."), { recursive: true });
+    expect(decision(await ask(server, s, s.ids[1]!))).toBeUndefined();
+    server.settle();
+    expect(s.records().map((r) => r.toolUseId)).toEqual(s.ids);
+  });
+
+  it("a log line that cannot be written after the answer goes to the error log", async () => {
+    const s = session(false, 1);
+    mkdirSync(logFile(s), { recursive: true }); // a folder where the session's log goes
+    const server = hookServer(s.env);
+    expect(decision(await ask(server, s, s.ids[0]!))).toBeUndefined();
+    expect(existsSync(join(s.dataDir, "errors.jsonl"))).toBe(false);
+    server.settle();
+    expect(readFileSync(join(s.dataDir, "errors.jsonl"), "utf8")).toContain("the step log cannot be written (EISDIR)");
   });
 });

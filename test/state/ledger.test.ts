@@ -112,6 +112,20 @@ describe("withLedger: every transaction that makes the session's spend grow writ
     expect(store.read("s1")?.spend?.tokens.input).toBe(25);
   });
 
+  it("a transaction whose writes wait for the answer hands on its line first, then the state, both under the lock", async () => {
+    const dir = freshDir();
+    const store = withLedger(new FileStateStore(dir), dir, () => new Date(NOW));
+    const queued: Array<() => void> = [];
+    await store.transact("s1", () => ({ state: withSpend(newSession("s1"), 10), result: 0, later: (w) => void queued.push(w) }));
+    expect(queued).toHaveLength(2);
+    expect(existsSync(join(dir, "ledger"))).toBe(false);
+    queued[0]!();
+    expect(readLedger(dir, NOW, NOW).get("s1")).toHaveLength(1);
+    expect(existsSync(new FileStateStore(dir).path("s1"))).toBe(false);
+    queued[1]!();
+    expect(new FileStateStore(dir).read("s1")?.spend?.tokens.input).toBe(10);
+  });
+
   it("a transaction that fails writes no line", async () => {
     const dir = freshDir();
     const store = withLedger(new FileStateStore(dir), dir, () => new Date(NOW));

@@ -63,3 +63,68 @@ describe("FileStateStore's lock", () => {
     expect(readFileSync(lockFile(), "utf8")).toBe(replaced);
   });
 });
+
+describe("FileStateStore: a state written after the answer (Transaction.later)", () => {
+  const stepped = (state: ReturnType<typeof newSession> | undefined, n: number) => ({
+    ...(state ?? newSession(S)),
+    settingsWarned: `step ${n}`,
+  });
+  const onDisk = () => JSON.parse(readFileSync(new FileStateStore(dir).path(S), "utf8")).settingsWarned as string | undefined;
+
+  it("keeps the lock and leaves the file as it was until the work handed on runs; then writes it and frees the lock", async () => {
+    const store = new FileStateStore(dir);
+    await store.transact(S, (state) => ({ state: stepped(state, 1), result: undefined }));
+    const queued: Array<() => void> = [];
+    const result = await store.transact(S, (state) => ({
+      state: stepped(state, 2),
+      result: "answered",
+      later: (w) => void queued.push(w),
+    }));
+    expect(result).toBe("answered");
+    expect(queued).toHaveLength(1);
+    expect(onDisk()).toBe("step 1");
+    expect(existsSync(lockFile())).toBe(true);
+    queued[0]!();
+    expect(onDisk()).toBe("step 2");
+    expect(existsSync(lockFile())).toBe(false);
+    queued[0]!(); // run twice (the store ran it already): nothing more
+    expect(onDisk()).toBe("step 2");
+  });
+
+  it("writes it before its next read or transaction, so no step is lost and the lock it holds is no wait", async () => {
+    const store = new FileStateStore(dir, { staleMs: 60_000, timeoutMs: 200 });
+    const queued: Array<() => void> = [];
+    await store.transact(S, (state) => ({ state: stepped(state, 1), result: undefined, later: (w) => void queued.push(w) }));
+    expect(store.read(S)?.settingsWarned).toBe("step 1");
+    await store.transact(S, (state) => ({ state: stepped(state, 2), result: undefined, later: (w) => void queued.push(w) }));
+    await store.transact(S, (state) => ({ state: stepped(state, Number(state!.settingsWarned!.slice(5)) + 1), result: undefined }));
+    expect(onDisk()).toBe("step 3");
+    for (const work of queued) work(); // the queue runs late: it writes nothing over the newer state
+    expect(onDisk()).toBe("step 3");
+    expect(existsSync(lockFile())).toBe(false);
+  });
+
+  it("frees the lock when the late write fails, and says why", async () => {
+    const store = new FileStateStore(dir);
+    const queued: Array<() => void> = [];
+    await store.transact(S, (state) => ({ state: stepped(state, 1), result: undefined, later: (w) => void queued.push(w) }));
+    // A folder (not empty) where the temporary file goes: it can be neither removed nor written.
+    mkdirSync(join(`${store.path(S)}.${process.pid}.tmp`, "x"), { recursive: true });
+    expect(() => queued[0]!()).toThrow(/cannot keep the state file/);
+    expect(existsSync(lockFile())).toBe(false);
+  });
+
+  it("frees the lock at once when the work cannot be handed on", async () => {
+    const store = new FileStateStore(dir);
+    const refused = store.transact(S, (state) => ({
+      state: stepped(state, 1),
+      result: undefined,
+      later: () => {
+        throw new Error("no queue");
+      },
+    }));
+    await expect(refused).rejects.toThrow("no queue");
+    expect(existsSync(lockFile())).toBe(false);
+    expect(store.read(S)).toBeUndefined();
+  });
+});

@@ -234,6 +234,8 @@ describe("the model and the server's tools", () => {
     for (const req of run.model.mainRequests()) expect(toolNames(req).filter((t) => t.startsWith("mcp__plugin_utility"))).toEqual([]);
     // Not even a name in the deferred-tools list (a listed tool of a plugin's server is named there): no context spent.
     expect(JSON.stringify(run.model.mainRequests()[0]!.body)).not.toContain("mcp__plugin_utility");
+    // Nor any instructions of the server in the system prompt ("# MCP Server Instructions", "## plugin:utility:hooks").
+    expect(JSON.stringify(run.model.mainRequests()[0]!.body)).not.toContain("plugin:utility:hooks");
     expect(resultFor(run.model.mainRequests(), ids.search).text).toBe("No matching deferred tools found");
   });
 
