@@ -6,7 +6,7 @@ import { callMessageOf } from "../engine/session/scope-reducer.js";
 import type { GateSource, SessionState } from "../engine/session/state.js";
 import { frontmatterBudgetsOf, gateOf, sessionSpend, stillAwaiting } from "../engine/session/views.js";
 import { hasBudget } from "../engine/budget.js";
-import { guardsInForce, type GuardsInForce } from "../engine/guards.js";
+import type { GuardsInForce } from "../engine/guards.js";
 import { ledgerLine } from "../engine/ledger.js";
 import { identicalNotice } from "../engine/no-progress.js";
 import type { ScopedOutcome } from "../engine/session/reduce.js";
@@ -79,7 +79,7 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
   }
   // A neutral Skill call is no step and leaves no record.
   if (done.decided.decision.decision !== "neutral") logs.appendLog(input.session_id, record(ctx, where, done.decided, started));
-  const notices = identicalNotices(done.learned, ref, guardsInForce(user.guards, done.decided.gate?.guards));
+  const notices = identicalNotices(done.learned, ref, done.decided.guards);
   return withWarning(answer(done.decided, done.context, notices), done.warning);
 }
 

@@ -142,6 +142,8 @@ export type SessionCall = Omit<CallToDecide, "budget" | "guards"> & { model?: st
 
 export interface SessionDecision extends CallDecision {
   gate?: GateSource;
+  /** The runaway guards the call was decided under (the user's, then the gate's). */
+  guards: GuardsInForce;
   scopeName: Scope;
   budget?: GateBudget;
   /** What to feed the session machine. */
@@ -168,6 +170,7 @@ export function decideInSession(
   const decided = decideCall(scopeAt(session, key), scopeName, gate, { ...toDecide, guards, ...(budget ? { budget } : {}) }, sha256);
   return {
     ...decided,
+    guards,
     scopeName,
     ...(gate ? { gate } : {}),
     ...(budget ? { budget } : {}),

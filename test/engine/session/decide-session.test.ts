@@ -31,6 +31,14 @@ describe("decideInSession's answer", () => {
     expect(ungated.scopeName).toBe("subagent");
   });
 
+  it("names the runaway guards it decided under: the user's, the gate's over them, else the defaults", () => {
+    expect(decideInSession(run(), "main", READ, NONE).guards).toEqual({ stuckAfter: 3 });
+    const user: UserSettings = { budgets: {}, guards: { stuckAfter: 0, confirmAboveUncertainty: 0.7 } };
+    expect(decideInSession(run(), "main", READ, user).guards).toEqual({ stuckAfter: 0, confirmAboveUncertainty: 0.7 });
+    const strict = run({ kind: "skill_loaded", scope: "main", source: { ...gate, guards: { stuckAfter: 2 } } });
+    expect(decideInSession(strict, "main", READ, user).guards).toEqual({ stuckAfter: 2, confirmAboveUncertainty: 0.7 });
+  });
+
   it("gives the one event to reduce: the call, in the scope it was made in", () => {
     const d = decideInSession(run(), "agent:a", READ, NONE);
     expect(d.events).toEqual([scoped("agent:a", d.event)]);
