@@ -183,6 +183,25 @@ describe("the hook server answers an ungated call before writing what it leaves 
     expect(s.records().map((r) => r.toolUseId)).toEqual(s.ids);
   });
 
+  it("a server gone between an answer and its writes loses that step's record, not the spend the transcript shows", async () => {
+    const s = session(false, 2);
+    const transcript = join(scratch, `${s.sessionId}.jsonl`);
+    const lines = readFileSync(transcript, "utf8").replaceAll(
+      '"role":"assistant",',
+      '"role":"assistant","usage":{"input_tokens":10,"output_tokens":5},',
+    );
+    writeFileSync(transcript, lines);
+    const first = hookServer(s.env);
+    await ask(first, s, s.ids[0]!);
+    rmSync(`${s.state}.lock`); // the first server died holding it: the next takes a dead pid's lock over
+    const second = hookServer(s.env);
+    await ask(second, s, s.ids[1]!);
+    second.settle();
+    expect(s.records().map((r) => [r.toolUseId, r.step])).toEqual([[s.ids[1], 1]]);
+    const state = JSON.parse(readFileSync(s.state, "utf8"));
+    expect(state.spend.tokens).toMatchObject({ input: 10, output: 5 });
+  });
+
   it("a log line that cannot be written after the answer goes to the error log", async () => {
     const s = session(false, 1);
     mkdirSync(logFile(s), { recursive: true }); // a folder where the session's log goes
