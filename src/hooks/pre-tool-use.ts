@@ -72,13 +72,16 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
     return { state: result.session, result: { ...result, later }, ...(later ? { later } : {}) };
   });
   const where = { input, ref, session: done.session };
-  const logs = done.later ? writingLater(ctx, done.later) : ctx;
-  for (const learned of done.learned) {
-    logSwitches(logs, "PreToolUse", where, learned.prompts, started);
-    logOutcomes(logs, "PreToolUse", where, learned.outcomes);
-  }
-  // A neutral Skill call is no step and leaves no record.
-  if (done.decided.decision.decision !== "neutral") logs.appendLog(input.session_id, record(ctx, where, done.decided, started));
+  const writeLogs = (logs: HookContext) => {
+    for (const learned of done.learned) {
+      logSwitches(logs, "PreToolUse", where, learned.prompts, started);
+      logOutcomes(logs, "PreToolUse", where, learned.outcomes);
+    }
+    // A neutral Skill call is no step and leaves no record.
+    if (done.decided.decision.decision !== "neutral") logs.appendLog(input.session_id, record(logs, where, done.decided, started));
+  };
+  if (done.later) done.later(() => writeLogs(decidedNow(ctx)));
+  else writeLogs(ctx);
   const notices = identicalNotices(done.learned, ref, done.decided.guards);
   return withWarning(answer(done.decided, done.context, notices), done.warning);
 }
@@ -100,9 +103,10 @@ function answerFirst(
   return result.decided.gate === undefined && gateOf(result.session, ref.key) === undefined ? ctx.later : undefined;
 }
 
-/** The context whose log lines wait for `later`, in order. */
-function writingLater(ctx: HookContext, later: Later): HookContext {
-  return { ...ctx, appendLog: (sessionId, line) => later(() => ctx.appendLog(sessionId, line)) };
+/** The context for records written after the answer: their latency ends now, when the call was decided. */
+function decidedNow(ctx: HookContext): HookContext {
+  const decided = ctx.now();
+  return { ...ctx, now: () => decided };
 }
 
 /**
