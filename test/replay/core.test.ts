@@ -1,6 +1,6 @@
 // Replay over events in hand: scopes, exact repeats as the hooks would find them, and the gate.
 import { describe, expect, it } from "vitest";
-import { estimateTokens } from "../../src/replay/core.js";
+import { estimateTokens } from "../../src/replay/scope-run.js";
 import type { ScopeReplay } from "../../src/replay/types.js";
 import {
   GOOD,
