@@ -80,8 +80,10 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
     // A neutral Skill call is no step and leaves no record.
     if (done.decided.decision.decision !== "neutral") logs.appendLog(input.session_id, record(logs, where, done.decided, started));
   };
-  if (done.later) done.later(() => writeLogs(decidedNow(ctx)));
-  else writeLogs(ctx);
+  if (done.later) {
+    const logs = decidedNow(ctx);
+    done.later(() => writeLogs(logs));
+  } else writeLogs(ctx);
   const notices = identicalNotices(done.learned, ref, done.decided.guards);
   return withWarning(answer(done.decided, done.context, notices), done.warning);
 }

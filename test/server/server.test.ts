@@ -160,6 +160,15 @@ describe("the hook server answers an ungated call before writing what it leaves 
     expect(s.records().map((r) => r.step)).toEqual([1, 2, 3]);
   });
 
+  it("ungated: a record written after the answer gives the time the call took to decide, not the time until it was written", async () => {
+    const s = session(false, 1);
+    const server = hookServer(s.env);
+    await ask(server, s, s.ids[0]!);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300); // the answer's way to Claude Code, and more
+    server.settle();
+    expect(s.records()[0]!.latencyMs).toBeLessThan(300);
+  });
+
   it("gated: the answer comes only once the state and the log line are written", async () => {
     const s = session(true, 1);
     const server = hookServer(s.env);
