@@ -518,10 +518,11 @@ export function readState(data: string, session: string): SessionState | undefin
 
 /** A context like the real one, but waiting at most `waitMs` for a call's transcript line or a Stop's final message. */
 export function quickContext(waitMs = 15): (env: HookIo["env"]) => HookContext {
+  const wait = { timeoutMs: waitMs, intervalMs: Math.min(5, waitMs) };
   return (env) => ({
     ...processContext(env),
-    waitForText: (ref, id) => waitForGoverningText(ref, id, { timeoutMs: waitMs, intervalMs: 5 }),
-    waitForFinal: (ref, finalText) => waitForFinalMessage(ref, finalText, { timeoutMs: waitMs, intervalMs: 5 }),
+    waitForText: (ref, id) => waitForGoverningText(ref, id, wait),
+    waitForFinal: (ref, finalText) => waitForFinalMessage(ref, finalText, wait),
   });
 }
 

@@ -7,7 +7,6 @@
  * can generate and shrink it.
  */
 import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { processContext, type HookContext } from "../../src/hooks/context.js";
 import { preCompact } from "../../src/hooks/pre-compact.js";
@@ -17,6 +16,7 @@ import { stopHook } from "../../src/hooks/stop.js";
 import { subagentStart } from "../../src/hooks/subagent-start.js";
 import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
 import { waitForFinalMessage, waitForGoverningText } from "../../src/hooks/wait.js";
+import { scratchDir } from "../support/scratch.js";
 
 export type Outcome = "ran" | "error" | "denied";
 export type ReportKind =
@@ -120,10 +120,12 @@ class Simulator {
   /** The last background job launched: a notification names it (its end). */
   private background = "bg_none";
   private ids = 0;
+  /** The transcript folders made so far (a subagent's is made with its first line). */
+  private readonly folders = new Set<string>();
   readonly run: SimRun;
 
   constructor(readonly session: SimSession) {
-    const home = realpathSync(mkdtempSync(join(tmpdir(), "utility-sim-")));
+    const home = realpathSync(mkdtempSync(join(scratchDir(), "utility-sim-")));
     const cwd = join(home, "project");
     const sessionId = "sim-session";
     const transcript = join(home, ".claude", "projects", "-project", `${sessionId}.jsonl`);
@@ -181,7 +183,10 @@ class Simulator {
   private write(line: Record<string, unknown>, agentId?: string): void {
     this.clock += 7;
     const file = this.file(agentId);
-    mkdirSync(dirname(file), { recursive: true });
+    if (!this.folders.has(dirname(file))) {
+      mkdirSync(dirname(file), { recursive: true });
+      this.folders.add(dirname(file));
+    }
     const full = {
       parentUuid: null,
       isSidechain: agentId !== undefined,

@@ -3,14 +3,13 @@
  * ends, Claude Code 2.1.328 runs UserPromptSubmit with a `<task-notification>`
  * and writes a user line for it. That is no new task: a gated skill stays
  * gated (a report-less call afterwards is refused) and its step count goes on.
- * A ScheduleWakeup of `/utility off` (it fires at the next minute boundary,
- * clamped to at least 60 s) leaves `/utility on` in force.
+ * A ScheduleWakeup's prompt, the other prompt nobody typed: wakeup.test.ts.
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunClaudeResult } from "../support/claude.js";
 import { routeByPrompt, text, toolUse } from "../support/scripted-model.js";
-import { activate, afterTyped, expectPassed, expectRefused, gateRun, id, logOf, markerDir, ok, ran, touch } from "./support.js";
+import { activate, expectPassed, expectRefused, gateRun, id, logOf, markerDir, ok, ran, touch } from "./support.js";
 
 describe.each([
   ["Bash", () => toolUse("Bash", { command: "sleep 1", description: "bg", run_in_background: true }, id("bg_bash"))],
@@ -59,44 +58,5 @@ describe.each([
     expect(ran(join(marks, "valid"))).toBe(true);
     expect(valid.task).toBe(launched.task);
     expect(valid.step).toBe(launched.step + 1);
-  });
-});
-
-describe("a ScheduleWakeup of /utility off", () => {
-  const marks = markerDir();
-  const ids = { wake: id("wake"), bare: id("after_wake") };
-  let run: Awaited<ReturnType<typeof afterTyped>>;
-
-  beforeAll(async () => {
-    run = await afterTyped(
-      "/utility on",
-      {
-        prompt: "switch it off in a minute",
-        allowedTools: ["Bash", "ScheduleWakeup"],
-        timeoutMs: 150_000,
-        script: [
-          [
-            text(ok("tool_call", "Schedule the wakeup.")),
-            toolUse("ScheduleWakeup", { delaySeconds: 60, prompt: "/utility off", reason: "switch the gate off" }, ids.wake),
-          ],
-          [text("Scheduled.")],
-          [text("Woke up."), touch(join(marks, "bare"), ids.bare)],
-          [text("Still gated.")],
-        ],
-      },
-      (o) => gateRun(o),
-    );
-  }, 200_000);
-  afterAll(() => run?.cleanup());
-
-  it("fires as a meta line the hooks do not take as typed, no UserPromptExpansion runs for it, and the gate stays on", () => {
-    const wake = run.transcript().find((l) => l.type === "user" && l.wakeupSource);
-    expect(wake).toMatchObject({ isMeta: true, promptSource: "system", turnOrigin: "scheduled", message: { content: "/utility off" } });
-    // One UserPromptExpansion: the typed /utility on. The wakeup's UserPromptSubmit ran, and nothing switched it off.
-    expect(logOf(run).filter((r) => r.event === "UserPromptExpansion")).toHaveLength(1);
-    expect(logOf(run).filter((r) => r.event === "UserPromptSubmit")).toHaveLength(3);
-    expect(logOf(run).filter((r) => r.switched === "off")).toEqual([]);
-    expectRefused(run, ids.bare, "Bash", "no_report");
-    expect(ran(join(marks, "bare"))).toBe(false);
   });
 });
