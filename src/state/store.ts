@@ -10,6 +10,8 @@ import {
   writeFileSync,
   writeSync,
   statSync,
+  lstatSync,
+  type BigIntStats,
 } from "node:fs";
 import { dirname } from "node:path";
 import { SessionStateSchema, type SessionState } from "../engine/session/state.js";
@@ -70,6 +72,8 @@ export const DEFAULT_LOCK: LockOptions = { timeoutMs: 4000, staleMs: 15000 };
 export interface StoreSeams {
   staleSeen?(): void;
   held?(): void;
+  /** The state file's bytes were read (not only its identity looked at). */
+  fileRead?(): void;
 }
 
 /**
@@ -167,16 +171,50 @@ function isStale(lock: string, staleMs: number): boolean {
   }
 }
 
-/** A regular file's text. Opened non-blocking: a FIFO in its place would otherwise block the read forever. */
-function readRegularFile(file: string): string {
+/** A regular file's text, and which file it was. Opened non-blocking: a FIFO in its place would otherwise block the read forever. */
+function readRegularFile(file: string): { text: string; identity: string } {
   // O_NOFOLLOW: a link in the state file's place is not followed (ELOOP: unreadable, so a gated scope fails closed).
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   try {
-    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: "ENOTREG" });
-    return readFileSync(fd, "utf8");
+    const stats = fstatSync(fd, { bigint: true });
+    if (!stats.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: "ENOTREG" });
+    return { text: readFileSync(fd, "utf8"), identity: identityOf(stats) };
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Which file a path names, and when it last changed: device, inode, size,
+ * and the change and modification times to the nanosecond. Every write (the
+ * store's, another hook's, a shell's) replaces the file or changes its ctime,
+ * which no process can set back; so one `lstat` tells whether the file is
+ * still the one this store read or wrote last. A change it could miss would
+ * need a rewrite in place within the clock tick of the store's own write, or
+ * a freed inode reused at the same size within that tick; the store would
+ * then keep the state it last read or wrote, checked, never an unchecked one.
+ */
+function identityOf(stats: BigIntStats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.ctimeNs}:${stats.mtimeNs}`;
+}
+
+function currentIdentity(file: string): string | undefined {
+  const stats = lstatSync(file, { bigint: true, throwIfNoEntry: false });
+  return stats?.isFile() ? identityOf(stats) : undefined;
+}
+
+/** The state a file's text holds, checked against its schema; StateUnreadableError names what is wrong. */
+function parseState(file: string, text: string): SessionState {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new StateUnreadableError(`the state file ${file} is not valid JSON`);
+  }
+  const parsed = SessionStateSchema.safeParse(data);
+  if (!parsed.success)
+    throw new StateUnreadableError(`the state file ${file} has the wrong shape at ${parsed.error.issues[0]?.path.join(".") || "its root"}`);
+  return parsed.data;
 }
 
 /** Session state in one JSON file per session, replaced by rename so no reader ever sees a torn file. */
@@ -187,8 +225,12 @@ export class FileStateStore implements StateStore {
     private readonly seams: StoreSeams = {},
   ) {}
 
-  /** The last state file this store validated: its bytes, and the schema's output (read-only to every caller: the machine changes copies). */
-  private validated: { file: string; text: string; state: SessionState } | undefined;
+  /**
+   * The last state file this store validated: its bytes, which file held them
+   * (`identityOf`), and the schema's output (read-only to every caller: the
+   * machine changes copies).
+   */
+  private validated: { file: string; text: string; identity: string | undefined; state: SessionState } | undefined;
 
   /** A state handed to `Transaction.later` and not written yet: written before this store reads or changes anything. */
   private unwritten: (() => void) | undefined;
@@ -200,30 +242,33 @@ export class FileStateStore implements StateStore {
   read(sessionId: string): SessionState | undefined {
     this.unwritten?.();
     const file = this.path(sessionId);
-    let text: string;
+    // The warm server reads its state twice a call (before the lock, to know whether to wait for the transcript,
+    // then under it): the file it wrote or read last, unchanged, is neither read nor validated again (SPEC §11).
+    if (this.validated?.file === file && this.validated.identity !== undefined && currentIdentity(file) === this.validated.identity)
+      return this.validated.state;
+    const read = this.readFile(file);
+    if (!read) return undefined;
+    const { text, identity } = read;
+    if (this.validated?.file === file && this.validated.text === text) {
+      this.validated = { ...this.validated, identity };
+      return this.validated.state;
+    }
+    const state = parseState(file, text);
+    this.validated = { file, text, identity, state };
+    return state;
+  }
+
+  /** The state file's text and identity; undefined when there is none. */
+  private readFile(file: string): { text: string; identity: string } | undefined {
     try {
-      text = readRegularFile(file);
+      const read = readRegularFile(file);
+      this.seams.fileRead?.();
+      return read;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return undefined;
       throw new StateUnreadableError(`cannot read the state file ${file}: ${code ?? String(error)}`);
     }
-    // A hook reads its state twice (before the lock, to know whether to wait for the transcript, then under it):
-    // the same bytes need not be validated again (SPEC §11).
-    if (this.validated?.file === file && this.validated.text === text) return this.validated.state;
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      throw new StateUnreadableError(`the state file ${file} is not valid JSON`);
-    }
-    const parsed = SessionStateSchema.safeParse(data);
-    if (!parsed.success)
-      throw new StateUnreadableError(
-        `the state file ${file} has the wrong shape at ${parsed.error.issues[0]?.path.join(".") || "its root"}`,
-      );
-    this.validated = { file, text, state: parsed.data };
-    return parsed.data;
   }
 
   async transact<T>(sessionId: string, change: (state: SessionState | undefined) => Transaction<T> | Promise<Transaction<T>>): Promise<T> {
@@ -288,6 +333,6 @@ export class FileStateStore implements StateStore {
         throw error;
       }
     });
-    this.validated = { file, text, state };
+    this.validated = { file, text, identity: currentIdentity(file), state };
   }
 }

@@ -1,7 +1,7 @@
 // The file store's lock, in one process, with the seams the store offers for
 // tests: every step of a race happens at a point the test chooses, not after a sleep.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -125,6 +125,66 @@ describe("FileStateStore: a state written after the answer (Transaction.later)",
     }));
     await expect(refused).rejects.toThrow("no queue");
     expect(existsSync(lockFile())).toBe(false);
+    expect(store.read(S)).toBeUndefined();
+  });
+});
+
+describe("FileStateStore: the file it wrote or read last is not read again while unchanged", () => {
+  const stepped = (state: ReturnType<typeof newSession> | undefined, n: number) => ({
+    ...(state ?? newSession(S)),
+    settingsWarned: `step ${n}`,
+  });
+
+  function counting() {
+    const reads = { n: 0 };
+    const store = new FileStateStore(dir, undefined, { fileRead: () => void reads.n++ });
+    return { store, reads };
+  }
+
+  it("reads nothing after its own write, and reads again after another writer's, a touch, or a rewrite in place", async () => {
+    const { store, reads } = counting();
+    await store.transact(S, (state) => ({ state: stepped(state, 1), result: undefined }));
+    expect(reads.n).toBe(0);
+    expect(store.read(S)?.settingsWarned).toBe("step 1");
+    await store.transact(S, (state) => ({ state: stepped(state, 2), result: undefined }));
+    expect(reads.n).toBe(0);
+
+    // Another store (another process) replaces the file: this one sees the new state.
+    await new FileStateStore(dir).transact(S, (state) => ({ state: stepped(state, 3), result: undefined }));
+    expect(store.read(S)?.settingsWarned).toBe("step 3");
+    expect(reads.n).toBe(1);
+    expect(store.read(S)?.settingsWarned).toBe("step 3");
+    expect(reads.n).toBe(1);
+
+    // The same bytes, touched: read again (the ctime moved), and the same state.
+    const file = store.path(S);
+    const text = readFileSync(file, "utf8");
+    await new Promise((r) => setTimeout(r, 20));
+    writeFileSync(file, text);
+    expect(store.read(S)?.settingsWarned).toBe("step 3");
+    expect(reads.n).toBe(2);
+
+    // Rewritten in place, the same size, other bytes: seen.
+    await new Promise((r) => setTimeout(r, 20));
+    writeFileSync(file, text.replace('"step 3"', '"step 4"'));
+    expect(store.read(S)?.settingsWarned).toBe("step 4");
+    expect(reads.n).toBe(3);
+  });
+
+  it("a link, a folder or garbage in the file's place is still trouble, not the state it remembers", async () => {
+    const { store } = counting();
+    await store.transact(S, (state) => ({ state: stepped(state, 1), result: undefined }));
+    const file = store.path(S);
+    rmSync(file);
+    symlinkSync(join(dir, "elsewhere.json"), file);
+    expect(() => store.read(S)).toThrow(/cannot read the state file/);
+    rmSync(file);
+    mkdirSync(file);
+    expect(() => store.read(S)).toThrow(/cannot read the state file/);
+    rmSync(file, { recursive: true });
+    writeFileSync(file, "{");
+    expect(() => store.read(S)).toThrow(/not valid JSON/);
+    rmSync(file);
     expect(store.read(S)).toBeUndefined();
   });
 });
