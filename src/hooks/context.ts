@@ -11,6 +11,8 @@ import { findAgentDefinitions } from "./agent-definition.js";
 import { loadSkillSource, type SkillLoader } from "./skill-source.js";
 import type { ScopeRef } from "./scope.js";
 import type { GoverningText } from "../transcript/queries.js";
+import type { Sha256Hex } from "../engine/redundancy.js";
+import type { HookSettings } from "./settings.js";
 import type { SkillVerdict } from "../skills/classify.js";
 import { deadlineAt, type Deadline } from "./deadline.js";
 import { DEFAULT_WAIT, FINAL_WAIT, finalMessageTexts, waitForFinalMessage, waitForGoverningText } from "./wait.js";
@@ -46,6 +48,10 @@ export interface HookContext {
    * a test), everything is written before the hook answers.
    */
   later?: Later;
+  /** The user's settings, for a process whose environment never changes (the warm server reads them once); absent: read per call. */
+  settings?: () => HookSettings;
+  /** SHA-256 for call digests: node:crypto in the warm server; absent: the engine's own (no module to load in a hook process). */
+  sha256?: Sha256Hex;
 }
 
 export const PLUGIN_NAME = "utility";
@@ -69,7 +75,7 @@ export function processStartedMs(): number {
 export function processContext(
   env: Record<string, string | undefined> = process.env,
   startedMs: number = hrNow(),
-  parts: { store?: StateStore; later?: Later } = {},
+  parts: Pick<HookContext, "later" | "settings" | "sha256"> & { store?: StateStore } = {},
 ): HookContext {
   const dir = dataDir(env);
   const now = hrNow;
@@ -91,6 +97,8 @@ export function processContext(
     readFinal: finalMessageTexts,
     deadline,
     ...(parts.later ? { later: parts.later } : {}),
+    ...(parts.settings ? { settings: parts.settings } : {}),
+    ...(parts.sha256 ? { sha256: parts.sha256 } : {}),
     loadAgent: async (agentType, cwd) => {
       const files = await findAgentDefinitions({
         agentType,

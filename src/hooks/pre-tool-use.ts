@@ -23,7 +23,7 @@ import { protectedTargetOf } from "./protected.js";
 import { baseRecord, loggedReport, logOutcomes, type HookResult, type RecordScope } from "./records.js";
 import { scopeOf, type ScopeRef } from "./scope.js";
 import { arrivalEvents, caughtUp, promptKeysSince, storedSession } from "./session-io.js";
-import { userSettings, type HookSettings } from "./settings.js";
+import { settingsOf, type HookSettings } from "./settings.js";
 import { logSwitches } from "./switches.js";
 import { openOrTrouble } from "./transcript.js";
 import { skillActsAs, skillGateSource, skillWillLoad } from "./skill-call.js";
@@ -51,7 +51,7 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
   // A Skill call is judged by what its skill does, in a gated scope (./skill-call.ts); other planning tools never are.
   if (isNeutralTool(input.tool_name) && input.tool_name !== "Skill") return {};
   const ref = scopeOf(input);
-  const user = userSettings(ctx.env);
+  const user = settingsOf(ctx);
   const protectedTarget = protectedTargetOf(input, ref, ctx.dataDir);
   // Outside the lock: whether to wait for the call's own line (the report is in no hook input).
   const read = await needsTranscript(input, ref, ctx, user);
@@ -184,6 +184,7 @@ async function decideUnderLock(session: SessionState, call: CallAtHand) {
       ...(windowSpend ? { windowSpend } : {}),
     },
     user,
+    ctx.sha256,
   );
   const warning = settingsWarning(ready.session, decided, user);
   const after = reduceAll(ready.session, [
@@ -327,7 +328,7 @@ async function needsTranscript(
   const needed =
     gateOf(arrived, ref.key) !== undefined ||
     budgetsBind(arrived, ref, user) ||
-    mayBeUnprovenRepeat(arrived, ref, input) ||
+    mayBeUnprovenRepeat(arrived, ref, input, ctx) ||
     stillAwaiting(scope, () => promptKeysSince(arrived, ref));
   return { needed, offset: scope.offset };
 }
@@ -342,11 +343,11 @@ function budgetsBind(session: SessionState, ref: ScopeRef, user: HookSettings): 
 }
 
 /** An ungated call that could repeat an earlier one while calls are still pending: their results may be in lines not flushed yet. */
-function mayBeUnprovenRepeat(session: SessionState, ref: ScopeRef, input: PreToolUseInput): boolean {
+function mayBeUnprovenRepeat(session: SessionState, ref: ScopeRef, input: PreToolUseInput, ctx: HookContext): boolean {
   const scope = scopeAt(session, ref.key);
   const pending = Object.values(scope.pending);
   if (pending.length === 0) return false;
-  const digest = inputDigest(input.tool_input);
+  const digest = inputDigest(input.tool_input, ctx.sha256);
   const same = (c: { tool: string; digest: string }) => c.tool === input.tool_name && c.digest === digest;
   return pending.some(same) || scope.history.some(same);
 }

@@ -69,7 +69,7 @@ export async function transcriptEvents(session: SessionState, ref: ScopeRef, ctx
   const scope = scopeAt(session, ref.key);
   const read = readNewLines(scope, ref, vouchedKeys(session));
   const events: SessionEvent[] = [];
-  for (const item of ingestEvents(read.events, ref.key)) {
+  for (const item of ingestEvents(read.events, ref.key, ctx.sha256)) {
     if (item.kind !== "skill_seen") {
       events.push(item);
       continue;

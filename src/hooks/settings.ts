@@ -26,3 +26,8 @@ export function userSettings(env: Readonly<Record<string, string | undefined>>):
   const problem = describeUserConfigProblems(config, plugin, "enforcement");
   return { ...settings, ...(problem ? { problem } : {}), warning: describeUserConfigProblems(config, plugin)! };
 }
+
+/** The user's settings for this call: the context's, when its process read them once, else from its environment. */
+export function settingsOf(ctx: { env: Readonly<Record<string, string | undefined>>; settings?: () => HookSettings }): HookSettings {
+  return ctx.settings ? ctx.settings() : userSettings(ctx.env);
+}

@@ -11,7 +11,7 @@ import type { SubagentStartInput } from "./input.js";
 import { baseRecord, type HookResult } from "./records.js";
 import { scopeOf, type ScopeRef } from "./scope.js";
 import { arrivalEvents, storedSession } from "./session-io.js";
-import { userSettings } from "./settings.js";
+import { settingsOf } from "./settings.js";
 
 /**
  * SubagentStart: a subagent starts, whichever tool started it (Agent, Task,
@@ -35,7 +35,7 @@ export async function subagentStart(input: SubagentStartInput, ctx: HookContext)
     reason: "subagent started",
   });
   const line = gateOf(session, ref.key)
-    ? scopeLineOf(session, ref.key, userSettings(ctx.env), await subagentModel(session, ref, input.transcript_path, ctx))
+    ? scopeLineOf(session, ref.key, settingsOf(ctx), await subagentModel(session, ref, input.transcript_path, ctx))
     : undefined;
   return line ? { output: { hookSpecificOutput: { hookEventName: "SubagentStart", additionalContext: line } } } : {};
 }

@@ -9,7 +9,7 @@ import type { UserPromptSubmitInput } from "./input.js";
 import { baseRecord, type HookResult } from "./records.js";
 import { scopeOf } from "./scope.js";
 import { freshSession } from "./session-io.js";
-import { userSettings } from "./settings.js";
+import { settingsOf } from "./settings.js";
 import { skillGateSource } from "./skill-call.js";
 
 /**
@@ -64,7 +64,7 @@ async function promptLineOf(
   ctx: HookContext,
 ): Promise<string | undefined> {
   const model = lastModelOf(session, "main");
-  const user = userSettings(ctx.env);
+  const user = settingsOf(ctx);
   if (prompt.own) return prompt.switch === "on" ? scopeLineOf(session, "main", user, model) : undefined;
   const text = input.prompt ?? "";
   if (model === undefined || NOTIFICATION.test(text)) return undefined;

@@ -212,7 +212,7 @@ class Replay {
   /** What ingestion makes of a line, its skills read here (replay's I/O is the skill files only). */
   private ingested(event: LocatedEvent, key: ScopeKey): SessionEvent[] {
     const events: SessionEvent[] = [];
-    for (const item of ingestEvent(event, key)) {
+    for (const item of ingestEvent(event, key, this.options.sha256)) {
       if (item.kind !== "skill_seen") {
         if (item.kind === "scope" && item.event.kind === "usage") this.runOf(key)?.spendingMessages.add(item.event.messageId);
         events.push(item);
@@ -263,7 +263,7 @@ class Replay {
     if (event.isError) run.errors += 1;
     this.feed(run, this.ingested(event, run.key));
     // Refused by the replayed gate: a recording made under the gate never ran it (its result is the refusal); one made without it did.
-    const digest = resultDigest(event);
+    const digest = resultDigest(event, this.options.sha256);
     if (call.refused && !REFUSED_BY_A_HOOK.test(event.text))
       this.feed(run, [
         {

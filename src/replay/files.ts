@@ -13,7 +13,7 @@ import type { GateSource } from "../engine/session/state.js";
 import type { UserSettings } from "../engine/session/decide.js";
 import type { ReplaySpend, ScopeReplay } from "./types.js";
 import { REPLAY_POLICY, replaySession, type ReplayOptions, type SessionInput } from "./core.js";
-import { nodeSha256Hex } from "./node-sha256.js";
+import { nodeSha256Hex } from "../hash/node-sha256.js";
 import { TOKEN_ESTIMATE, type FileReplay, type ReplayReport, type ReplayTotals } from "./types.js";
 import { fileErrorText } from "../state/file-error.js";
 

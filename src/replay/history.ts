@@ -8,7 +8,7 @@ import { DEFAULT_PRICES, withOverride } from "../engine/prices.js";
 import { HistoryBuilder, sessionFindings, type HistoryReport } from "../history/report.js";
 import { REPLAY_POLICY, replaySession } from "./core.js";
 import { ReplayInputError, sessionInputs, skillSource, type ReadCounter } from "./files.js";
-import { nodeSha256Hex } from "./node-sha256.js";
+import { nodeSha256Hex } from "../hash/node-sha256.js";
 import { sessionsIn, type SessionFiles } from "./projects.js";
 import { TOKEN_ESTIMATE } from "./types.js";
 

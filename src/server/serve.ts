@@ -13,6 +13,8 @@ import type { Deadline } from "../hooks/deadline.js";
 import { HOOK_ROUTES, type HookRoute } from "../hooks/routes/index.js";
 import { answerHook, recordError, validateHookInput } from "../hooks/run.js";
 import { eventOfTool, hookInputOf, toolResultOf } from "./hook-call.js";
+import { userSettings, type HookSettings } from "../hooks/settings.js";
+import { onDemandSha256 } from "../hash/on-demand-sha256.js";
 import type { ToolCall, ToolResult } from "./protocol.js";
 
 type Env = Record<string, string | undefined>;
@@ -44,6 +46,11 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
   let queue: Promise<unknown> = Promise.resolve();
   const unwritten: Array<() => void> = [];
   const later = (work: () => void) => void unwritten.push(work);
+  // The server's environment is fixed when Claude Code starts it: the user's settings are read once, by the first
+  // handler that needs them (inside it, so that trouble reading them is that handler's to answer).
+  let read: HookSettings | undefined;
+  const settings = () => (read ??= userSettings(env));
+  const sha256 = onDemandSha256();
 
   function settle(): void {
     for (let work = unwritten.shift(); work; work = unwritten.shift()) {
@@ -58,7 +65,7 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
 
   async function answer(event: NonNullable<ReturnType<typeof eventOfTool>>, args: Record<string, unknown>, arrived: number) {
     settle();
-    const ctx = processContext(env, arrived, { store, later });
+    const ctx = processContext(env, arrived, { store, later, settings, ...(sha256 ? { sha256 } : {}) });
     current = ctx.deadline;
     try {
       const route = HOOK_ROUTES[event] as HookRoute<unknown>;

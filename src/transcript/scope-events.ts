@@ -2,6 +2,7 @@
 // The hooks feed what this makes of a transcript's tail, replay what it makes of a whole file.
 import { launchedJobId, notificationEnd, resultShowsFinished } from "../engine/background.js";
 import type { ScopeEvent } from "../engine/session/scope-events.js";
+import type { Sha256Hex } from "../engine/redundancy.js";
 import { sha256Hex } from "../engine/sha256.js";
 import type { TranscriptEvent } from "./line.js";
 
@@ -13,10 +14,10 @@ export function lineTime(event: TranscriptEvent): number | undefined {
 }
 
 /** What a line tells the reducer by itself: results, compactions, usage. Prompts and calls are decided by the caller. */
-export function observedEvents(event: TranscriptEvent): ScopeEvent[] {
+export function observedEvents(event: TranscriptEvent, sha256: Sha256Hex = sha256Hex): ScopeEvent[] {
   switch (event.kind) {
     case "tool_result":
-      return resultEvents(event);
+      return resultEvents(event, sha256);
     case "compact":
       return [{ kind: "compact" }];
     case "user_text": {
@@ -40,12 +41,12 @@ export function observedEvents(event: TranscriptEvent): ScopeEvent[] {
   }
 }
 
-function resultEvents(event: Extract<TranscriptEvent, { kind: "tool_result" }>): ScopeEvent[] {
+function resultEvents(event: Extract<TranscriptEvent, { kind: "tool_result" }>, sha256: Sha256Hex): ScopeEvent[] {
   if (event.denied) return [{ kind: "denied", toolUseId: event.toolUseId }];
   const endedAt = lineTime(event);
   const jobId = launchedJobId(event.text);
   const finished = resultShowsFinished(event.text);
-  const digest = resultDigest(event);
+  const digest = resultDigest(event, sha256);
   return [
     {
       kind: "result",
@@ -66,6 +67,9 @@ function resultEvents(event: Extract<TranscriptEvent, { kind: "tool_result" }>):
  * more than text (an image) has none: two different images have the same
  * (empty) text, and no identical outcome may rest on that.
  */
-export function resultDigest(event: Pick<Extract<TranscriptEvent, { kind: "tool_result" }>, "text" | "notOnlyText">): string | undefined {
-  return event.notOnlyText ? undefined : sha256Hex(event.text).slice(0, 32);
+export function resultDigest(
+  event: Pick<Extract<TranscriptEvent, { kind: "tool_result" }>, "text" | "notOnlyText">,
+  sha256: Sha256Hex = sha256Hex,
+): string | undefined {
+  return event.notOnlyText ? undefined : sha256(event.text).slice(0, 32);
 }

@@ -1,11 +1,11 @@
-// Replay hashes call inputs with node:crypto (src/replay/node-sha256.ts); the
-// hooks with the engine's own SHA-256. The digests must be the same, or a
+// Replay and the warm server hash call inputs with node:crypto (src/hash/node-sha256.ts); the
+// hook processes with the engine's own SHA-256. The digests must be the same, or a
 // replay would find other repeats than the hooks recorded.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { inputDigest } from "../../src/engine/redundancy.js";
 import { sha256Hex } from "../../src/engine/sha256.js";
-import { nodeSha256Hex } from "../../src/replay/node-sha256.js";
+import { nodeSha256Hex } from "../../src/hash/node-sha256.js";
 
 describe("nodeSha256Hex", () => {
   it("gives the engine's SHA-256 of any string, lone surrogates included", () => {
