@@ -11,6 +11,10 @@ import { serverEnv } from "./env.js";
 import { pruneMarkers, writeMarker } from "./marker.js";
 import { answerLine, LineSplitter } from "./protocol.js";
 import { hookServer, type HookServer } from "./serve.js";
+import { warmUp } from "./warm-up.js";
+
+/** Calls of a made-up session that warm the handlers (measured: 5 made the first real call fast, 24 every one; docs/speed.md). */
+const WARM_UP_CALLS = 24;
 
 type Trouble = (message: string) => void;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message.split("\n")[0]! : String(error));
@@ -76,6 +80,12 @@ export function serve(): void {
   endWithClaudeCode(trouble);
   answerStdin(hookServer(env), trouble);
   // The skill and agent definition reader (frontmatter, YAML) is loaded when a definition is first read: in the
-  // server, load it now, while the session starts, so that the first gated call does not pay for it.
-  setTimeout(() => void import("../optin/read.js").catch(() => undefined), 0);
+  // server, load it now, while the session starts, so that the first gated call does not pay for it; then warm
+  // the handlers' code (./warm-up.ts).
+  setTimeout(() => {
+    import("../optin/read.js").then(
+      () => warmUp({ calls: WARM_UP_CALLS, done: (failed) => failed && trouble(`could not warm up (${messageOf(failed)})`) }),
+      () => undefined,
+    );
+  }, 0);
 }
