@@ -14,6 +14,9 @@
 // (hooks, the tool itself, and Claude Code's own work between). Per-call
 // overhead = median gap of the mode − median gap without any plugin.
 //
+// The table gives each ratio twice: over all calls (the budgets use it), and per round (its median, lowest and
+// highest: how far one round can be from another).
+//
 // Modes (--modes picks some, by the names below): no plugin; the yardstick,
 // a bare `node -e 0` command hook; the floors of a warm hook: a bare mcp_tool
 // hook to a minimal MCP server answering {} at once, the same answering once
@@ -293,19 +296,21 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 const round1 = (x) => Math.round(x * 10) / 10;
+const hundredths = (x) => Math.round(x * 100) / 100;
 
 export async function clientBench() {
   const loadBefore = loadavg()[0];
   log(
     `client bench: ${modes.length} modes × ${rounds} rounds, ${calls} Read calls per session, pinned claude; load ${loadBefore.toFixed(2)} on ${cpus().length} cores`,
   );
-  const samples = new Map(modes.map((m) => [m.name, { gaps: [], sessions: [], latencies: [] }]));
+  const samples = new Map(modes.map((m) => [m.name, { gaps: [], sessions: [], latencies: [], roundMedians: [] }]));
   for (let r = 0; r < rounds; r++) {
     for (const mode of shuffle(modes)) {
       const { gaps, sessionMs, latencies } = await session(mode, r);
       samples.get(mode.name).latencies.push(...latencies);
       samples.get(mode.name).gaps.push(...gaps);
       samples.get(mode.name).sessions.push(sessionMs);
+      samples.get(mode.name).roundMedians[r] = median(gaps);
       log(`  round ${r + 1}/${rounds} ${mode.name}: median call ${round1(median(gaps))} ms`);
     }
   }
@@ -316,6 +321,10 @@ export async function clientBench() {
     const bare = median(samples.get(find("bare node -e 0 PreToolUse", m.prefix).name).gaps) - none;
     const perCall = median(s.gaps);
     const overhead = perCall - none;
+    // The same ratio within each round (its modes ran minutes apart at most): how much the figure moves from round to round.
+    const noneRounds = samples.get(find("no plugin", m.prefix).name).roundMedians;
+    const bareRounds = samples.get(find("bare node -e 0 PreToolUse", m.prefix).name).roundMedians;
+    const perRound = s.roundMedians.map((g, r) => (g - noneRounds[r]) / (bareRounds[r] - noneRounds[r]));
     return {
       mode: m.name,
       base: m.base,
@@ -325,6 +334,15 @@ export async function clientBench() {
       overheadMs: round1(overhead),
       bareOverheadMs: round1(bare),
       ratioToBare: m.base === "no plugin" ? null : Math.round((overhead / bare) * 100) / 100,
+      ...(m.base === "no plugin"
+        ? {}
+        : {
+            ratioPerRound: {
+              median: hundredths(median(perRound)),
+              min: hundredths(Math.min(...perRound)),
+              max: hundredths(Math.max(...perRound)),
+            },
+          }),
       medianSessionMs: Math.round(median(s.sessions)),
       ...(s.latencies.length > 0 ? { medianHandlerMs: round1(median(s.latencies)) } : {}),
     };
@@ -368,12 +386,16 @@ export function printClient(result) {
     "\nclient (pinned Claude Code, scripted session of Read calls; overhead per call against no plugin; own ms: the plugin's handler time from its log, or the waiting floor's wait for the call's line):",
   );
   console.log(
-    `${"mode".padEnd(36)}${"calls".padStart(6)}${"median call ms".padStart(16)}${"overhead ms".padStart(13)}${"× bare hook".padStart(13)}${"own ms".padStart(9)}`,
+    `${"mode".padEnd(36)}${"calls".padStart(6)}${"median call ms".padStart(16)}${"overhead ms".padStart(13)}${"× bare hook".padStart(13)}${"own ms".padStart(9)}${"× per round (min–max)".padStart(24)}`,
   );
-  for (const r of result.rows)
+  for (const r of result.rows) {
+    const spread = r.ratioPerRound
+      ? `${r.ratioPerRound.median.toFixed(2)} (${r.ratioPerRound.min.toFixed(2)}–${r.ratioPerRound.max.toFixed(2)})`
+      : "";
     console.log(
-      `${r.mode.padEnd(36)}${String(r.calls).padStart(6)}${r.medianCallMs.toFixed(1).padStart(16)}${r.overheadMs.toFixed(1).padStart(13)}${(r.ratioToBare === null ? "" : r.ratioToBare.toFixed(2)).padStart(13)}${(r.medianHandlerMs === undefined ? "" : r.medianHandlerMs.toFixed(1)).padStart(9)}`,
+      `${r.mode.padEnd(36)}${String(r.calls).padStart(6)}${r.medianCallMs.toFixed(1).padStart(16)}${r.overheadMs.toFixed(1).padStart(13)}${(r.ratioToBare === null ? "" : r.ratioToBare.toFixed(2)).padStart(13)}${(r.medianHandlerMs === undefined ? "" : r.medianHandlerMs.toFixed(1)).padStart(9)}${spread.padStart(24)}`,
     );
+  }
   for (const b of result.budgets)
     console.log(`${b.pass ? "ok  " : "MISS"} ${b.budget}: ${b.value.toFixed(2)}× (limit ${b.limit.toFixed(2)}×)`);
 }
