@@ -4,7 +4,6 @@ import type { SessionState } from "../engine/session/state.js";
 import { gateOf, lastModelOf } from "../engine/session/views.js";
 import { tierOf } from "../engine/context-line.js";
 import { frontmatterModelOf } from "../claude/names.js";
-import { newestModel } from "../transcript/queries.js";
 import { readSmallText } from "../claude/files.js";
 import type { HookContext } from "./context.js";
 import type { SubagentStartInput } from "./input.js";
@@ -12,6 +11,7 @@ import { baseRecord, type HookResult } from "./records.js";
 import { scopeOf, type ScopeRef } from "./scope.js";
 import { arrivalEvents, storedSession } from "./session-io.js";
 import { settingsOf } from "./settings.js";
+import { PARENT_WAIT, waitForNewestModel } from "./wait.js";
 
 /**
  * SubagentStart: a subagent starts, whichever tool started it (Agent, Task,
@@ -44,7 +44,8 @@ export async function subagentStart(input: SubagentStartInput, ctx: HookContext)
  * The model a starting subagent runs on, as Claude Code 2.1.328 chooses it
  * (its Agent tool's schema): its definition's `model`, else the configured
  * subagent model, else its parent's (the main conversation's newest message,
- * from the state or, not read there yet, from the main transcript's end).
+ * from the state or, not read there yet, from the main transcript's end,
+ * waiting for it when the session's first message is not written yet).
  * An Agent call's own `model` override is not in this hook's input: then the
  * line after the subagent's first call corrects the tier.
  */
@@ -55,14 +56,8 @@ async function subagentModel(session: SessionState, ref: ScopeRef, mainTranscrip
   if (own !== undefined && own !== "inherit") return tierOf(own) ? own : undefined;
   const configured = ctx.env.CLAUDE_CODE_SUBAGENT_MODEL;
   if (configured && configured !== "inherit") return tierOf(configured) ? configured : undefined;
-  return lastModelOf(session, "main") ?? parentModelIn(mainTranscript);
-}
-
-/** The main conversation's newest model in its transcript (the Agent call's line is usually written by now); never fatal. */
-function parentModelIn(mainTranscript: string): string | undefined {
-  try {
-    return newestModel(mainTranscript, { lines: "main" });
-  } catch {
-    return undefined;
-  }
+  return (
+    lastModelOf(session, "main") ??
+    waitForNewestModel(mainTranscript, { ...PARENT_WAIT, ...(ctx.deadline ? { deadline: ctx.deadline } : {}) })
+  );
 }

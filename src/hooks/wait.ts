@@ -1,5 +1,5 @@
 import { transcriptSize } from "../transcript/source.js";
-import { findGoverningText, type GoverningText } from "../transcript/queries.js";
+import { findGoverningText, newestModel, type GoverningText } from "../transcript/queries.js";
 import { readEventsBackward } from "../transcript/reverse-reader.js";
 import { isPrompt, keepsLine } from "../transcript/line-filter.js";
 import type { Deadline } from "./deadline.js";
@@ -110,4 +110,30 @@ export function finalMessageTexts(ref: ScopeRef): string[] | undefined {
     return undefined;
   }
   return messageId === undefined ? undefined : texts.reverse().flat();
+}
+
+/** Claude Code flushes its transcript every 100 ms: the line of the call that started a subagent is there within a few. */
+export const PARENT_WAIT: WaitOptions = { timeoutMs: 1000, intervalMs: 5 };
+
+/**
+ * The main conversation's newest model, waiting (bounded) for a line that
+ * names one: a subagent started by the session's first message may start
+ * before Claude Code has written that message. No file: no wait.
+ */
+export function waitForNewestModel(mainTranscript: string, options: WaitOptions = PARENT_WAIT): string | undefined {
+  const found = pollTranscript(
+    mainTranscript,
+    (size) => ({ absent: size < 0, model: size < 0 ? undefined : newestModelOrNone(mainTranscript) }),
+    (seen) => seen.absent || seen.model !== undefined,
+    { doing: "waiting for the parent's message in the transcript", ...options },
+  );
+  return found.model;
+}
+
+function newestModelOrNone(mainTranscript: string): string | undefined {
+  try {
+    return newestModel(mainTranscript, { lines: "main" });
+  } catch {
+    return undefined; // unreadable now: no model, never fatal
+  }
 }

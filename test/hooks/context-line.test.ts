@@ -5,6 +5,7 @@
  * starts a gated task), after a call that passes, and with the refusal of a
  * call that had no report. The handlers in process; skills are real files.
  */
+import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -139,6 +140,40 @@ describe("the line before a gated task's first call", () => {
       ctx,
     );
     expect(contextOf(result)).toMatch(/^utility: 0 of 10 steps taken · opus · StepCost retrieve\/verify\/tool_call 0\.29 /);
+  });
+
+  it("a subagent started before the session's first message is written: waits for that line, for its parent's model", async () => {
+    dir = tempDir();
+    const ctx = withModel(OPUS);
+    const plain = join(dir.path, "plain.md");
+    writeFileSync(plain, "---\nname: plain\ndescription: x\nutility_gated: true\n---\nBody.\n");
+    ctx.agents.set("p:plain", source(plain));
+    const main = dir.file("main.jsonl", jsonl([prompt("go")]));
+    // Claude Code writes the message that launched the subagent a little later (it flushes every 100 ms): another
+    // process appends it while the hook waits (the wait blocks this one).
+    const line = jsonl([assistant("m1", [call("toolu_a", "Agent", { prompt: "x" })])]);
+    const writer = spawn(process.execPath, [
+      "-e",
+      `setTimeout(() => require("fs").appendFileSync(${JSON.stringify(main)}, ${JSON.stringify(line)}), 150)`,
+    ]);
+    const result = await subagentStart(
+      { session_id: SESSION, transcript_path: main, hook_event_name: "SubagentStart", agent_id: "a1", agent_type: "p:plain" },
+      ctx,
+    );
+    await new Promise((resolve) => writer.once("exit", resolve));
+    expect(contextOf(result)).toMatch(/^utility: 0 of 10 steps taken · opus · /);
+  });
+
+  it("a subagent whose main transcript does not exist: no wait, and no line without a tier", async () => {
+    const ctx = withModel(OPUS);
+    ctx.agents.set("p:gated", source("/nonexistent/gated.md"));
+    const started = Date.now();
+    const result = await subagentStart(
+      { session_id: SESSION, transcript_path: NO_TRANSCRIPT, hook_event_name: "SubagentStart", agent_id: "a1", agent_type: "p:gated" },
+      ctx,
+    );
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(result).toEqual({});
   });
 
   it("a subagent started past the agent budget is told no tool call is left", async () => {
