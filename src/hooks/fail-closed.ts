@@ -1,4 +1,5 @@
 import { inputDigest } from "../engine/redundancy.js";
+import { errorLine } from "../state/file-error.js";
 import type { SessionEvent } from "../engine/session/events.js";
 import { reduceAll } from "../engine/session/reduce.js";
 import { newScope, type GateSource, type SessionState } from "../engine/session/state.js";
@@ -111,7 +112,7 @@ function sessionForEvidence(sessionId: string, ctx: HookContext): SessionState {
 }
 
 function describeTrouble(error: unknown, ctx: HookContext): string {
-  const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+  const message = errorLine(error);
   if (error instanceof DeadlineError || error instanceof TranscriptTrouble) return message;
   // A lock wait cut short by the deadline says so: "held for more than 0 ms" alone would not explain it.
   const late = ctx.deadline && ctx.deadline.remainingMs() <= 0 ? `; the hook reached its ${ctx.deadline.limitMs} ms deadline` : "";

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { errorLine } from "../state/file-error.js";
 import { problemsFromIssues } from "../engine/problem.js";
 import { appendJsonLine } from "../state/log-file.js";
 import { dataDir, errorLogPath } from "../state/paths.js";
@@ -60,7 +61,7 @@ export function validateHookInput<T>(data: unknown, schema: HookSchema<T>): T {
 
 function errorText(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code ?? (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+  return code ?? errorLine(error);
 }
 
 /** One line in the data folder's error log; a folder that cannot take it is left alone (stderr says enough). */
@@ -131,7 +132,7 @@ export async function runHook<T>(
     if (answer.trouble) io.stderr(`${answer.trouble}\n`);
     if (answer.logTrouble) recordError(dataDir(io.env), event, answer.logTrouble);
   } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+    const message = errorLine(error);
     io.stderr(`utility ${event} hook: ${message}\n`);
     recordError(dataDir(io.env), event, message);
   }

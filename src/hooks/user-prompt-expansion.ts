@@ -1,4 +1,5 @@
 import { reduceAll } from "../engine/session/reduce.js";
+import { errorLine } from "../state/file-error.js";
 import { promptKey } from "../ingest/prompts.js";
 import { pluginRefOf } from "../claude/plugin-id.js";
 import { describeUserConfigProblems, parseUserConfig } from "../optin/user-config.js";
@@ -35,7 +36,7 @@ export async function userPromptExpansion(input: UserPromptExpansionInput, ctx: 
   try {
     return shown(await answer(read.argument, input, ctx));
   } catch (error) {
-    const why = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+    const why = errorLine(error);
     const unchanged = read.argument === "on" || read.argument === "off" ? " The gate was not switched." : "";
     return { ...shown(`utility: /utility ${read.argument} could not be answered: ${why}.${unchanged}\n`), stderr: `utility: ${why}` };
   }

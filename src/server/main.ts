@@ -5,6 +5,7 @@
  * died, and stops when the session ends (docs/decisions/0002-warm-hooks.md).
  * Nothing but protocol lines may reach stdout.
  */
+import { errorLine } from "../state/file-error.js";
 import { dataDir } from "../state/paths.js";
 import { recordError } from "../hooks/run.js";
 import { serverEnv } from "./env.js";
@@ -20,7 +21,6 @@ import { warmUp } from "./warm-up.js";
 const WARM_UP_CALLS = 24;
 
 type Trouble = (message: string) => void;
-const messageOf = (error: unknown) => (error instanceof Error ? error.message.split("\n")[0]! : String(error));
 
 function alive(pid: number): boolean {
   try {
@@ -38,7 +38,7 @@ function mark(dir: string, claudePid: number, trouble: Trouble): void {
     pruneMarkers(dir, claudePid, alive);
   } catch (error) {
     // Only the SessionStart check reads it; the hooks are answered all the same.
-    trouble(`cannot write its marker (${messageOf(error)})`);
+    trouble(`cannot write its marker (${errorLine(error)})`);
   }
 }
 
@@ -49,7 +49,7 @@ function mark(dir: string, claudePid: number, trouble: Trouble): void {
  */
 function endWithClaudeCode(trouble: Trouble): void {
   process.on("uncaughtException", (error) => {
-    trouble(`stopped on ${messageOf(error)}`);
+    trouble(`stopped on ${errorLine(error)}`);
     process.exit(1);
   });
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => process.exit(0));
@@ -68,7 +68,7 @@ function answerStdin(server: HookServer, trouble: Trouble): void {
           if (reply) process.stdout.write(`${JSON.stringify(reply)}\n`);
           server.settle();
         },
-        (error: unknown) => trouble(`a message went unanswered (${messageOf(error)})`),
+        (error: unknown) => trouble(`a message went unanswered (${errorLine(error)})`),
       );
     }
   });
@@ -87,7 +87,7 @@ export function serve(): void {
   // the handlers' code (./warm-up.ts).
   setTimeout(() => {
     import("../optin/read.js").then(
-      () => warmUp({ calls: WARM_UP_CALLS, done: (failed) => failed && trouble(`could not warm up (${messageOf(failed)})`) }),
+      () => warmUp({ calls: WARM_UP_CALLS, done: (failed) => failed && trouble(`could not warm up (${errorLine(failed)})`) }),
       () => undefined,
     );
   }, 0);

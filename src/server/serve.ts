@@ -6,6 +6,7 @@
  * lock), so two at once in one process would only wait on each other, and a
  * second transaction here would spin on the lock the first holds.
  */
+import { errorLine } from "../state/file-error.js";
 import { dataDir } from "../state/paths.js";
 import { DEFAULT_LOCK, FileStateStore, type LockOptions } from "../state/store.js";
 import { hrNow, lockWithin, processContext } from "../hooks/context.js";
@@ -58,7 +59,7 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
         work();
       } catch (error) {
         // The call was answered already; an ungated scope is never blocked by the plugin's own trouble.
-        recordError(dataDir(env), "PreToolUse", `utility PreToolUse hook: after its answer, ${messageOf(error)}`);
+        recordError(dataDir(env), "PreToolUse", `utility PreToolUse hook: after its answer, ${errorLine(error)}`);
       }
     }
   }
@@ -76,7 +77,7 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
       return toolResultOf(answered);
     } catch (error) {
       // As a command hook whose input is unusable: one line, no decision (the handlers decide fail-closed themselves).
-      recordError(ctx.dataDir, event, `utility ${event} hook: ${messageOf(error)}`);
+      recordError(ctx.dataDir, event, `utility ${event} hook: ${errorLine(error)}`);
       return toolResultOf({});
     } finally {
       current = undefined;
@@ -97,8 +98,6 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
     },
   };
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0];
 
 function refusal(text: string): ToolResult {
   return { content: [{ type: "text", text }], isError: true };

@@ -21,6 +21,10 @@ export function fileErrorText(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (typeof code === "string" && Object.hasOwn(WORDS, code)) return WORDS[code]!;
   if (typeof code === "string") return code;
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0]!;
+  return errorLine(error);
+}
+
+/** The first line of what was thrown: an error's message, or anything else as a string (a trouble is told in one line). */
+export function errorLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
 }
