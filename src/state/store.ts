@@ -283,7 +283,7 @@ export class FileStateStore implements StateStore {
     try {
       const { state, result, later } = await change(this.read(sessionId));
       this.seams.held?.();
-      const write = () => {
+      const writeAndRelease = () => {
         try {
           this.write(file, state);
         } finally {
@@ -297,7 +297,7 @@ export class FileStateStore implements StateStore {
       const once = () => {
         if (this.unwritten !== once) return;
         this.unwritten = undefined;
-        write();
+        writeAndRelease();
       };
       this.unwritten = once;
       try {
