@@ -72,6 +72,23 @@ function project(dir: TempDir, ctx: FakeContext): string {
   return root;
 }
 
+/** SubagentStart of one subagent of the session, whose main transcript is `transcript`. */
+function startSubagent(ctx: FakeContext, agentType: string, agentId = "a1", transcript = NO_TRANSCRIPT) {
+  return subagentStart(
+    { session_id: SESSION, transcript_path: transcript, hook_event_name: "SubagentStart", agent_id: agentId, agent_type: agentType },
+    ctx,
+  );
+}
+
+/** An opus context that knows `p:plain`: an agent definition that opts in and names no model (it inherits its parent's). */
+function withPlainGatedAgent(folder: TempDir): FakeContext {
+  const ctx = withModel(OPUS);
+  const plain = join(folder.path, "plain.md");
+  writeFileSync(plain, "---\nname: plain\ndescription: x\nutility_gated: true\n---\nBody.\n");
+  ctx.agents.set("p:plain", source(plain));
+  return ctx;
+}
+
 describe("the line before a gated task's first call", () => {
   let dir: TempDir | undefined;
   afterEach(() => dir?.remove());
@@ -114,11 +131,7 @@ describe("the line before a gated task's first call", () => {
     const state = draftSession();
     state.main.messageModels = { m1: "claude-sonnet-4-5" };
     (ctx.store as MemoryStateStore).states.set(SESSION, state);
-    const start = (id: string, type: string) =>
-      subagentStart(
-        { session_id: SESSION, transcript_path: NO_TRANSCRIPT, hook_event_name: "SubagentStart", agent_id: id, agent_type: type },
-        ctx,
-      );
+    const start = (id: string, type: string) => startSubagent(ctx, type, id);
     expect(contextOf(await start("a1", "p:cheap"))).toBe(
       "utility: 0 of 10 steps taken · haiku · StepCost retrieve/verify/tool_call 0.029 · respond 0.029 · stop 0",
     );
@@ -130,24 +143,15 @@ describe("the line before a gated task's first call", () => {
 
   it("a subagent that inherits its model, when the state knows none of the parent's: the main transcript's newest model", async () => {
     dir = tempDir();
-    const ctx = withModel(OPUS);
-    const plain = join(dir.path, "plain.md");
-    writeFileSync(plain, "---\nname: plain\ndescription: x\nutility_gated: true\n---\nBody.\n");
-    ctx.agents.set("p:plain", source(plain));
+    const ctx = withPlainGatedAgent(dir);
     const main = dir.file("main.jsonl", jsonl([prompt("go"), assistant("m1", [call("toolu_a", "Agent", { prompt: "x" })])]));
-    const result = await subagentStart(
-      { session_id: SESSION, transcript_path: main, hook_event_name: "SubagentStart", agent_id: "a1", agent_type: "p:plain" },
-      ctx,
-    );
+    const result = await startSubagent(ctx, "p:plain", "a1", main);
     expect(contextOf(result)).toMatch(/^utility: 0 of 10 steps taken · opus · StepCost retrieve\/verify\/tool_call 0\.29 /);
   });
 
   it("a subagent started before the session's first message is written: waits for that line, for its parent's model", async () => {
     dir = tempDir();
-    const ctx = withModel(OPUS);
-    const plain = join(dir.path, "plain.md");
-    writeFileSync(plain, "---\nname: plain\ndescription: x\nutility_gated: true\n---\nBody.\n");
-    ctx.agents.set("p:plain", source(plain));
+    const ctx = withPlainGatedAgent(dir);
     const main = dir.file("main.jsonl", jsonl([prompt("go")]));
     // Claude Code writes the message that launched the subagent a little later (it flushes every 100 ms): another
     // process appends it while the hook waits (the wait blocks this one).
@@ -156,10 +160,7 @@ describe("the line before a gated task's first call", () => {
       "-e",
       `setTimeout(() => require("fs").appendFileSync(${JSON.stringify(main)}, ${JSON.stringify(line)}), 150)`,
     ]);
-    const result = await subagentStart(
-      { session_id: SESSION, transcript_path: main, hook_event_name: "SubagentStart", agent_id: "a1", agent_type: "p:plain" },
-      ctx,
-    );
+    const result = await startSubagent(ctx, "p:plain", "a1", main);
     await new Promise((resolve) => writer.once("exit", resolve));
     expect(contextOf(result)).toMatch(/^utility: 0 of 10 steps taken · opus · /);
   });
@@ -168,10 +169,7 @@ describe("the line before a gated task's first call", () => {
     const ctx = withModel(OPUS);
     ctx.agents.set("p:gated", source("/nonexistent/gated.md"));
     const started = Date.now();
-    const result = await subagentStart(
-      { session_id: SESSION, transcript_path: NO_TRANSCRIPT, hook_event_name: "SubagentStart", agent_id: "a1", agent_type: "p:gated" },
-      ctx,
-    );
+    const result = await startSubagent(ctx, "p:gated");
     expect(Date.now() - started).toBeLessThan(500);
     expect(result).toEqual({});
   });
@@ -183,11 +181,7 @@ describe("the line before a gated task's first call", () => {
     const state = draftSession();
     state.main.messageModels = { m1: OPUS };
     (ctx.store as MemoryStateStore).states.set(SESSION, state);
-    const start = (id: string) =>
-      subagentStart(
-        { session_id: SESSION, transcript_path: NO_TRANSCRIPT, hook_event_name: "SubagentStart", agent_id: id, agent_type: "p:gated" },
-        ctx,
-      );
+    const start = (id: string) => startSubagent(ctx, "p:gated", id);
     expect(contextOf(await start("a1"))).toContain("StepCost retrieve/verify/tool_call 0.29");
     expect(contextOf(await start("a2"))).toBe(
       "utility: 0 of 10 steps taken · opus · no tool call left · StepCost respond 0.29 · stop 0 · tokens 0 · agents 2/1",
