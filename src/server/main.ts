@@ -13,6 +13,7 @@ import { pruneMarkers, writeMarker } from "./marker.js";
 import { answerLine, LineSplitter } from "./protocol.js";
 import { hookServer, type HookServer } from "./serve.js";
 import { warmUp } from "./warm-up.js";
+import { processAlive } from "../state/process-alive.js";
 
 /**
  * Calls of a made-up session that warm the handlers. Measured in process: 5 made the first real call fast, 30 the
@@ -22,20 +23,11 @@ const WARM_UP_CALLS = 24;
 
 type Trouble = (message: string) => void;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** Says that a server started for this Claude Code (the SessionStart hook looks), and clears the markers of ones gone. */
 function mark(dir: string, claudePid: number, trouble: Trouble): void {
   try {
     writeMarker(dir, { pid: process.pid, claudePid, startedAt: new Date().toISOString() });
-    pruneMarkers(dir, claudePid, alive);
+    pruneMarkers(dir, claudePid, processAlive);
   } catch (error) {
     // Only the SessionStart check reads it; the hooks are answered all the same.
     trouble(`cannot write its marker (${errorLine(error)})`);

@@ -7,14 +7,16 @@
  * ungated, one in a gated skill) are answered by a server of their own, in a
  * private temporary folder, one per turn of the event loop: a real call
  * waits for one of them at most. Nothing of the user's is read or written;
- * the folder is removed at the end.
+ * the folder is removed at the end, and so are folders left by warm-ups
+ * whose server was killed before it could remove its own.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SERVED } from "./hook-call.js";
 import { answerLine } from "./protocol.js";
 import { hookServer } from "./serve.js";
+import { processAlive } from "../state/process-alive.js";
 
 export interface WarmUp {
   /** How many calls to answer (half in each session). */
@@ -23,6 +25,31 @@ export interface WarmUp {
   done?(trouble?: unknown): void;
   /** Sees the private folder before it is removed (tests: what the calls wrote there). */
   inspect?(folder: string): void;
+  /** Where its folder goes (default: the system's temporary folder). */
+  tmp?: string;
+  /** Whether a pid runs (default: `processAlive`). */
+  alive?(pid: number): boolean;
+}
+
+/** A warm-up's folder: `utility-warm-up-<the server's pid>-<random>`. */
+const FOLDER_PREFIX = "utility-warm-up-";
+const FOLDER_PID = /^utility-warm-up-(\d+)-/;
+
+/**
+ * Removes the folders of warm-ups whose server no longer runs: one killed
+ * with SIGKILL while it warmed up (its exit handler never ran). A folder
+ * whose pid runs is left, even if the pid was reused: it costs some disk.
+ */
+function removeLeftovers(tmp: string, alive: (pid: number) => boolean): void {
+  for (const name of readdirSync(tmp)) {
+    const pid = Number(FOLDER_PID.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    try {
+      rmSync(join(tmp, name), { recursive: true, force: true });
+    } catch {
+      // another user's, left by their server: not ours to remove
+    }
+  }
 }
 
 const WARM_UP_INFO = { name: "utility-hooks-warm-up", version: "0" };
@@ -41,8 +68,8 @@ interface Made {
 }
 
 /** The made-up sessions: an ungated one, and one whose skill opts in (utility_gated) and has loaded. */
-function makeSessions(): Made {
-  const folder = realpathSync(mkdtempSync(join(tmpdir(), "utility-warm-up-")));
+function makeSessions(tmp: string): Made {
+  const folder = realpathSync(mkdtempSync(join(tmp, `${FOLDER_PREFIX}${process.pid}-`)));
   const skill = join(folder, "skills", "warm");
   mkdirSync(skill, { recursive: true });
   writeFileSync(
@@ -79,6 +106,7 @@ function callArguments(session: { id: string; transcript: string }, cwd: string,
 
 /** Starts the warm-up; it runs in the background, a call per turn of the event loop. */
 export function warmUp(options: WarmUp): void {
+  const tmp = options.tmp ?? tmpdir();
   let made: Made | undefined;
   const removeFolder = () => made && rmSync(made.folder, { recursive: true, force: true });
   // A server stopped while it warms up (Claude Code ends it with the session) leaves no folder behind.
@@ -92,11 +120,17 @@ export function warmUp(options: WarmUp): void {
       if (made) options.inspect?.(made.folder);
     } finally {
       removeFolder();
-      options.done?.(trouble);
+      let left: unknown;
+      try {
+        removeLeftovers(tmp, options.alive ?? processAlive);
+      } catch (error) {
+        left = error;
+      }
+      options.done?.(trouble ?? left);
     }
   };
   try {
-    made = makeSessions();
+    made = makeSessions(tmp);
   } catch (error) {
     end(error);
     return;

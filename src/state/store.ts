@@ -16,6 +16,7 @@ import {
 import { dirname } from "node:path";
 import { SessionStateSchema, type SessionState } from "../engine/session/state.js";
 import { ensureRealFolder, sessionStatePath } from "./paths.js";
+import { processAlive } from "./process-alive.js";
 
 /** The state could not be read: corrupt, of the wrong shape, or not a file. Gated scopes fail closed on it. */
 export class StateUnreadableError extends Error {
@@ -45,15 +46,6 @@ export interface StateStore {
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const sleep = (ms: number) => Atomics.wait(sleeper, 0, 0, ms);
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 export interface LockOptions {
   timeoutMs: number;

@@ -3,16 +3,22 @@
  * answered in a private folder that is gone afterwards, through the same
  * handlers as real calls, gated and not.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { warmUp } from "../../src/server/warm-up.js";
 
-function run(calls: number): Promise<{ trouble: unknown; folder: string; records: Array<Record<string, unknown>>; files: string[] }> {
+function run(
+  calls: number,
+  more: { tmp?: string } = {},
+): Promise<{ trouble: unknown; folder: string; records: Array<Record<string, unknown>>; files: string[] }> {
   return new Promise((resolve) => {
     let seen: { folder: string; records: Array<Record<string, unknown>>; files: string[] } | undefined;
     warmUp({
       calls,
+      ...more,
       inspect: (folder) => {
         const data = join(folder, "data");
         const sessions = join(data, "sessions");
@@ -49,5 +55,27 @@ describe("the hook server's warm-up", () => {
     const { trouble, folder } = await run(0);
     expect(trouble).toBeUndefined();
     expect(existsSync(folder)).toBe(false);
+  });
+
+  it("removes the folders left by warm-ups whose server was killed, and no other", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "utility-warm-up-test-"));
+    try {
+      const dead = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+      const folder = (name: string) => {
+        mkdirSync(join(tmp, name, "data", "state"), { recursive: true });
+        writeFileSync(join(tmp, name, "data", "state", "s.json"), "{}");
+        return name;
+      };
+      const left = folder(`utility-warm-up-${dead}-AbC123`);
+      const running = folder(`utility-warm-up-${process.ppid}-XyZ789`);
+      const others = [folder("utility-warm-up-AbC123"), folder(`something-${dead}-else`), folder(`utility-warm-up-${dead}`)];
+      const { trouble, folder: own } = await run(2, { tmp });
+      expect(trouble).toBeUndefined();
+      expect(own.startsWith(join(realpathSync(tmp), `utility-warm-up-${process.pid}-`))).toBe(true);
+      expect(readdirSync(tmp).sort()).toEqual([running, ...others].sort());
+      expect(readdirSync(tmp)).not.toContain(left);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
