@@ -4,7 +4,7 @@
  * handlers as real calls, gated and not.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -69,7 +69,13 @@ describe("the hook server's warm-up", () => {
       const left = folder(`utility-warm-up-${dead}-AbC123`);
       const running = folder(`utility-warm-up-${process.ppid}-XyZ789`);
       const others = [folder("utility-warm-up-AbC123"), folder(`something-${dead}-else`), folder(`utility-warm-up-${dead}`)];
+      // A link with a leftover's name (a model can make one in /tmp): the link goes, never what it points to.
+      const target = mkdtempSync(join(tmpdir(), "utility-warm-up-target-"));
+      writeFileSync(join(target, "keep.txt"), "the user's");
+      symlinkSync(target, join(tmp, `utility-warm-up-${dead}-LiNk00`));
       const { trouble, folder: own } = await run(2, { tmp });
+      expect(readFileSync(join(target, "keep.txt"), "utf8")).toBe("the user's");
+      rmSync(target, { recursive: true, force: true });
       expect(trouble).toBeUndefined();
       expect(own.startsWith(join(realpathSync(tmp), `utility-warm-up-${process.pid}-`))).toBe(true);
       expect(readdirSync(tmp).sort()).toEqual([running, ...others].sort());
