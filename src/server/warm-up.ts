@@ -10,7 +10,7 @@
  * the folder is removed at the end, and so are folders left by warm-ups
  * whose server was killed before it could remove its own.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SERVED } from "./hook-call.js";
@@ -39,17 +39,31 @@ const FOLDER_PID = /^utility-warm-up-(\d+)-/;
  * Removes the folders of warm-ups whose server no longer runs: one killed
  * with SIGKILL while it warmed up (its exit handler never ran). A folder
  * whose pid runs is left, even if the pid was reused: it costs some disk.
+ * Only a folder this user's server made is removed: a removal goes by path,
+ * so in a folder someone else can write, a link swapped in while it runs
+ * would be followed (another user, or a model, planting a "leftover").
  */
 function removeLeftovers(tmp: string, alive: (pid: number) => boolean): void {
+  const uid = process.getuid?.();
+  if (uid === undefined || !noOneElseRenames(tmp)) return;
   for (const name of readdirSync(tmp)) {
     const pid = Number(FOLDER_PID.exec(name)?.[1]);
     if (!pid || pid === process.pid || alive(pid)) continue;
-    try {
-      rmSync(join(tmp, name), { recursive: true, force: true });
-    } catch {
-      // another user's, left by their server: not ours to remove
-    }
+    const folder = join(tmp, name);
+    if (madeByMkdtemp(folder, uid)) rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/** As mkdtemp makes a folder: a folder (not a link), this user's, that no one else may enter or write. */
+function madeByMkdtemp(folder: string, uid: number): boolean {
+  const stats = lstatSync(folder, { throwIfNoEntry: false });
+  return stats !== undefined && stats.isDirectory() && stats.uid === uid && (stats.mode & 0o777) === 0o700;
+}
+
+/** Others cannot rename this user's entries in `dir`: they cannot write it, or it is sticky (/tmp). */
+function noOneElseRenames(dir: string): boolean {
+  const { mode } = statSync(dir);
+  return (mode & 0o022) === 0 || (mode & 0o1000) !== 0;
 }
 
 const WARM_UP_INFO = { name: "utility-hooks-warm-up", version: "0" };

@@ -4,10 +4,22 @@
  * handlers as real calls, gated and not.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { warmUp } from "../../src/server/warm-up.js";
 
 function run(
@@ -57,31 +69,61 @@ describe("the hook server's warm-up", () => {
     expect(existsSync(folder)).toBe(false);
   });
 
-  it("removes the folders left by warm-ups whose server was killed, and no other", async () => {
-    const tmp = mkdtempSync(join(tmpdir(), "utility-warm-up-test-"));
-    try {
-      const dead = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
-      const folder = (name: string) => {
-        mkdirSync(join(tmp, name, "data", "state"), { recursive: true });
-        writeFileSync(join(tmp, name, "data", "state", "s.json"), "{}");
-        return name;
-      };
+  describe("the folders left by warm-ups whose server was killed", () => {
+    let tmp: string;
+    let dead: number;
+    beforeEach(() => {
+      tmp = mkdtempSync(join(tmpdir(), "utility-warm-up-test-"));
+      dead = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+    });
+    afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+    /** A folder as a warm-up leaves it (mode 0700 by default), with a file inside. */
+    const folder = (name: string, mode = 0o700) => {
+      mkdirSync(join(tmp, name, "data", "state"), { recursive: true });
+      writeFileSync(join(tmp, name, "data", "state", "s.json"), "{}");
+      chmodSync(join(tmp, name), mode);
+      return name;
+    };
+
+    it("are removed: only this user's own, made as mkdtemp makes them, of a pid that no longer runs", async () => {
       const left = folder(`utility-warm-up-${dead}-AbC123`);
       const running = folder(`utility-warm-up-${process.ppid}-XyZ789`);
-      const others = [folder("utility-warm-up-AbC123"), folder(`something-${dead}-else`), folder(`utility-warm-up-${dead}`)];
-      // A link with a leftover's name (a model can make one in /tmp): the link goes, never what it points to.
+      const unnamed = [folder("utility-warm-up-AbC123"), folder(`something-${dead}-else`), folder(`utility-warm-up-${dead}`)];
+      // Others could have written into a folder anyone may enter and write: what it holds may be a planted link.
+      const loose = folder(`utility-warm-up-${dead}-Open00`, 0o755);
+      // A link with a leftover's name (anyone can make one in /tmp): left, and what it points to untouched.
       const target = mkdtempSync(join(tmpdir(), "utility-warm-up-target-"));
       writeFileSync(join(target, "keep.txt"), "the user's");
-      symlinkSync(target, join(tmp, `utility-warm-up-${dead}-LiNk00`));
-      const { trouble, folder: own } = await run(2, { tmp });
-      expect(readFileSync(join(target, "keep.txt"), "utf8")).toBe("the user's");
-      rmSync(target, { recursive: true, force: true });
+      const link = `utility-warm-up-${dead}-LiNk00`;
+      symlinkSync(target, join(tmp, link));
+      try {
+        const { trouble, folder: own } = await run(2, { tmp });
+        expect(trouble).toBeUndefined();
+        expect(own.startsWith(join(realpathSync(tmp), `utility-warm-up-${process.pid}-`))).toBe(true);
+        expect(readdirSync(tmp).sort()).toEqual([running, ...unnamed, loose, link].sort());
+        expect(readdirSync(tmp)).not.toContain(left);
+        expect(readFileSync(join(target, "keep.txt"), "utf8")).toBe("the user's");
+      } finally {
+        rmSync(target, { recursive: true, force: true });
+      }
+    });
+
+    it("are all left in a temporary folder others may write that is not sticky", async () => {
+      const left = folder(`utility-warm-up-${dead}-AbC123`);
+      chmodSync(tmp, 0o777);
+      const { trouble } = await run(2, { tmp });
       expect(trouble).toBeUndefined();
-      expect(own.startsWith(join(realpathSync(tmp), `utility-warm-up-${process.pid}-`))).toBe(true);
-      expect(readdirSync(tmp).sort()).toEqual([running, ...others].sort());
-      expect(readdirSync(tmp)).not.toContain(left);
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
+      expect(readdirSync(tmp)).toEqual([left]);
+      chmodSync(tmp, 0o1777);
+      await run(2, { tmp });
+      expect(readdirSync(tmp)).toEqual([]);
+    });
+
+    it.runIf(process.getuid?.() === 0)("are left when another user owns them", async () => {
+      const theirs = folder(`utility-warm-up-${dead}-Th3irs`);
+      chownSync(join(tmp, theirs), 65534, 65534);
+      await run(2, { tmp });
+      expect(readdirSync(tmp)).toEqual([theirs]);
+    });
   });
 });
