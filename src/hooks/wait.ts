@@ -116,18 +116,38 @@ export function finalMessageTexts(ref: ScopeRef): string[] | undefined {
 export const PARENT_WAIT: WaitOptions = { timeoutMs: 1000, intervalMs: 5 };
 
 /**
+ * How long a main transcript that does not exist yet is waited for: its file
+ * is made at the first flush, 100 ms after the session's first line is
+ * queued (docs/claude-code-facts.md); a session that keeps no transcript
+ * never makes it.
+ */
+export const TRANSCRIPT_FILE_WAIT_MS = 300;
+
+/**
  * The main conversation's newest model, waiting (bounded) for a line that
  * names one: a subagent started by the session's first message may start
- * before Claude Code has written that message. No file: no wait.
+ * before Claude Code has written that message, or made the file at all.
  */
 export function waitForNewestModel(mainTranscript: string, options: WaitOptions = PARENT_WAIT): string | undefined {
+  const started = Date.now();
+  const made = pollTranscript(
+    mainTranscript,
+    (size) => size >= 0,
+    (exists) => exists,
+    { doing: "waiting for the main transcript's file", ...options, timeoutMs: Math.min(options.timeoutMs, TRANSCRIPT_FILE_WAIT_MS) },
+  );
+  if (!made) return undefined;
   const found = pollTranscript(
     mainTranscript,
-    (size) => ({ absent: size < 0, model: size < 0 ? undefined : newestModelOrNone(mainTranscript) }),
-    (seen) => seen.absent || seen.model !== undefined,
-    { doing: "waiting for the parent's message in the transcript", ...options },
+    () => newestModelOrNone(mainTranscript),
+    (model) => model !== undefined,
+    {
+      doing: "waiting for the parent's message in the transcript",
+      ...options,
+      timeoutMs: Math.max(0, options.timeoutMs - (Date.now() - started)),
+    },
   );
-  return found.model;
+  return found;
 }
 
 function newestModelOrNone(mainTranscript: string): string | undefined {

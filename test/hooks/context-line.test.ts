@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { subagentStart } from "../../src/hooks/subagent-start.js";
+import { TRANSCRIPT_FILE_WAIT_MS } from "../../src/hooks/wait.js";
 import { userPromptSubmit } from "../../src/hooks/user-prompt-submit.js";
 import type { GoverningText } from "../../src/transcript/queries.js";
 import { assistant, call, jsonl, prompt, tempDir, type TempDir } from "../transcript/helpers.js";
@@ -165,12 +166,28 @@ describe("the line before a gated task's first call", () => {
     expect(contextOf(result)).toMatch(/^utility: 0 of 10 steps taken · opus · /);
   });
 
-  it("a subagent whose main transcript does not exist: no wait, and no line without a tier", async () => {
+  it("a subagent started before the main transcript's file is made: waits for the file, then for its parent's model", async () => {
+    dir = tempDir();
+    const ctx = withPlainGatedAgent(dir);
+    const main = join(dir.path, "late.jsonl");
+    // Claude Code makes the file at its first flush, 100 ms after the session's first line is queued.
+    const lines = jsonl([prompt("go"), assistant("m1", [call("toolu_a", "Agent", { prompt: "x" })])]);
+    const writer = spawn(process.execPath, [
+      "-e",
+      `setTimeout(() => require("fs").writeFileSync(${JSON.stringify(main)}, ${JSON.stringify(lines)}), 150)`,
+    ]);
+    const result = await startSubagent(ctx, "p:plain", "a1", main);
+    await new Promise((resolve) => writer.once("exit", resolve));
+    expect(contextOf(result)).toMatch(/^utility: 0 of 10 steps taken · opus · /);
+  });
+
+  it("a subagent whose main transcript is never made: waits at most TRANSCRIPT_FILE_WAIT_MS for it, and no line without a tier", async () => {
     const ctx = withModel(OPUS);
     ctx.agents.set("p:gated", source("/nonexistent/gated.md"));
     const started = Date.now();
     const result = await startSubagent(ctx, "p:gated");
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(TRANSCRIPT_FILE_WAIT_MS - 10);
+    expect(Date.now() - started).toBeLessThan(TRANSCRIPT_FILE_WAIT_MS + 700);
     expect(result).toEqual({});
   });
 
