@@ -15,9 +15,10 @@
 // overhead = median gap of the mode − median gap without any plugin.
 //
 // The table gives each ratio twice: over all calls (the budgets use it), and per round (its median, lowest and
-// highest: how far one round can be from another). Each ratio and budget also says how sure it is: its value over the
-// rounds drawn again with replacement, 1000 times (the middle 95% of those draws, and in how many it was met).
-// That is the spread within one run; runs an hour apart on the same machine have moved further (docs/speed.md).
+// highest: how far one round can be from another). From 8 rounds up, each ratio and budget also says how far it
+// could move: its value over the rounds drawn again with replacement, 1000 times (the middle 95% of those draws,
+// and in how many it was met). That is a rough gauge of the spread within one run, not a probability; runs an
+// hour apart on the same machine have moved further (docs/speed.md).
 //
 // Modes (--modes picks some, by the names below): no plugin; the yardstick,
 // a bare `node -e 0` command hook; the floors of a warm hook: a bare mcp_tool
@@ -352,6 +353,9 @@ function budgetsOf(est) {
   return budgets;
 }
 
+/** Fewer rounds than this give no spread: too few distinct draws. */
+const SPREAD_MIN_ROUNDS = 8;
+
 /** Estimates over `times` draws of `rounds` rounds with replacement (seeded: the same run gives the same spread). */
 function bootstrap(samples, rounds, times) {
   let seed = 0x2f6b1d3;
@@ -393,9 +397,10 @@ export async function clientBench() {
   }
   const all = Array.from({ length: rounds }, (_, r) => r);
   const point = estimate(samples, all);
-  // How sure each figure is: the same figures over rounds drawn again with replacement (a bootstrap over rounds, the
-  // modes of a round kept together), 1000 times. A budget met in 97% of the draws or more is met with that confidence.
-  const draws = bootstrap(samples, rounds, 1000);
+  // How far each figure could move: the same figures over rounds drawn again with replacement (a bootstrap over
+  // rounds, the modes of a round kept together), 1000 times. A rough gauge within this run, not a probability that a
+  // budget holds (with few rounds the draws cannot spread as runs do): given from SPREAD_MIN_ROUNDS rounds up.
+  const draws = rounds >= SPREAD_MIN_ROUNDS ? bootstrap(samples, rounds, 1000) : [];
   const ci95 = (values) => [hundredths(quantile(values, 0.025)), hundredths(quantile(values, 0.975))];
   const rows = modes.map((m) => {
     const s = samples.get(m.name);
@@ -411,7 +416,7 @@ export async function clientBench() {
       overheadMs: round1(e.overhead),
       bareOverheadMs: round1(e.bare),
       ratioToBare: m.base === "no plugin" ? null : hundredths(e.ratio),
-      ...(m.base === "no plugin" ? {} : { ratioCi95: ci95(draws.map((d) => d.get(m.name).ratio)) }),
+      ...(m.base === "no plugin" || draws.length === 0 ? {} : { ratioCi95: ci95(draws.map((d) => d.get(m.name).ratio)) }),
       ...(m.base === "no plugin"
         ? {}
         : {
@@ -425,13 +430,14 @@ export async function clientBench() {
       ...(e.handler !== undefined ? { medianHandlerMs: round1(e.handler) } : {}),
     };
   });
-  const budgets = budgetsOf(point).map((b) => ({ ...b, value: hundredths(b.value), limit: hundredths(b.limit) }));
+  // Met or not on the figures themselves; rounded only for the record.
+  const budgets = budgetsOf(point).map((b) => ({ ...b, pass: b.value <= b.limit, value: hundredths(b.value), limit: hundredths(b.limit) }));
   const drawnBudgets = draws.map(budgetsOf);
-  budgets.forEach((b, i) => {
-    b.ci95 = ci95(drawnBudgets.map((d) => d[i].value));
-    b.metInDraws = hundredths(drawnBudgets.filter((d) => d[i].value <= d[i].limit).length / drawnBudgets.length);
-  });
-  for (const b of budgets) b.pass = b.value <= b.limit;
+  if (draws.length > 0)
+    budgets.forEach((b, i) => {
+      b.ci95 = ci95(drawnBudgets.map((d) => d[i].value));
+      b.metInDraws = hundredths(drawnBudgets.filter((d) => d[i].value <= d[i].limit).length / drawnBudgets.length);
+    });
   return {
     date: new Date().toISOString(),
     rounds,
@@ -460,7 +466,7 @@ export function printClient(result) {
   }
   for (const b of result.budgets)
     console.log(
-      `${b.pass ? "ok  " : "MISS"} ${b.budget}: ${b.value.toFixed(2)}× (limit ${b.limit.toFixed(2)}×; 95% of draws ${b.ci95[0].toFixed(2)}–${b.ci95[1].toFixed(2)}×, met in ${Math.round(b.metInDraws * 100)}%)`,
+      `${b.pass ? "ok  " : "MISS"} ${b.budget}: ${b.value.toFixed(2)}× (limit ${b.limit.toFixed(2)}×${b.ci95 ? `; 95% of draws ${b.ci95[0].toFixed(2)}–${b.ci95[1].toFixed(2)}×, met in ${Math.round(b.metInDraws * 100)}%` : ""})`,
     );
 }
 
