@@ -118,10 +118,10 @@ export const PARENT_WAIT: WaitOptions = { timeoutMs: 1000, intervalMs: 5 };
 /**
  * How long a main transcript that does not exist yet is waited for: its file
  * is made at the first flush, 100 ms after the session's first line is
- * queued (docs/claude-code-facts.md); a session that keeps no transcript
- * never makes it.
+ * queued (docs/claude-code-facts.md), later on a loaded machine; a session
+ * that keeps no transcript never makes it.
  */
-export const TRANSCRIPT_FILE_WAIT_MS = 300;
+export const TRANSCRIPT_FILE_WAIT_MS = 500;
 
 /**
  * The main conversation's newest model, waiting (bounded) for a line that

@@ -172,10 +172,12 @@ describe("the line before a gated task's first call", () => {
     const main = join(dir.path, "late.jsonl");
     // Claude Code makes the file at its first flush, 100 ms after the session's first line is queued.
     const lines = jsonl([prompt("go"), assistant("m1", [call("toolu_a", "Agent", { prompt: "x" })])]);
+    // The writer says when it has started (a Node start takes long under load), then makes the file 100 ms later.
     const writer = spawn(process.execPath, [
       "-e",
-      `setTimeout(() => require("fs").writeFileSync(${JSON.stringify(main)}, ${JSON.stringify(lines)}), 150)`,
+      `process.stdout.write("ready"); setTimeout(() => require("fs").writeFileSync(${JSON.stringify(main)}, ${JSON.stringify(lines)}), 100)`,
     ]);
+    await new Promise((resolve) => writer.stdout.once("data", resolve));
     const result = await startSubagent(ctx, "p:plain", "a1", main);
     await new Promise((resolve) => writer.once("exit", resolve));
     expect(contextOf(result)).toMatch(/^utility: 0 of 10 steps taken · opus · /);
