@@ -4,7 +4,6 @@
  * state's lock (SIGKILL, between its writes) leaves state the next hook reads
  * and a lock it takes over; two sessions in one project never mix.
  */
-import { spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,6 +26,7 @@ import {
   use,
   type Sandbox,
 } from "./support.js";
+import { deadPid } from "../support/dead-pid.js";
 
 /** PreToolUse with a store that pauses while it holds the lock. */
 const HELD_ENTRY = fileURLToPath(new URL("./entries/pre-tool-use-held.ts", import.meta.url));
@@ -56,12 +56,6 @@ const call = (session: string, transcript: string, i: number, extra: { agentId?:
       { tool_name: "Bash", tool_input: { command: `echo ${i}` }, tool_use_id: `toolu_${i}` },
     ),
   );
-
-/** A pid that no process has: a child that has already exited. */
-function deadPid(): number {
-  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
-  return Number(child.stdout);
-}
 
 describe("parallel hooks on one session", () => {
   // PreToolUse ships as a warm mcp_tool hook: 128 calls at once go to one server (test/server/parallel.test.ts). As

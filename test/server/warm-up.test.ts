@@ -3,7 +3,6 @@
  * answered in a private folder that is gone afterwards, through the same
  * handlers as real calls, gated and not.
  */
-import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   chownSync,
@@ -21,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { warmUp } from "../../src/server/warm-up.js";
+import { deadPid } from "../support/dead-pid.js";
 
 function run(
   calls: number,
@@ -74,7 +74,7 @@ describe("the hook server's warm-up", () => {
     let dead: number;
     beforeEach(() => {
       tmp = mkdtempSync(join(tmpdir(), "utility-warm-up-test-"));
-      dead = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+      dead = deadPid();
     });
     afterEach(() => rmSync(tmp, { recursive: true, force: true }));
     /** A folder as a warm-up leaves it (mode 0700 by default), with a file inside. */

@@ -1,12 +1,12 @@
 // The file store's lock, in one process, with the seams the store offers for
 // tests: every step of a race happens at a point the test chooses, not after a sleep.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newSession } from "../../src/engine/session/state.js";
 import { FileStateStore } from "../../src/state/store.js";
+import { deadPid } from "../support/dead-pid.js";
 
 const S = "store-session-1";
 let dir: string;
@@ -15,11 +15,6 @@ beforeEach(() => {
   mkdirSync(join(dir, "state"), { recursive: true });
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A pid no process has: one that ran and exited. */
-function deadPid(): number {
-  return Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
-}
 
 const lockFile = () => `${new FileStateStore(dir).path(S)}.lock`;
 
