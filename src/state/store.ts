@@ -227,6 +227,15 @@ export class FileStateStore implements StateStore {
   /** A state handed to `Transaction.later` and not written yet: written before this store reads or changes anything. */
   private unwritten: (() => void) | undefined;
 
+  /**
+   * A transaction is between taking the lock and handing its state on. A
+   * second one started meanwhile in the same process would wait for a lock
+   * its own process holds, and its state could take the first's place in
+   * `unwritten`: it is refused at once instead. The warm server answers
+   * calls one by one, so this never happens there.
+   */
+  private busy = false;
+
   path(sessionId: string): string {
     return sessionStatePath(this.dir, sessionId);
   }
@@ -264,6 +273,7 @@ export class FileStateStore implements StateStore {
   }
 
   async transact<T>(sessionId: string, change: (state: SessionState | undefined) => Transaction<T> | Promise<Transaction<T>>): Promise<T> {
+    if (this.busy) throw new StateUnreadableError("this store is in a transaction already: one at a time per process");
     this.unwritten?.();
     const file = this.path(sessionId);
     const lock = `${file}.lock`;
@@ -272,6 +282,7 @@ export class FileStateStore implements StateStore {
       return acquire(lock, this.lockOptions, this.seams);
     });
     let handedOn = false;
+    this.busy = true;
     try {
       const { state, result, later } = await change(this.read(sessionId));
       this.seams.held?.();
@@ -301,6 +312,7 @@ export class FileStateStore implements StateStore {
       handedOn = true;
       return result;
     } finally {
+      this.busy = false;
       if (!handedOn) release(lock, token);
     }
   }

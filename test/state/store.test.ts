@@ -183,3 +183,24 @@ describe("FileStateStore: the file it wrote or read last is not read again while
     expect(store.read(S)).toBeUndefined();
   });
 });
+
+describe("FileStateStore: one transaction at a time", () => {
+  it("refuses a second transaction started while the first is between its lock and its state, at once; the first goes on", async () => {
+    const store = new FileStateStore(dir);
+    let go!: () => void;
+    const first = store.transact(S, async (state) => {
+      await new Promise<void>((resolve) => (go = resolve));
+      return { state: { ...(state ?? newSession(S)), settingsWarned: "first" }, result: "first" };
+    });
+    const started = Date.now();
+    await expect(store.transact(S, (state) => ({ state: state ?? newSession(S), result: "second" }))).rejects.toThrow(
+      /in a transaction already/,
+    );
+    expect(Date.now() - started).toBeLessThan(1000); // not a wait for its own process's lock
+    go();
+    await expect(first).resolves.toBe("first");
+    expect(existsSync(lockFile())).toBe(false);
+    expect(store.read(S)?.settingsWarned).toBe("first");
+    await expect(store.transact(S, (state) => ({ state: state!, result: "third" }))).resolves.toBe("third");
+  });
+});
