@@ -17,6 +17,7 @@ import { SERVED } from "./hook-call.js";
 import { answerLine } from "./protocol.js";
 import { hookServer } from "./serve.js";
 import { processAlive } from "../state/process-alive.js";
+import { errorLine } from "../state/file-error.js";
 
 export interface WarmUp {
   /** How many calls to answer (half in each session). */
@@ -138,7 +139,7 @@ export function warmUp(options: WarmUp): void {
       try {
         removeLeftovers(tmp, options.alive ?? processAlive);
       } catch (error) {
-        left = error;
+        left = new Error(`while removing the folders of killed warm-ups: ${errorLine(error)}`);
       }
       options.done?.(trouble ?? left);
     }

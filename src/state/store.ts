@@ -229,9 +229,9 @@ export class FileStateStore implements StateStore {
 
   /**
    * A transaction is between taking the lock and handing its state on. A
-   * second one started meanwhile in the same process would wait for a lock
-   * its own process holds, and its state could take the first's place in
-   * `unwritten`: it is refused at once instead. The warm server answers
+   * second one started meanwhile in the same process would wait out a lock
+   * its own process holds (blocking the first, which cannot go on, until the
+   * lock's timeout): it is refused at once instead. The warm server answers
    * calls one by one, so this never happens there.
    */
   private busy = false;

@@ -24,7 +24,7 @@ import { deadPid } from "../support/dead-pid.js";
 
 function run(
   calls: number,
-  more: { tmp?: string } = {},
+  more: { tmp?: string; alive?: (pid: number) => boolean } = {},
 ): Promise<{ trouble: unknown; folder: string; records: Array<Record<string, unknown>>; files: string[] }> {
   return new Promise((resolve) => {
     let seen: { folder: string; records: Array<Record<string, unknown>>; files: string[] } | undefined;
@@ -117,6 +117,17 @@ describe("the hook server's warm-up", () => {
       chmodSync(tmp, 0o1777);
       await run(2, { tmp });
       expect(readdirSync(tmp)).toEqual([]);
+    });
+
+    it("that cannot be looked at are the warm-up's trouble, named as such", async () => {
+      folder(`utility-warm-up-${dead}-AbC123`);
+      const { trouble } = await run(2, {
+        tmp,
+        alive: () => {
+          throw new Error("no process table");
+        },
+      });
+      expect(String(trouble)).toContain("while removing the folders of killed warm-ups: no process table");
     });
 
     it.runIf(process.getuid?.() === 0)("are left when another user owns them", async () => {
