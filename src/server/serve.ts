@@ -45,6 +45,7 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
   };
   const store = new FileStateStore(dataDir(env), lock);
   let queue: Promise<unknown> = Promise.resolve();
+  let answering = 0;
   const unwritten: Array<() => void> = [];
   const later = (work: () => void) => void unwritten.push(work);
   // The server's environment is fixed when Claude Code starts it: the user's settings are read once, by the first
@@ -92,7 +93,13 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
       const event = eventOfTool(call.name);
       if (!event) return Promise.resolve(refusal(`no hook tool named ${JSON.stringify(call.name)}`));
       const arrived = now();
-      const next = queue.then(() => answer(event, call.arguments, arrived));
+      // A call that comes while another is answered waits until that answer has gone out: the transport writes it
+      // some microtasks after it resolves, and this call's first act (settle: the last call's writes) would run first.
+      const queued = answering++ > 0;
+      const next = queue
+        .then(() => (queued ? new Promise<void>((resolve) => setImmediate(resolve)) : undefined))
+        .then(() => answer(event, call.arguments, arrived))
+        .finally(() => answering--);
       queue = next.catch(() => undefined);
       return next;
     },

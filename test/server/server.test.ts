@@ -160,6 +160,26 @@ describe("the hook server answers an ungated call before writing what it leaves 
     expect(s.records().map((r) => r.step)).toEqual([1, 2, 3]);
   });
 
+  it("a call that comes while another is answered starts once that answer has gone out, not in the microtasks before", async () => {
+    const s = session(false, 2);
+    const server = hookServer(s.env);
+    const first = ask(server, s, s.ids[0]!);
+    const second = ask(server, s, s.ids[1]!);
+    // A transport writes an answer some microtasks after it resolves (protocol.ts's layers): here, ten.
+    let written: Promise<unknown> = first;
+    for (let i = 0; i < 10; i++) written = written.then((x) => x);
+    await written;
+    // The second call has not begun: it would first write what the first left (the state, the log line).
+    expect(existsSync(logFile(s))).toBe(false);
+    expect(existsSync(`${s.state}.lock`)).toBe(true);
+    await second;
+    server.settle();
+    expect(s.records().map((r) => [r.toolUseId, r.step])).toEqual([
+      [s.ids[0], 1],
+      [s.ids[1], 2],
+    ]);
+  });
+
   it("ungated: a record written after the answer gives the time the call took to decide, not the time until it was written", async () => {
     const s = session(false, 1);
     const server = hookServer(s.env);
