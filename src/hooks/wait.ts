@@ -137,7 +137,7 @@ export function waitForNewestModel(mainTranscript: string, options: WaitOptions 
     { doing: "waiting for the main transcript's file", ...options, timeoutMs: Math.min(options.timeoutMs, TRANSCRIPT_FILE_WAIT_MS) },
   );
   if (!made) return undefined;
-  const found = pollTranscript(
+  return pollTranscript(
     mainTranscript,
     () => newestModelOrNone(mainTranscript),
     (model) => model !== undefined,
@@ -147,7 +147,6 @@ export function waitForNewestModel(mainTranscript: string, options: WaitOptions 
       timeoutMs: Math.max(0, options.timeoutMs - (Date.now() - started)),
     },
   );
-  return found;
 }
 
 function newestModelOrNone(mainTranscript: string): string | undefined {

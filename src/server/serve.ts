@@ -3,8 +3,8 @@
  * answered by the same route (schema and handler) a command hook runs, with a
  * context made for that call. Calls are answered one at a time, in arrival
  * order: the handlers wait synchronously (for the transcript, for the state
- * lock), so two at once in one process would only wait on each other, and a
- * second transaction here would spin on the lock the first holds.
+ * lock), so two at once in one process would only wait on each other, and
+ * the store refuses a second transaction while one holds its lock.
  */
 import { errorLine } from "../state/file-error.js";
 import { dataDir } from "../state/paths.js";

@@ -55,6 +55,16 @@ function removeLeftovers(tmp: string, alive: (pid: number) => boolean): void {
   }
 }
 
+/** removeLeftovers, its trouble returned to be told as the warm-up's. */
+function leftoversTrouble(tmp: string, alive: (pid: number) => boolean): Error | undefined {
+  try {
+    removeLeftovers(tmp, alive);
+    return undefined;
+  } catch (error) {
+    return new Error(`while removing the folders of killed warm-ups: ${errorLine(error)}`);
+  }
+}
+
 /** As mkdtemp makes a folder: a folder (not a link), this user's, that no one else may enter or write. */
 function madeByMkdtemp(folder: string, uid: number): boolean {
   const stats = lstatSync(folder, { throwIfNoEntry: false });
@@ -135,12 +145,7 @@ export function warmUp(options: WarmUp): void {
       if (made) options.inspect?.(made.folder);
     } finally {
       removeFolder();
-      let left: unknown;
-      try {
-        removeLeftovers(tmp, options.alive ?? processAlive);
-      } catch (error) {
-        left = new Error(`while removing the folders of killed warm-ups: ${errorLine(error)}`);
-      }
+      const left = leftoversTrouble(tmp, options.alive ?? processAlive);
       options.done?.(trouble ?? left);
     }
   };

@@ -163,8 +163,14 @@ function isStale(lock: string, staleMs: number): boolean {
   }
 }
 
+/** A state file's text, and which file held it (`identityOf`). */
+interface FileRead {
+  text: string;
+  identity: string;
+}
+
 /** A regular file's text, and which file it was. Opened non-blocking: a FIFO in its place would otherwise block the read forever. */
-function readRegularFile(file: string): { text: string; identity: string } {
+function readRegularFile(file: string): FileRead {
   // O_NOFOLLOW: a link in the state file's place is not followed (ELOOP: unreadable, so a gated scope fails closed).
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   try {
@@ -260,7 +266,7 @@ export class FileStateStore implements StateStore {
   }
 
   /** The state file's text and identity; undefined when there is none. */
-  private readFile(file: string): { text: string; identity: string } | undefined {
+  private readFile(file: string): FileRead | undefined {
     try {
       const read = readRegularFile(file);
       this.seams.fileRead?.();
