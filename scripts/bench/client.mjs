@@ -402,11 +402,12 @@ export async function clientBench() {
   // budget holds (with few rounds the draws cannot spread as runs do): given from SPREAD_MIN_ROUNDS rounds up.
   const draws = rounds >= SPREAD_MIN_ROUNDS ? bootstrap(samples, rounds, 1000) : [];
   const ci95 = (values) => [hundredths(quantile(values, 0.025)), hundredths(quantile(values, 0.975))];
+  const eachRound = all.map((r) => estimate(samples, [r]));
   const rows = modes.map((m) => {
     const s = samples.get(m.name);
     const e = point.get(m.name);
     // The same ratio within each round (its modes ran minutes apart at most): how much the figure moves from round to round.
-    const perRound = all.map((r) => estimate(samples, [r]).get(m.name).ratio);
+    const perRound = eachRound.map((round) => round.get(m.name).ratio);
     return {
       mode: m.name,
       base: m.base,
