@@ -18,7 +18,8 @@
 // highest: how far one round can be from another). From 8 rounds up, each ratio and budget also says how far it
 // could move: its value over the rounds drawn again with replacement, 1000 times (the middle 95% of those draws,
 // and in how many it was met). That is a rough gauge of the spread within one run, not a probability; runs an
-// hour apart on the same machine have moved further (docs/speed.md).
+// hour apart on the same machine have moved further (docs/speed.md). --out keeps every call's time too
+// (gapsByRound), so a run's figures can be checked or computed otherwise afterwards.
 //
 // Modes (--modes picks some, by the names below): no plugin; the yardstick,
 // a bare `node -e 0` command hook; the floors of a warm hook: a bare mcp_tool
@@ -429,6 +430,8 @@ export async function clientBench() {
           }),
       medianSessionMs: Math.round(median(s.sessions)),
       ...(e.handler !== undefined ? { medianHandlerMs: round1(e.handler) } : {}),
+      // Every call's time, round by round (ms, to 0.1): the figures above can be checked, or computed otherwise.
+      gapsByRound: all.map((r) => s.roundGaps[r].map(round1)),
     };
   });
   // Met or not on the figures themselves; rounded only for the record.
