@@ -38,6 +38,7 @@ import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BOOTSTRAP_SEED, median, quantile, seededRandom } from "./stats.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const argv = process.argv.slice(2);
@@ -294,11 +295,6 @@ function shuffle(items) {
   return copy;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const round1 = (x) => Math.round(x * 10) / 10;
 const hundredths = (x) => Math.round(x * 100) / 100;
 
@@ -359,14 +355,7 @@ const SPREAD_MIN_ROUNDS = 8;
 
 /** Estimates over `times` draws of `rounds` rounds with replacement (seeded: the same run gives the same spread). */
 function bootstrap(samples, rounds, times) {
-  let seed = 0x2f6b1d3;
-  const random = () => {
-    // mulberry32
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(BOOTSTRAP_SEED);
   return Array.from({ length: times }, () =>
     estimate(
       samples,
@@ -374,11 +363,6 @@ function bootstrap(samples, rounds, times) {
     ),
   );
 }
-
-const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.round(q * (s.length - 1))))];
-};
 
 export async function clientBench() {
   const loadBefore = loadavg()[0];

@@ -14,6 +14,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeProjectsFolder } from "./projects-folder.mjs";
+import { median } from "./stats.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cli = join(root, "plugin", "dist", "cli.js");
@@ -46,7 +47,6 @@ function once(folder) {
   return { wallMs, cpuMs: measured.length === 3 ? (measured[0] + measured[1]) * 1000 : undefined, rssKb: measured[2] };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (v, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
 
 if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build`);

@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { median } from "./stats.mjs";
 
 const SIGNALS = "Utility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: x";
 
@@ -29,7 +30,6 @@ export const CLASSES = {
 
 export const SIZES = [1_000, 100_000, 1_000_000];
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (v, d = 2) => Math.round(v * 10 ** d) / 10 ** d;
 
 /** The parser and the gate's constants, bundled from src/ into `work` (dist/ has them only inside the hooks). */

@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { median } from "./stats.mjs";
 
 function timeOnce(args, cwd) {
   const started = process.hrtime.bigint();
@@ -12,8 +13,6 @@ function timeOnce(args, cwd) {
   if (r.status !== 0 && r.status !== 1) throw new Error(`replay exited ${r.status}: ${r.stderr.trim().split("\n")[0]}`);
   return ms;
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Replays copies of `fixture` made `k` times longer; returns one row per k. */
 export function readerScaling({ cli, fixture, work, factors = [1, 10, 40], runs = 3 }) {

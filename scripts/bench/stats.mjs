@@ -1,0 +1,28 @@
+// The few statistics the benchmarks share: one definition of each.
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** The value at fraction `q` of the sorted values (nearest rank). */
+export const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.round(q * (s.length - 1))))];
+};
+
+/** The seed of every bootstrap over rounds (scripts/bench/client.mjs, pool.mjs). */
+export const BOOTSTRAP_SEED = 0x2f6b1d3;
+
+/** Numbers in [0, 1) from a seed (mulberry32): the same seed, the same draws, so a run's spread can be checked. */
+export function seededRandom(seed) {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
