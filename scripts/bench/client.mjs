@@ -38,7 +38,7 @@ import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BOOTSTRAP_SEED, median, quantile, seededRandom } from "./stats.mjs";
+import { BOOTSTRAP_SEED, median, quantile, seededRandom, UNGATED_BUDGET } from "./stats.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const argv = process.argv.slice(2);
@@ -328,7 +328,7 @@ function budgetsOf(est) {
   const ungated = row("utility ungated");
   const gated = row("utility gated");
   const waiting = row("bare mcp_tool waiting for its line");
-  if (ungated) budgets.push({ budget: "utility ungated ≤ 0.3× the bare hook", value: ungated.ratio, limit: 0.3 });
+  if (ungated) budgets.push({ budget: `utility ungated ≤ ${UNGATED_BUDGET}× the bare hook`, value: ungated.ratio, limit: UNGATED_BUDGET });
   if (gated && ungated && waiting) {
     // SPEC §11: gated ≤ (ungated + the wait for the call's own line, measured in the same run) + 10%. The wait is
     // what the waiting floor measured itself, call by call (its median), not a difference of two noisy medians.

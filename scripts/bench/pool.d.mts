@@ -16,7 +16,7 @@ export interface PooledMode {
   ratio: number;
   /** The middle 95% of the ratio over 1000 draws of each run's rounds. */
   ci95: [number, number];
-  /** For "utility ungated": the share of draws within the 0.3× budget. */
+  /** For "utility ungated" (at each transcript size): the share of draws within the 0.3× budget. */
   ungatedMetInDraws?: number;
 }
 

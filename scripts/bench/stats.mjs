@@ -1,4 +1,7 @@
-// The few statistics the benchmarks share: one definition of each.
+// The few statistics the benchmarks share, and SPEC §11's ungated budget: one definition of each.
+
+/** SPEC §11: an ungated call costs at most this much of one bare `node -e 0` PreToolUse hook. */
+export const UNGATED_BUDGET = 0.3;
 
 /** The middle value (the mean of the two middle ones for an even count). */
 export const median = (xs) => {
