@@ -38,7 +38,7 @@ import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BOOTSTRAP_SEED, median, quantile, seededRandom, UNGATED_BUDGET } from "./stats.mjs";
+import { BOOTSTRAP_SEED, median, overheadOf, quantile, redrawn, seededRandom, UNGATED_BUDGET } from "./stats.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const argv = process.argv.slice(2);
@@ -304,17 +304,15 @@ function estimate(samples, picked) {
   const find = (base, prefix) => modes.find((m) => m.base === base && m.prefix === prefix).name;
   const out = new Map();
   for (const m of modes) {
-    const none = median(pooled(find("no plugin", m.prefix), "roundGaps"));
-    const bare = median(pooled(find("bare node -e 0 PreToolUse", m.prefix), "roundGaps")) - none;
-    const perCall = median(pooled(m.name, "roundGaps"));
     const latencies = pooled(m.name, "roundLatencies");
     out.set(m.name, {
       base: m.base,
       prefix: m.prefix,
-      perCall,
-      overhead: perCall - none,
-      bare,
-      ratio: (perCall - none) / bare,
+      ...overheadOf({
+        none: pooled(find("no plugin", m.prefix), "roundGaps"),
+        bare: pooled(find("bare node -e 0 PreToolUse", m.prefix), "roundGaps"),
+        mode: pooled(m.name, "roundGaps"),
+      }),
       handler: latencies.length > 0 ? median(latencies) : undefined,
     });
   }
@@ -356,12 +354,7 @@ const SPREAD_MIN_ROUNDS = 8;
 /** Estimates over `times` draws of `rounds` rounds with replacement (seeded: the same run gives the same spread). */
 function bootstrap(samples, rounds, times) {
   const random = seededRandom(BOOTSTRAP_SEED);
-  return Array.from({ length: times }, () =>
-    estimate(
-      samples,
-      Array.from({ length: rounds }, () => Math.floor(random() * rounds)),
-    ),
-  );
+  return Array.from({ length: times }, () => estimate(samples, redrawn(rounds, random)));
 }
 
 export async function clientBench() {

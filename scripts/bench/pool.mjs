@@ -7,7 +7,7 @@
 //   node scripts/bench/pool.mjs RUN.json…
 import { readFileSync, realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { BOOTSTRAP_SEED, median, quantile, seededRandom, UNGATED_BUDGET } from "./stats.mjs";
+import { BOOTSTRAP_SEED, overheadOf, quantile, redrawn, seededRandom, UNGATED_BUDGET } from "./stats.mjs";
 
 const DRAWS = 1000;
 const BASELINES = ["no plugin", "bare node -e 0 PreToolUse"];
@@ -38,10 +38,11 @@ function estimate(runs, picks, mode) {
       const row = run.rows.find(pick);
       return row ? picks[i].flatMap((r) => row.gapsByRound[r] ?? []) : [];
     });
-  const none = median(calls((r) => r.base === "no plugin" && r.prefixBytes === mode.prefixBytes));
-  const bare = median(calls((r) => r.base === "bare node -e 0 PreToolUse" && r.prefixBytes === mode.prefixBytes)) - none;
-  const overhead = median(calls((r) => r.mode === mode.mode)) - none;
-  return { overhead, bare, ratio: overhead / bare };
+  return overheadOf({
+    none: calls((r) => r.base === "no plugin" && r.prefixBytes === mode.prefixBytes),
+    bare: calls((r) => r.base === "bare node -e 0 PreToolUse" && r.prefixBytes === mode.prefixBytes),
+    mode: calls((r) => r.mode === mode.mode),
+  });
 }
 
 export function pool(runs) {
@@ -52,7 +53,7 @@ export function pool(runs) {
   const measured = modes.filter((m) => !BASELINES.includes(m.base));
   const all = runs.map((run) => Array.from({ length: run.rows[0].gapsByRound.length }, (_, r) => r));
   const random = seededRandom(BOOTSTRAP_SEED);
-  const draws = Array.from({ length: DRAWS }, () => all.map((rounds) => rounds.map(() => rounds[Math.floor(random() * rounds.length)])));
+  const draws = Array.from({ length: DRAWS }, () => all.map((rounds) => redrawn(rounds.length, random)));
   return measured.map((m) => {
     const having = runs.map((run) => run.rows.some((r) => r.mode === m.mode));
     const kept = (picks) => picks.map((p, i) => (having[i] ? p : []));

@@ -16,6 +16,18 @@ export const quantile = (xs, q) => {
   return s[Math.min(s.length - 1, Math.max(0, Math.round(q * (s.length - 1))))];
 };
 
+/**
+ * A mode's cost per call (SPEC §11), from the calls given: its median call
+ * against the median without any plugin, and that overhead as a share of the
+ * bare `node -e 0` hook's overhead in the same calls' runs.
+ */
+export function overheadOf({ none, bare, mode }) {
+  const noneMs = median(none);
+  const perCall = median(mode);
+  const bareMs = median(bare) - noneMs;
+  return { perCall, overhead: perCall - noneMs, bare: bareMs, ratio: (perCall - noneMs) / bareMs };
+}
+
 /** The seed of every bootstrap over rounds (scripts/bench/client.mjs, pool.mjs). */
 export const BOOTSTRAP_SEED = 0x2f6b1d3;
 
@@ -29,3 +41,6 @@ export function seededRandom(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** `count` round indexes drawn with replacement: one draw of a bootstrap over rounds. */
+export const redrawn = (count, random) => Array.from({ length: count }, () => Math.floor(random() * count));

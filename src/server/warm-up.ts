@@ -34,7 +34,7 @@ export interface WarmUp {
 
 /** A warm-up's folder: `utility-warm-up-<the server's pid>-<random>`. */
 const FOLDER_PREFIX = "utility-warm-up-";
-const FOLDER_PID = /^utility-warm-up-(\d+)-/;
+const FOLDER_PID = new RegExp(`^${FOLDER_PREFIX}(\\d+)-`);
 
 /**
  * Removes the folders of warm-ups whose server no longer runs: one killed
