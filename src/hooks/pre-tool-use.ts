@@ -189,7 +189,7 @@ async function decideUnderLock(session: SessionState, call: CallAtHand) {
   const warning = settingsWarning(ready.session, decided, user);
   const after = reduceAll(ready.session, [
     ...decided.events,
-    ...skillWillLoad(ref, input.tool_name, decided.decision),
+    ...skillWillLoad(ref, { tool: input.tool_name, toolUseId: input.tool_use_id, source: call.activation?.source }, decided.decision),
     ...(warning ? [{ kind: "settings_warned" as const, problem: warning }] : []),
   ]);
   return {

@@ -59,10 +59,18 @@ export async function skillActsAs(input: PreToolUseInput, ctx: HookContext): Pro
 }
 
 /**
- * A Skill call the gate did not refuse will load its skill, whose "Base
- * directory" line may not be written yet: the scope's next call waits for it.
+ * A Skill call the gate did not refuse will load its skill, whose lines may
+ * not be written yet: the scope's next call waits for them. The skill's
+ * opt-in, when it gates, is kept with the call: its result loads it
+ * (src/engine/session/reduce.ts), whatever line Claude Code writes for the load.
  * (Learnt here, not after the call: no hook runs after a call, docs/decisions/0001.)
  */
-export function skillWillLoad(ref: ScopeRef, tool: string, decision: GateDecision): SessionEvent[] {
-  return tool === "Skill" && decision.decision !== "refused" ? [{ kind: "activation_awaited", scope: ref.key }] : [];
+export function skillWillLoad(
+  ref: ScopeRef,
+  call: { tool: string; toolUseId: string | undefined; source: GateSource | undefined },
+  decision: GateDecision,
+): SessionEvent[] {
+  if (call.tool !== "Skill" || decision.decision === "refused") return [];
+  const loads = call.toolUseId !== undefined && call.source ? { toolUseId: call.toolUseId, source: call.source } : {};
+  return [{ kind: "activation_awaited", scope: ref.key, ...loads }];
 }

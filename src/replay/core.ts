@@ -218,11 +218,29 @@ class Replay {
         events.push(item);
         continue;
       }
-      const file = `${item.folder.replace(/\/+$/, "")}/SKILL.md`;
+      const folder = item.folder.replace(/\/+$/, "");
+      const file = `${folder}/SKILL.md`;
       const source = this.options.skillSource?.(file) ?? { ...manualSource(), file, gated: false };
+      this.skillsByName.set(folder.slice(folder.lastIndexOf("/") + 1), source);
       events.push({ kind: "skill_loaded", scope: item.scope, source });
     }
     return events;
+  }
+
+  /** The skills loaded so far, by folder name: a skill loaded again writes no "Base directory" line, only its Skill call. */
+  private readonly skillsByName = new Map<string, GateSource>();
+
+  /**
+   * A Skill call that names a skill loaded before: the hooks learn the skill
+   * from the call (PreToolUse) and load it at its result; replay, with no
+   * hook, takes the source seen at the earlier load (a plugin's `p:name` by its name).
+   */
+  private skillCallEvents(run: ScopeRun, block: ToolUseBlock): SessionEvent[] {
+    if (block.name !== "Skill" || block.input === null || typeof block.input !== "object") return [];
+    const name = (block.input as Record<string, unknown>).skill;
+    if (typeof name !== "string") return [];
+    const source = this.skillsByName.get(name.trim().replace(/^\//, "").split(":").at(-1) ?? "");
+    return source ? [{ kind: "activation_awaited", scope: run.key, toolUseId: block.id, source }] : [];
   }
 
   /** An outcome the machine found identical to the same call's last run (SPEC §13), as a finding of its scope. */
@@ -428,6 +446,7 @@ class Replay {
     // Deciding changes nothing: the spend the decision saw is still the state's until its events are fed.
     if (decided.decision.decision !== "neutral") this.noteSpentBefore(run.key);
     this.feed(run, decided.events);
+    if (decided.decision.decision !== "refused") this.feed(run, this.skillCallEvents(run, block));
     const call = this.remember(run, block, at.line, decided);
     if (decided.decision.decision !== "neutral") run.decided.push(decidedCall(this.session, run, block, decided));
     if (gate)

@@ -59,8 +59,15 @@ export const SessionEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("skill_loaded"), scope, source: GateSourceSchema }),
   /** The scope's transcript was read up to `offset` (of the file `transcriptId`). */
   z.object({ kind: z.literal("lines_read"), scope, offset: z.number(), transcriptId: z.optional(z.string()) }),
-  /** A Skill call: its lines may not be written yet, so the scope's next call waits for its own line. */
-  z.object({ kind: z.literal("activation_awaited"), scope }),
+  /**
+   * A Skill call let through: its lines may not be written yet, so the
+   * scope's next call waits for its own line. With the skill it will load
+   * (as judged when the call was decided), kept until the call's result:
+   * a result that is no error means Claude Code loaded it, however it writes
+   * the load (the second load of a skill in a session has no "Base
+   * directory" line, docs/claude-code-facts.md).
+   */
+  z.object({ kind: z.literal("activation_awaited"), scope, toolUseId: z.optional(z.string()), source: z.optional(GateSourceSchema) }),
   /** A hook read the scope's lines under the lock: nothing is awaited any more. */
   z.object({ kind: z.literal("activation_seen"), scope }),
   /**

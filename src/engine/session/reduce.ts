@@ -6,6 +6,7 @@ import { applyEvents, type Outcome } from "./scope-reducer.js";
 import {
   newScope,
   VOUCHED_PROMPTS_LIMIT,
+  type GateSource,
   type ScopeDraft,
   type ScopeState,
   type SessionDraft,
@@ -108,10 +109,7 @@ const HANDLERS: { [K in SessionEvent["kind"]]: Handler<K> } = {
       scope.agentType = event.agentType;
       if (event.definition) scope.definition = event.definition;
     }),
-  skill_loaded: (session, event) =>
-    editScope(session, event.scope, (scope) => {
-      if (!scope.sources.some((s) => s.file === event.source.file)) scope.sources = [...scope.sources, event.source];
-    }),
+  skill_loaded: (session, event) => editScope(session, event.scope, (scope) => loadSource(scope, event.source)),
   lines_read: (session, event) =>
     editScope(session, event.scope, (scope) => {
       scope.offset = event.offset;
@@ -122,6 +120,7 @@ const HANDLERS: { [K in SessionEvent["kind"]]: Handler<K> } = {
     editScope(session, event.scope, (scope) => {
       scope.awaitingActivation = true;
       delete scope.awaitingPrompt;
+      if (event.toolUseId !== undefined && event.source) scope.skillCalls = { ...scope.skillCalls, [event.toolUseId]: event.source };
     }),
   activation_seen: (session, event) =>
     editScope(session, event.scope, (scope) => {
@@ -140,8 +139,34 @@ const HANDLERS: { [K in SessionEvent["kind"]]: Handler<K> } = {
     if (event.budgets && Object.keys(event.budgets).length > 0) session.userBudgets = event.budgets;
     else delete session.userBudgets;
   },
-  scope: (session, event, out) => scopeEvents(session, event.scope, [event.event], out),
+  scope: (session, event, out) => {
+    skillCallEnded(session, event.scope, event.event);
+    scopeEvents(session, event.scope, [event.event], out);
+  },
 };
+
+/** A skill seen loading in the scope's task (once per file). */
+function loadSource(scope: ScopeDraft, source: GateSource): void {
+  if (!scope.sources.some((s) => s.file === source.file)) scope.sources = [...scope.sources, source];
+}
+
+/**
+ * An admitted Skill call's result: one that is no error means Claude Code
+ * loaded the skill, so it is the task's from here on. A refusal, an error or
+ * a denial loads nothing. (A result line is one a shell could write; a
+ * forged one can only gate the scope, never open it.)
+ */
+function skillCallEnded(session: SessionDraft, key: ScopeKey, event: ScopeEvent): void {
+  if (event.kind !== "result" && event.kind !== "denied") return;
+  const source = scopeAt(session as SessionState, key).skillCalls?.[event.toolUseId];
+  if (!source) return;
+  editScope(session, key, (scope) => {
+    const { [event.toolUseId]: _ended, ...rest } = scope.skillCalls ?? {};
+    if (Object.keys(rest).length > 0) scope.skillCalls = rest;
+    else delete scope.skillCalls;
+    if (event.kind === "result" && !event.failed) loadSource(scope, source);
+  });
+}
 
 function apply<K extends SessionEvent["kind"]>(session: SessionDraft, event: Extract<SessionEvent, { kind: K }>, out: Out): void {
   (HANDLERS[event.kind as K] as Handler<K>)(session, event, out);

@@ -191,6 +191,7 @@ function startTask(scope: ScopeDraft): void {
   delete scope.stopBlocked;
   delete scope.awaitingActivation;
   delete scope.awaitingPrompt;
+  delete scope.skillCalls;
   delete scope.spend;
 }
 

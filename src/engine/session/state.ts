@@ -94,6 +94,8 @@ export const ScopeStateSchema = z.object({
   lastAction: z.optional(ActionSchema),
   /** A skill may have been activated (Skill tool ran, or a slash command was typed) and its lines may not be written yet. */
   awaitingActivation: z.optional(z.boolean()),
+  /** Skill calls let through whose result is not seen yet, by tool_use_id: the skill each will load once its result says it ran. */
+  skillCalls: z.optional(z.record(z.string(), GateSourceSchema)),
   /** Set with awaitingActivation by a prompt that is no slash command: its key. Once that prompt's line is written, nothing more is awaited. */
   awaitingPrompt: z.optional(z.string()),
   /** The Stop hook blocked once this task (it blocks at most once). */

@@ -142,6 +142,40 @@ describe("awaiting an activation", () => {
   });
 });
 
+describe("a Skill call's skill, loaded at its result", () => {
+  const gated = { ...manualSource(), file: "/p/.claude/skills/g/SKILL.md", gated: true };
+  const admitted: SessionEvent = { kind: "activation_awaited", scope: "main", toolUseId: "t1", source: gated };
+  const result = (failed: boolean): SessionEvent => ({
+    kind: "scope",
+    scope: "main",
+    event: { kind: "result", toolUseId: "t1", failed, bytes: 1 },
+  });
+
+  it("a result that is no error loads it, once, and forgets the call", () => {
+    const s = reduceAll(fresh(), [admitted, result(false), admitted, result(false)]).session.main;
+    expect(s.sources).toEqual([gated]);
+    expect(s.skillCalls).toBeUndefined();
+  });
+
+  it("an error, a denial or another call's result loads nothing", () => {
+    expect(reduceAll(fresh(), [admitted, result(true)]).session.main.sources).toEqual([]);
+    const denied = reduceAll(fresh(), [admitted, { kind: "scope", scope: "main", event: { kind: "denied", toolUseId: "t1" } }]);
+    expect(denied.session.main.sources).toEqual([]);
+    expect(denied.session.main.skillCalls).toBeUndefined();
+    const other = reduceAll(fresh(), [
+      admitted,
+      { kind: "scope", scope: "main", event: { kind: "result", toolUseId: "t2", failed: false, bytes: 1 } },
+    ]);
+    expect(other.session.main.sources).toEqual([]);
+    expect(other.session.main.skillCalls).toEqual({ t1: gated });
+  });
+
+  it("a new task forgets a call whose result never came", () => {
+    const s = reduceAll(fresh(), [admitted, { kind: "scope", scope: "main", event: { kind: "prompt", typed: true } }, result(false)]);
+    expect(s.session.main.sources).toEqual([]);
+  });
+});
+
 describe("subagents", () => {
   it("start in the main scope's task, numbered in order of start within it", () => {
     const s = reduceAll({ ...fresh(), main: newScope(3) }, [
