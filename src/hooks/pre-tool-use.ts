@@ -189,7 +189,7 @@ async function decideUnderLock(session: SessionState, call: CallAtHand) {
   const warning = settingsWarning(ready.session, decided, user);
   const after = reduceAll(ready.session, [
     ...decided.events,
-    ...skillWillLoad(ref, { tool: input.tool_name, toolUseId: input.tool_use_id, source: call.activation?.source }, decided.decision),
+    ...skillWillLoad(ref, skillCallOf(call), decided.decision),
     ...(warning ? [{ kind: "settings_warned" as const, problem: warning }] : []),
   ]);
   return {
@@ -199,6 +199,11 @@ async function decideUnderLock(session: SessionState, call: CallAtHand) {
     context: lineFor(after.session, ref.key, decided, { user, model: model ?? call.activation?.model, activation: call.activation }),
     ...(warning ? { warning } : {}),
   };
+}
+
+/** The call as a Skill call: the skill it loads, when it gates. */
+function skillCallOf({ input, activation }: CallAtHand) {
+  return { tool: input.tool_name, toolUseId: input.tool_use_id, source: activation?.source };
 }
 
 /**

@@ -235,8 +235,9 @@ class Replay {
    * from the call (PreToolUse) and load it at its result; replay, with no
    * hook, takes the source seen at the earlier load (a plugin's `p:name` by its name).
    */
-  private skillCallEvents(run: ScopeRun, block: ToolUseBlock): SessionEvent[] {
-    if (block.name !== "Skill" || block.input === null || typeof block.input !== "object") return [];
+  private skillCallEvents(run: ScopeRun, block: ToolUseBlock, decided: SessionDecision): SessionEvent[] {
+    if (decided.decision.decision === "refused" || block.name !== "Skill") return [];
+    if (block.input === null || typeof block.input !== "object") return [];
     const name = (block.input as Record<string, unknown>).skill;
     if (typeof name !== "string") return [];
     const source = this.skillsByName.get(name.trim().replace(/^\//, "").split(":").at(-1) ?? "");
@@ -446,7 +447,7 @@ class Replay {
     // Deciding changes nothing: the spend the decision saw is still the state's until its events are fed.
     if (decided.decision.decision !== "neutral") this.noteSpentBefore(run.key);
     this.feed(run, decided.events);
-    if (decided.decision.decision !== "refused") this.feed(run, this.skillCallEvents(run, block));
+    this.feed(run, this.skillCallEvents(run, block, decided));
     const call = this.remember(run, block, at.line, decided);
     if (decided.decision.decision !== "neutral") run.decided.push(decidedCall(this.session, run, block, decided));
     if (gate)

@@ -10,7 +10,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXAMPLE_SKILL, PLUGIN_ROOT } from "../../support/paths.js";
-import { lastToolResults, text, toolUse } from "../support/scripted-model.js";
+import { lastToolResults, text } from "../support/scripted-model.js";
 import { startClaudeTui, tmuxAvailable } from "../support/tmux.js";
 import { activate, id, markerDir, ran, touch } from "./support.js";
 
