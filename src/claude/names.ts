@@ -26,16 +26,33 @@ export function mayName(block: string, wanted: string): boolean {
   return !/^[A-Za-z][\w.-]*$/.test(wanted) || ["true", "false", "null", "infinity", "nan"].includes(wanted.toLowerCase());
 }
 
+/** What frontmatterNameOf gives for a block this reader cannot read (not YAML to it, or over its bounds): Claude Code may read it. */
+export const UNREADABLE: unique symbol = Symbol("unreadable frontmatter");
+
 /**
  * The `name` value Claude Code reads from a file's text (undefined when it has
- * none). Unless `mustKnow`, a file whose name cannot be `wanted` is not parsed
- * and gives undefined.
+ * none, UNREADABLE when this reader cannot read the block). Unless `mustKnow`,
+ * a file whose name cannot be `wanted` is not parsed and gives undefined.
  */
 export async function frontmatterNameOf(text: string, wanted: string, mustKnow = false): Promise<unknown> {
   const { block } = splitAsClaudeCode(text);
   if (block === undefined || (!mustKnow && !mayName(block, wanted))) return undefined;
   const parsed = parseAsClaudeCode(block, await yamlParser());
-  return parsed.ok ? parsed.data.name : undefined;
+  return parsed.ok ? parsed.data.name : UNREADABLE;
+}
+
+/**
+ * Whether a file whose frontmatter this reader cannot read may still define
+ * `wanted` and ask for the gate: its block holds the name (or an escape that
+ * could spell it), and its text names utility_gated with a value that does
+ * not read as no. Such a file counts as a definition, so that a gated opt-in
+ * never fails open: its opt-in, read as a problem, then refuses (issue 31,
+ * hole 12).
+ */
+export async function unreadableMayGate(text: string, wanted: string): Promise<boolean> {
+  const { block } = splitAsClaudeCode(text);
+  if (block === undefined || !(block.includes(wanted) || block.includes("\\"))) return false;
+  return (await import("../optin/read.js")).seemsToAskForGating(text);
 }
 
 /** The `model` a definition's frontmatter names (`haiku`, `inherit`, a model id), or undefined when it names none. */

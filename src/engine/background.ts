@@ -6,6 +6,7 @@
 // TaskStop of it. After that it is a call that ran in between up to its end,
 // no more.
 import type { RanCall } from "./redundancy.js";
+import { JOB_STOP_NAMES } from "./tools.js";
 
 /** Which job: the call that launched it (tool_use id), or the id Claude Code gave it (shell id, agent id). */
 export interface JobRef {
@@ -74,7 +75,7 @@ export function pollEnd(tool: string, input: unknown, result: unknown): JobRef |
 
 /** A KillShell or TaskStop that ran (its result was no error) ends the job it names. */
 export function stopEnd(tool: string, input: unknown): JobRef | undefined {
-  if (tool !== "KillShell" && tool !== "TaskStop") return undefined;
+  if (!isJobStop(tool)) return undefined;
   return jobRef(undefined, stringAt(fieldsOf(input), JOB_ID_KEYS));
 }
 
@@ -136,7 +137,7 @@ export function endJob(history: readonly RanCall[], end: JobRef, at: number): Ra
   return [...history.slice(0, index), ended, ...history.slice(index + 1), marker];
 }
 
-const STOP_TOOLS = ["KillShell", "TaskStop"];
+const STOP_TOOLS: readonly string[] = JOB_STOP_NAMES;
 const POLL_TOOLS = ["BashOutput", "TaskOutput"];
 
 /** A call that stops the job it names: its result, when no error, ends that job. */

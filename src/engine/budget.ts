@@ -149,6 +149,12 @@ export function checkSpendBudget(
   return undefined;
 }
 
+/** `budget_spent` for a gated task's steps (SPEC §6): `step` already taken of `maxSteps`. */
+export function checkStepBudget(step: number, maxSteps: number): BudgetRefusal | undefined {
+  if (step < maxSteps) return undefined;
+  return { rule: "budget_spent", reason: `The step budget is spent: ${step} of ${maxSteps} steps taken. ${RESPOND_OR_STOP}` };
+}
+
 /**
  * `agents_exhausted`: a call that launches agents (src/engine/tools.ts
  * `launchesAgents`, or a Skill call that acts as `delegate`) past

@@ -15,8 +15,12 @@
  * - A leading byte-order mark is dropped.
  *
  * Pure: the YAML parser is handed in (the hooks load theirs lazily, see
- * src/optin/read.ts `parseYamlBlock`).
+ * src/optin/read.ts `parseYamlBlock`). A block over that parser's bounds
+ * (src/engine/bounded-value.ts) is not read at all, and not tried again
+ * quoted: Claude Code may read it, so what this reader would make of it
+ * quoted need not be what Claude Code sees.
  */
+import { isYamlBoundsError, type YamlBounds } from "./bounded-value.js";
 
 /** A YAML parser: the value of a document, or a throw. */
 export type ParseYaml = (source: string) => unknown;
@@ -71,7 +75,7 @@ function isYamlList(value: string, parseYaml: ParseYaml): boolean {
   }
 }
 
-export type ParsedBlock = { ok: true; data: Record<string, unknown> } | { ok: false };
+export type ParsedBlock = { ok: true; data: Record<string, unknown> } | { ok: false; bounds?: YamlBounds };
 
 const isMapping = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
@@ -82,7 +86,8 @@ export function parseAsClaudeCode(block: string, parseYaml: ParseYaml): ParsedBl
     try {
       const value = parseYaml(source());
       return { ok: true, data: isMapping(value) ? value : {} };
-    } catch {
+    } catch (error) {
+      if (isYamlBoundsError(error)) return { ok: false, bounds: error.bounds };
       // not YAML: the second try, or nothing
     }
   }

@@ -48,6 +48,21 @@ export const STUCK_REDUNDANCY = 0.9;
 /** SPEC §12: the rolling window of `window_cost_budget_usd` when `window_hours` is not set: the length of Claude's usage windows. */
 export const DEFAULT_WINDOW_HOURS = 5;
 
+/**
+ * SPEC §12: past a spent budget, a planning call (TodoWrite, ToolSearch, the
+ * task-list tools) still goes on, so a stopped model can find the tool that
+ * stops its jobs and answer; but at most this many per task and scope, and
+ * none that repeats one of them, so planning is no way to spend without end.
+ */
+export const PLANNING_CALLS_PAST_BUDGET = 3;
+
+/**
+ * SPEC §12: past a spent budget, a call that stops work (TaskStop, CronDelete)
+ * is never refused for the budget, until this many of them, per task and
+ * scope, came back with an error: a stop that stopped nothing.
+ */
+export const FAILED_STOPS_PAST_BUDGET = 3;
+
 /** The longest window a user may set, in hours (a week); the spend ledger keeps a day more than this. */
 export const MAX_WINDOW_HOURS = 168;
 

@@ -10,7 +10,6 @@ import {
   actionPermitsActing,
   actionsPermitting,
   describePermits,
-  isNeutralTool,
   isOwnTool,
   type ActsAs,
   type ExtraTools,
@@ -18,18 +17,10 @@ import {
 import { formatUtility, roundUtility, utility } from "./utility.js";
 import type { Repeat } from "./redundancy.js";
 import type { Report } from "./report/types.js";
-import {
-  budgetNames,
-  checkAgentLimit,
-  checkReportedStepCost,
-  checkSpendBudget,
-  checkStartedPastLimit,
-  measuredStepCost,
-  tightestBudgets,
-  type Budgets,
-} from "./budget.js";
+import { budgetNames, checkReportedStepCost, measuredStepCost, type Budgets } from "./budget.js";
 import type { PriceTable } from "./prices.js";
-import { checkSessionBudgets, type BeyondTaskSpend, type SessionBudgets } from "./session-budget.js";
+import type { BeyondTaskSpend, SessionBudgets } from "./session-budget.js";
+import { budgetsInForce, checkBudgets, decideWindDown, windDownKind, type WindDown } from "./gate-budgets.js";
 import type { Spend } from "./spend.js";
 
 /**
@@ -37,6 +28,7 @@ import type { Spend } from "./spend.js";
  * refuses or stays silent: it never answers "allow", so a confident report
  * cannot skip the user's own permission rules.
  */
+export { budgetsInForce };
 
 export const REPORT_TEMPLATE = [
   "Action: <respond|retrieve|tool_call|verify|delegate|stop>",
@@ -64,10 +56,14 @@ export interface GateInput {
   stuck?: readonly RanResult[];
   /** SPEC §14: a tool_call or delegate whose report's Uncertainty is at least this asks the user. */
   confirmAboveUncertainty?: number;
-  /** A writing tool aimed at the gate's own records (data folder, transcripts): why, for the refusal. */
+  /** Hooks registered by a skill other than the one that gates the scope (or that this Skill call would register): where, for the refusal. */
+  foreignHooks?: string;
+  /** A call, not known to only read, whose input names the gate's records or Claude Code's configuration: why, for the refusal. */
   protectedTarget?: string;
   /** The task's spend and the budgets on it (SPEC §12); without it no budget applies. */
   budget?: GateBudget;
+  /** Planning and stopping calls let through since a budget was spent (./gate-budgets.ts). */
+  windDown?: WindDown;
 }
 
 export interface GateBudget {
@@ -94,8 +90,9 @@ export type GateDecision =
   | { decision: "refused"; rule: RuleId; reason: string; evaluation?: Evaluation; report?: Report }
   /** `fallback`: the call goes to the user, who decides (SPEC §14: Claude Code's "ask", with the reason). */
   | { decision: "passed"; evaluation: Evaluation; fallback?: { to: "user"; reason: string } }
-  | { decision: "observed"; hint?: string }
-  | { decision: "neutral" };
+  /** `pastBudget`: a planning or stopping call let through past a spent budget (./gate-budgets.ts), which the session counts. */
+  | { decision: "observed"; hint?: string; pastBudget?: true }
+  | { decision: "neutral"; pastBudget?: true };
 
 const refused = (rule: RuleId, reason: string, evaluation?: Evaluation, report?: Report): GateDecision => ({
   decision: "refused",
@@ -175,33 +172,6 @@ function withFallback(input: GateInput, evaluation: Evaluation): GateDecision {
 
 const CONFIRMED_ACTIONS: readonly string[] = ["tool_call", "delegate"];
 
-/** Budgets in force: the user's, and the frontmatter's that bind the scope; the smallest of each wins. */
-export function budgetsInForce(input: { budget?: Pick<GateBudget, "user" | "gate"> }): Budgets {
-  if (!input.budget) return {};
-  return tightestBudgets(input.budget.user, input.budget.gate);
-}
-
-/**
- * Spend and agent budgets. The user's settings, when invalid, refuse in a
- * gated scope only (SPEC §10): an ungated one is never blocked by them, and
- * the valid ones still apply.
- */
-function checkBudgets(input: GateInput): GateDecision | undefined {
-  const budget = input.budget;
-  if (!budget) return undefined;
-  if (budget.userProblem && input.gated)
-    return refused("budget_invalid", `No budget can be enforced while a setting is invalid: ${budget.userProblem}`);
-  const budgets = budgetsInForce(input);
-  const names = budgetNames(budget.user, budget.gate);
-  const launches = input.actsAs ? input.actsAs.action === "delegate" : undefined;
-  const over =
-    checkSpendBudget(budget.spend, budgets, budget.prices, names) ??
-    (budget.beyond ? checkSessionBudgets(budget.beyond.spent, budget.beyond.budgets, budget.prices) : undefined) ??
-    checkStartedPastLimit(budget.startedAs, budgets, names) ??
-    checkAgentLimit(input.tool, budget.launched, budgets, launches, names);
-  return over ? refused(over.rule, over.reason) : undefined;
-}
-
 function checkStepCost(input: GateInput, evaluation: Evaluation): GateDecision | undefined {
   if (!input.budget || budgetsInForce(input).stepCost !== "computed") return undefined;
   const measured = measuredStepCost({
@@ -223,10 +193,14 @@ function decideWithoutReport(input: GateInput): GateDecision | undefined {
       "own_tool",
       `${input.tool} belongs to the utility plugin's own server, which answers Claude Code's hooks; the model may not call it, in any scope.`,
     );
-  if (isNeutralTool(input.tool) && !input.actsAs) return { decision: "neutral" };
-  const overBudget = checkBudgets(input);
-  if (overBudget) return overBudget;
-  if (!input.gated) return observed(input);
+  // Planning and stopping calls are judged by the budgets apart: past a spent one, the wind-down rules decide them.
+  const kind = windDownKind(input);
+  const elsewhere = kind === "stops" && input.gated ? checkWhatElseRuns(input) : undefined;
+  const pastBudget = elsewhere ?? (kind ? decideWindDown(input, kind) : checkBudgets(input));
+  if (pastBudget) return pastBudget;
+  if (kind === "plans") return { decision: "neutral" };
+  // Ungated, a Skill call is judged by its skill only for the budgets (SPEC §12): within them it stays neutral.
+  if (!input.gated) return input.actsAs ? { decision: "neutral" } : observed(input);
   return checkBeforeReport(input);
 }
 
@@ -258,11 +232,26 @@ export function decideToolCall(input: GateInput): GateDecision {
 
 /** Refusals a gated call gets before its report is read: a protected target, an invalid opt-in, a report too large to read. */
 function checkBeforeReport(input: GateInput): GateDecision | undefined {
+  return checkWhatElseRuns(input) ?? checkReadable(input);
+}
+
+/** What the call would set off besides itself, where gated: hooks registered outside the gate, a protected target. Calls that stop work past a budget get these too. */
+function checkWhatElseRuns(input: GateInput): GateDecision | undefined {
+  if (input.foreignHooks)
+    return refused(
+      "foreign_hooks",
+      `This ${input.tool} call is refused: ${input.foreignHooks}. Claude Code runs a skill's hooks on its own events, even for calls the gate refuses, so under the utility gate no call can be checked while such hooks are registered. Answer with what you have; the user can start a new session without that skill.`,
+    );
   if (input.protectedTarget)
     return refused(
       "protected_target",
-      `This ${input.tool} call is refused: ${input.protectedTarget}. The gate's own records are not the model's to edit.`,
+      `This ${input.tool} call is refused: ${input.protectedTarget}. Under the utility gate no tool but one known to only read (Read, Grep, Glob) may name the gate's records or Claude Code's configuration, to write, move, delete or link them: leave them as they are, or ask the user.`,
     );
+  return undefined;
+}
+
+/** Whether the call can be checked at all: an opt-in that can be read, a report text that is not too large. */
+function checkReadable(input: GateInput): GateDecision | undefined {
   if (input.optInProblem)
     return refused(
       "optin_invalid",

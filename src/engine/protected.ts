@@ -1,19 +1,24 @@
-// The gate's own records are not the model's to edit (SPEC §6). Pure: paths in, a reason out.
+// The gate's own records and Claude Code's configuration are not the model's
+// to change under the gate (SPEC §6). Pure: paths in, a reason out.
+import type { NamedPath } from "./named-paths.js";
 import { normalizePath } from "./redundancy.js";
-import { WRITING_TOOL_PATH_KEYS } from "./tools.js";
-
-/** The paths a writing tool's input names (as written; the caller resolves relative ones). */
-export function writeTargets(tool: string, input: unknown): string[] {
-  const keys = Object.hasOwn(WRITING_TOOL_PATH_KEYS, tool) ? WRITING_TOOL_PATH_KEYS[tool]! : [];
-  const fields = input !== null && typeof input === "object" ? (input as Record<string, unknown>) : {};
-  return keys.map((k) => fields[k]).filter((v): v is string => typeof v === "string" && v !== "");
-}
 
 export interface GuardedPlaces {
   /** The plugin's data folder (state, step logs). */
   dataDir: string;
   /** The folder of the session's transcripts (its subagents' files are under it). */
   transcriptDir: string;
+  /** The session's own folder in it (its subagents' transcripts, its tool results). */
+  sessionDir?: string;
+  /**
+   * Claude Code's configuration besides any `.claude` folder, `.mcp.json` and
+   * `.claude.json` (which are guarded by name wherever they are): the
+   * project's and the user's configuration folders and files, the
+   * CLAUDE_CONFIG_DIR, the plugin's own folder. A path above one of them
+   * (the project's folder, the home folder) holds it: moving or deleting it
+   * takes the configuration with it.
+   */
+  config?: readonly string[];
 }
 
 function within(path: string, folder: string): boolean {
@@ -21,18 +26,86 @@ function within(path: string, folder: string): boolean {
 }
 
 /**
- * Why writing `path` (absolute, already resolved) is refused, or undefined:
- * it lies inside the plugin's data folder, or it is a transcript (a `.jsonl`
- * file in the session's transcript folder or below).
+ * Why naming `path` (absolute, already resolved) is refused, or undefined:
+ * it lies inside the plugin's data folder, it is a transcript (a `.jsonl`
+ * file in the session's transcript folder or below), it is in the session's
+ * own folder, or it holds one of them (moving or deleting it would take them).
  */
 export function protectedReason(path: string, places: GuardedPlaces): string | undefined {
   const target = normalizePath(path);
-  const data = normalizePath(places.dataDir);
-  const transcripts = normalizePath(places.transcriptDir);
   if (target === null) return undefined;
-  if (data !== null && within(target, data))
+  return dataReason(path, target, places) ?? transcriptReason(path, target, places);
+}
+
+/** In the data folder, or above it (moving or deleting that takes the folder with it). */
+function dataReason(path: string, target: string, places: GuardedPlaces): string | undefined {
+  const data = normalizePath(places.dataDir);
+  if (data === null) return undefined;
+  if (within(target, data))
     return `${path} is inside the plugin's data folder (${places.dataDir}), where the gate keeps its state and step log`;
+  return within(data, target) ? `${path} holds the plugin's data folder (${places.dataDir})` : undefined;
+}
+
+/** A transcript, the session's own folder, or above the transcripts' folder. */
+function transcriptReason(path: string, target: string, places: GuardedPlaces): string | undefined {
+  const transcripts = normalizePath(places.transcriptDir);
+  const session = places.sessionDir === undefined ? null : normalizePath(places.sessionDir);
   if (transcripts !== null && within(target, transcripts) && target.endsWith(".jsonl"))
     return `${path} is a transcript file, which the gate reads as the record of what was said`;
+  if (transcripts !== null && within(transcripts, target)) return `${path} holds the session's transcripts (${places.transcriptDir})`;
+  if (session !== null && (within(target, session) || within(session, target)))
+    return `${path} holds the session's subagent transcripts (${places.sessionDir})`;
   return undefined;
+}
+
+/** Folders of a `.claude` folder that hold no configuration: transcripts and memory (guarded as transcripts), plans, worktrees, agents' memory. */
+const NOT_CONFIG = new Set(["projects", "plans", "worktrees", "agent-memory", "agent-memory-local"]);
+
+/** The first `.claude` folder on a path (in any case: a case-insensitive file system, macOS's, finds it so) whose part below it is configuration. */
+function claudeFolderOn(segments: readonly string[]): number | undefined {
+  for (let i = 0; i < segments.length; i += 1) {
+    if (segments[i]!.toLowerCase() === ".claude" && (i === segments.length - 1 || !NOT_CONFIG.has(segments[i + 1]!))) return i;
+  }
+  return undefined;
+}
+
+const CONFIG_WHAT =
+  "Claude Code's configuration, which decides what it runs (settings such as disableAllHooks, hooks, skills, agents, commands, plugins, MCP servers)";
+
+/**
+ * Why `path` (absolute) is Claude Code's configuration, or undefined: it is
+ * in a `.claude` folder (not its transcripts, plans, worktrees or memory), it
+ * is a `.mcp.json` or a `.claude.json`, it is in or above one of the places
+ * `config` names.
+ */
+export function configReason(path: string, config: readonly string[] = []): string | undefined {
+  const target = normalizePath(path);
+  if (target === null) return undefined;
+  if (isConfigByName(target)) return `${path} is ${CONFIG_WHAT}`;
+  for (const place of config) {
+    const guarded = normalizePath(place);
+    if (guarded === null) continue;
+    if (within(target, guarded) && !NOT_CONFIG.has(target.slice(guarded.length).split("/").filter(Boolean)[0] ?? ""))
+      return `${path} is in ${place}, ${CONFIG_WHAT}`;
+    if (within(guarded, target)) return `${path} holds ${place}, ${CONFIG_WHAT}`;
+  }
+  return undefined;
+}
+
+/** In a `.claude` folder that holds configuration, or a `.mcp.json` or `.claude.json` wherever it is. */
+function isConfigByName(target: string): boolean {
+  const segments = target.split("/").filter(Boolean);
+  const name = segments.at(-1)?.toLowerCase();
+  return claudeFolderOn(segments) !== undefined || name === ".mcp.json" || name === ".claude.json";
+}
+
+/** Why `path` (absolute) may not be named by a call that is not known to only read, where gated: the gate's records first, then the configuration. */
+export function guardedReason(path: string, places: GuardedPlaces): string | undefined {
+  return protectedReason(path, places) ?? configReason(path, places.config);
+}
+
+/** The refusal's words for one field of the input: the field, what it says when that is not the path itself, and why. */
+export function namedTargetReason(named: NamedPath, absolute: string, reason: string): string {
+  const shown = named.value.length > 200 ? `${named.value.slice(0, 200)}…` : named.value;
+  return `its field \`${named.field}\`${absolute === named.value ? "" : ` (${JSON.stringify(shown)})`}: ${reason}`;
 }

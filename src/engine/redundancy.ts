@@ -1,5 +1,5 @@
 import { sha256Hex } from "./sha256.js";
-import { isNeutralTool, isPollingTool, isReadOnlyTool, WRITING_TOOL_PATH_KEYS } from "./tools.js";
+import { isNeutralTool, isPollingTool, isReadOnlyTool, whatItDoes, WRITING_TOOL_PATH_KEYS } from "./tools.js";
 
 /**
  * Exact repeats the code can prove (SPEC §7): the same tool with the same
@@ -132,6 +132,15 @@ export type Sha256Hex = (text: string) => string;
  */
 export function inputDigest(toolInput: unknown, sha256: Sha256Hex = sha256Hex): string {
   return sha256(canonicalJson(toolInput)).slice(0, 32);
+}
+
+/**
+ * The digest a call is known by (repeats, stuck loops, identical outcomes,
+ * the step log's `inputDigest`): of what it does, its tool's cosmetic fields
+ * left out (./tools.ts `whatItDoes`), so that the hooks and replay match calls alike.
+ */
+export function callDigest(tool: string, toolInput: unknown, sha256: Sha256Hex = sha256Hex): string {
+  return inputDigest(whatItDoes(tool, toolInput), sha256);
 }
 
 function isWithin(path: string, folder: string): boolean {

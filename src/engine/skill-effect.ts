@@ -16,6 +16,13 @@ import { parseAsClaudeCode, splitAsClaudeCode, type ParseYaml } from "./claude-f
  *   `context: fork` (exactly that string, as Claude Code's YAML reads it),
  *   of the agent type its `agent:` names (general-purpose by default).
  *
+ * - registers the hooks its frontmatter's `hooks:` names, for as long as the
+ *   skill is active: commands Claude Code runs on its own events, outside
+ *   any gate (`registersHooks`); and reads keys that may start processes
+ *   (`mcpServers`, `lspServers`, `monitors`, `channels`, `workflows`,
+ *   `agents`, `settings`: marked internal in 2.1.328's schema): counted as
+ *   running commands.
+ *
  * A fork that also runs shell is `delegate`: the shell runs in the forked
  * agent's turn, whose own calls the agent's own scope gates, and `delegate`
  * is what the launching scope pays for. Where the text leaves a doubt, the
@@ -33,6 +40,10 @@ export interface SkillEffect {
   forks: boolean;
   /** The agent type a fork runs as, when the frontmatter names one. */
   agent?: string;
+  /** Its frontmatter registers hooks (or could: a block only this parser fails on). */
+  registersHooks: boolean;
+  /** Frontmatter keys that may start processes when it loads. */
+  starts: string[];
   class: SkillClass;
 }
 
@@ -92,6 +103,28 @@ function forkOf(block: string | undefined, parseYaml: ParseYaml): Fork {
   return agent === null || agent === undefined ? { forks: true } : { forks: true, agent: String(agent) };
 }
 
+/** Frontmatter keys whose values Claude Code 2.1.328 may turn into processes or settings (its schema marks all but hooks internal). */
+export const PROCESS_KEYS = ["mcpServers", "lspServers", "monitors", "channels", "workflows", "agents", "settings"] as const;
+
+interface Runs {
+  registersHooks: boolean;
+  starts: string[];
+}
+
+/** Whether the block could name a key of `keys` at all (or spell one with an escape). */
+function mayName(block: string, keys: readonly string[]): boolean {
+  return block.includes("\\") || keys.some((k) => block.includes(k));
+}
+
+/** `hooks:` and the process-starting keys, as Claude Code reads the block; a block only this parser fails on registers hooks. */
+function runsOf(block: string | undefined, parseYaml: ParseYaml): Runs {
+  if (block === undefined || !mayName(block, ["hooks", ...PROCESS_KEYS])) return { registersHooks: false, starts: [] };
+  const parsed = parseAsClaudeCode(block, parseYaml);
+  if (!parsed.ok) return { registersHooks: true, starts: [] };
+  const present = (key: string) => Object.hasOwn(parsed.data, key) && parsed.data[key] !== null && parsed.data[key] !== undefined;
+  return { registersHooks: present("hooks"), starts: PROCESS_KEYS.filter(present) };
+}
+
 export interface SkillTextOptions {
   /** The YAML parser; called only when the frontmatter could ask for a fork. */
   parseYaml: ParseYaml;
@@ -104,8 +137,10 @@ export function skillEffect(text: string, options: SkillTextOptions): SkillEffec
   const { block, body } = splitAsClaudeCode(text);
   const runsShell = mayRunShell(body, options.folder);
   const fork = forkOf(block, options.parseYaml);
+  const runs = runsOf(block, options.parseYaml);
   const commands = shellCommandsAsClaudeCode(body);
-  return { runsShell, commands, ...fork, class: fork.forks ? "delegate" : runsShell ? "tool_call" : "neutral" };
+  const runsCommands = runsShell || runs.registersHooks || runs.starts.length > 0;
+  return { runsShell, commands, ...fork, ...runs, class: fork.forks ? "delegate" : runsCommands ? "tool_call" : "neutral" };
 }
 
 const DEMAND: Record<SkillClass, number> = { neutral: 0, tool_call: 1, delegate: 2 };

@@ -49,6 +49,21 @@ export const JOB_OUTPUT_TOOLS = ["BashOutput", "TaskOutput"] as const;
 /** Tools that stop a background job: `tool_call`, not neutral (SPEC §6). */
 export const JOB_STOP_TOOLS = ["KillShell", "TaskStop"] as const;
 
+/** TaskStop's old names, which 2.1.328 still takes (a transcript keeps the name called; the hook is told TaskStop). */
+export const JOB_STOP_NAMES = [...JOB_STOP_TOOLS, "KillBash"] as const;
+
+/**
+ * Tools that stop work, as Claude Code 2.1.328 offers them (docs/claude-code-facts.md):
+ * TaskStop (a background shell, agent or monitor) by any of its names, and
+ * CronDelete (a scheduled prompt). No budget ever refuses them (SPEC §12): a
+ * model past its budget must be able to stop its own runaway job.
+ */
+export const WORK_STOP_TOOLS = [...JOB_STOP_NAMES, "CronDelete"] as const;
+
+export function stopsWork(tool: string): boolean {
+  return (WORK_STOP_TOOLS as readonly string[]).includes(tool);
+}
+
 /**
  * The plugin's own MCP server, as `.claude-plugin/plugin.json` names it: it
  * answers the hooks, and Claude Code names its tools
@@ -72,6 +87,34 @@ export const WRITING_TOOL_PATH_KEYS: Readonly<Record<string, readonly string[]>>
   MultiEdit: ["file_path"],
   NotebookEdit: ["notebook_path"],
 };
+
+/**
+ * Input fields that do not change what a call does, per tool: a label only
+ * the screen shows, or a limit that at most cuts the run short (SPEC §7, §13).
+ * A call is the same call whatever they say, so its digest leaves them out
+ * (./redundancy.ts `callDigest`): a model cannot rerun a stuck command by
+ * rewording its description. Claude Code 2.1.328 refuses any field its
+ * schema does not name (InputValidationError, before PreToolUse), so the
+ * other fields are all ones that change the call. Agent's description never
+ * reaches the subagent; Workflow ignores its own; SendMessage's summary is
+ * "not transmitted" (docs/claude-code-facts.md).
+ */
+export const COSMETIC_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  Bash: ["description", "timeout"],
+  Agent: ["description"],
+  Task: ["description"],
+  Workflow: ["description", "title"],
+  Monitor: ["description"],
+  SendMessage: ["summary"],
+  ScheduleWakeup: ["reason"],
+};
+
+/** What a call does, as its input says: the input without the tool's cosmetic fields (the input itself when it has none). */
+export function whatItDoes(tool: string, input: unknown): unknown {
+  const cosmetic = Object.hasOwn(COSMETIC_FIELDS, tool) ? COSMETIC_FIELDS[tool]! : [];
+  if (cosmetic.length === 0 || input === null || typeof input !== "object" || Array.isArray(input)) return input;
+  return Object.fromEntries(Object.entries(input).filter(([key]) => !cosmetic.includes(key)));
+}
 
 const TOOL_CALL_NAMED = ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", ...JOB_STOP_TOOLS] as const;
 

@@ -84,6 +84,7 @@ export const RULES = [
   "exact_repeat",
   "no_progress",
   "protected_target",
+  "foreign_hooks",
   "optin_invalid",
   "budget_invalid",
   "state_unreadable",

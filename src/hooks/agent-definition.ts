@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { shownName } from "../engine/claude-frontmatter.js";
-import { frontmatterNameOf } from "../claude/names.js";
+import { frontmatterNameOf, UNREADABLE, unreadableMayGate } from "../claude/names.js";
 import { claudeFolders, pluginRoots, type Env } from "../claude/places.js";
 import { markdownFilesUnder, readSmallText } from "../claude/files.js";
 
@@ -18,7 +18,15 @@ import { markdownFilesUnder, readSmallText } from "../claude/files.js";
  *   must be text.
  * - A plugin agent's type is `<plugin>:<sub-folders…>:<name>`, its `name`
  *   made text, or the file's name without `.md` when it has none.
+ * - A file whose frontmatter this reader cannot read (Claude Code may: see
+ *   src/engine/bounded-value.ts) defines the type when it could name it and
+ *   asks for the gate, so that its opt-in is read, as a problem, and refuses.
  */
+
+/** Whether a file whose name could not be read counts as defining `wanted` all the same. */
+async function unreadableGates(text: string, name: unknown, wanted: string): Promise<boolean> {
+  return name === UNREADABLE && (await unreadableMayGate(text, wanted));
+}
 
 export interface AgentSearch {
   agentType: string;
@@ -41,7 +49,9 @@ async function localDefinitions(search: AgentSearch, env: Env, home: string): Pr
   const found: string[] = [];
   for (const file of roots.flatMap((root) => markdownFilesUnder(root))) {
     const text = readSmallText(file.path);
-    if (text !== undefined && (await frontmatterNameOf(text, search.agentType)) === search.agentType) found.push(file.path);
+    if (text === undefined) continue;
+    const name = await frontmatterNameOf(text, search.agentType);
+    if (name === search.agentType || (await unreadableGates(text, name, search.agentType))) found.push(file.path);
   }
   return found;
 }
@@ -65,8 +75,9 @@ async function pluginDefinitions(search: AgentSearch, env: Env, home: string): P
       const own = basename(file.path, ".md");
       const text = readSmallText(file.path);
       if (text === undefined) continue;
-      const name = shownName(await frontmatterNameOf(text, wanted, own === wanted));
-      if ((name || own) === wanted) found.push(file.path);
+      const name = await frontmatterNameOf(text, wanted, own === wanted);
+      const shown = name === UNREADABLE ? undefined : shownName(name);
+      if ((shown || own) === wanted || (await unreadableGates(text, name, wanted))) found.push(file.path);
     }
   }
   return found;

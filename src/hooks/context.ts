@@ -39,7 +39,7 @@ export interface HookContext {
   /** The gate source of a subagent type's definition, if it opts in. */
   loadAgent(agentType: string, cwd: string | undefined): Promise<GateSource | undefined>;
   /** What a Skill call can do (src/skills/classify.ts); the real one reads the files Claude Code could load. Optional for fakes. */
-  judgeSkill?(toolInput: unknown, cwd: string | undefined): Promise<SkillVerdict>;
+  judgeSkill?(toolInput: unknown, cwd: string | undefined, since?: number): Promise<SkillVerdict>;
   /** When the hook must have decided; every wait ends before it. Optional for fakes. */
   deadline?: Deadline;
   /**

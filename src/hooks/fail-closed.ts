@@ -1,4 +1,4 @@
-import { inputDigest } from "../engine/redundancy.js";
+import { callDigest } from "../engine/redundancy.js";
 import { errorLine } from "../state/file-error.js";
 import type { SessionEvent } from "../engine/session/events.js";
 import { reduceAll } from "../engine/session/reduce.js";
@@ -12,7 +12,9 @@ import { baseRecord, type HookResult } from "./records.js";
 import { recordError } from "./run.js";
 import { scopeOf, type ScopeRef } from "./scope.js";
 import { arrivalEvents, freshSession, transcriptEvents } from "./session-io.js";
+import { skillGateSource } from "./skill-call.js";
 import { TranscriptTrouble } from "./transcript.js";
+import { NoTranscript, pendingSkillGate } from "./no-transcript.js";
 
 /**
  * Something went wrong before a decision. A gated scope fails closed: the
@@ -26,7 +28,7 @@ import { TranscriptTrouble } from "./transcript.js";
  */
 export async function failClosed(error: unknown, input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
   const trouble = describeTrouble(error, ctx);
-  const evidence = await gateEvidence(input, ctx).catch(() => undefined);
+  const evidence = (await gateEvidence(input, ctx).catch(() => undefined)) ?? (await gatingSkill(error, input, ctx));
   if (!evidence) {
     const told = `utility: ${trouble}; this scope is not gated, so the call goes on.`;
     return { stderr: told, ...(error instanceof TranscriptTrouble ? { output: { systemMessage: told } } : {}) };
@@ -42,6 +44,33 @@ export async function failClosed(error: unknown, input: PreToolUseInput, ctx: Ho
   };
 }
 
+/**
+ * A Skill call that would gate the scope, while its transcript cannot be
+ * read: no report of the skill's task could be checked, so it fails closed
+ * as a gated scope does (issue 31, hole 17). With no transcript at all, the
+ * gated skill an earlier Skill call loads (hole 11).
+ */
+async function gatingSkill(error: unknown, input: PreToolUseInput, ctx: HookContext): Promise<Evidence | undefined> {
+  if (error instanceof NoTranscript) return skillLoadedUnseen(input, ctx);
+  if (!(error instanceof TranscriptTrouble) || input.tool_name !== "Skill") return undefined;
+  const gate = await skillGateSource(input.tool_input, input.cwd, ctx).catch(() => undefined);
+  const ref = refOrNone(input);
+  return gate && ref ? gatedBy(gate, sessionForEvidence(input.session_id, ctx), ref) : undefined;
+}
+
+/** With no transcript, a gated skill a Skill call let through gates the scope (./no-transcript.ts, pendingSkillGate). */
+function skillLoadedUnseen(input: PreToolUseInput, ctx: HookContext): Evidence | undefined {
+  const ref = refOrNone(input);
+  const session = sessionForEvidence(input.session_id, ctx);
+  const gate = ref ? pendingSkillGate(session, ref.key) : undefined;
+  return gate && ref ? gatedBy(gate, session, ref) : undefined;
+}
+
+/** The evidence of a skill that gates the scope, its session showing it loaded (so the record says gated, and by which file). */
+function gatedBy(gate: GateSource, session: SessionState, ref: ScopeRef): Evidence {
+  return { gate, session: reduceAll(session, [{ kind: "skill_loaded", scope: ref.key, source: gate }]).session, ref };
+}
+
 function ruleOf(error: unknown): "state_unreadable" | "transcript_unreadable" {
   return error instanceof TranscriptTrouble ? "transcript_unreadable" : "state_unreadable";
 }
@@ -49,6 +78,8 @@ function ruleOf(error: unknown): "state_unreadable" | "transcript_unreadable" {
 function refusalReason(error: unknown, trouble: string): string {
   if (error instanceof StateUnreadableError)
     return `the gate's state cannot be read (${trouble}), so no call can be checked; the user can fix or delete that file, or end the task.`;
+  if (error instanceof NoTranscript)
+    return `${trouble}: this scope is gated, and no call of it can be checked. Use gated skills and /utility on in sessions that keep their transcript.`;
   if (error instanceof TranscriptTrouble)
     return `${trouble}, so no report can be read and no call can be checked. Something replaced the session's transcript; the user can restore it, or start a new session (/clear).`;
   return `${trouble}, so this call cannot be checked and is refused; try the call again, or end the task.`;
@@ -131,7 +162,7 @@ function logTrouble(
       ...baseRecord(ctx, "PreToolUse", { input, ref: evidence.ref, session: evidence.session }, ctx.now()),
       tool: input.tool_name,
       ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
-      inputDigest: inputDigest(input.tool_input),
+      inputDigest: callDigest(input.tool_name, input.tool_input),
       decision: "refused",
       rule,
       reason,

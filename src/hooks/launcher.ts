@@ -7,9 +7,12 @@
  * `<data folder>/bin/utility` there, a launcher that runs the CLI of the
  * version Claude Code started, and the user links it once onto their PATH.
  */
-import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureRealFolder } from "../state/paths.js";
+
+/** The user may run it; nobody else may read, run or change it (the data folder is private, SPEC §8). */
+const LAUNCHER_MODE = 0o700;
 
 /** Where the launcher is, in a data folder. */
 export function launcherPath(dataDir: string): string {
@@ -38,23 +41,23 @@ export function launcherText(pluginRoot: string): string {
 }
 
 /**
- * Writes the launcher when it is missing or names another folder; otherwise
- * leaves it (one small read per session). Replaced whole, by rename: a link
+ * Writes the launcher when it is missing, names another folder or is not
+ * the user's alone (0700); otherwise leaves it (one small read per session). Replaced whole, by rename: a link
  * planted in its place is replaced, never written through.
  */
 export function refreshLauncher(dataDir: string, pluginRoot: string): boolean {
   const file = launcherPath(dataDir);
   const text = launcherText(pluginRoot);
   try {
-    if (readFileSync(file, "utf8") === text) return false;
+    if (readFileSync(file, "utf8") === text && (statSync(file).mode & 0o777) === LAUNCHER_MODE) return false;
   } catch {
     // missing or unreadable: write it
   }
   ensureRealFolder(join(dataDir, "bin"));
   const temp = `${file}.${process.pid}.tmp`;
   rmSync(temp, { force: true });
-  writeFileSync(temp, text, { flag: "wx", mode: 0o755 });
-  chmodSync(temp, 0o755);
+  writeFileSync(temp, text, { flag: "wx", mode: LAUNCHER_MODE });
+  chmodSync(temp, LAUNCHER_MODE);
   renameSync(temp, file);
   return true;
 }

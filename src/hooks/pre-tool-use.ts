@@ -1,4 +1,4 @@
-import { inputDigest } from "../engine/redundancy.js";
+import { callDigest } from "../engine/redundancy.js";
 import { decideInSession, scopeLineOf, type SessionDecision, type UserSettings } from "../engine/session/decide.js";
 import type { SessionEvent } from "../engine/session/events.js";
 import { reduceAll, scopeAt } from "../engine/session/reduce.js";
@@ -26,7 +26,8 @@ import { arrivalEvents, caughtUp, promptKeysSince, storedSession } from "./sessi
 import { settingsOf, type HookSettings } from "./settings.js";
 import { logSwitches } from "./switches.js";
 import { openOrTrouble } from "./transcript.js";
-import { skillActsAs, skillGateSource, skillWillLoad } from "./skill-call.js";
+import { waitsInVain } from "./no-transcript.js";
+import { skillActsAs, skillGateSource, skillVerdict, skillWillLoad } from "./skill-call.js";
 import type { ActsAs } from "../engine/tools.js";
 import type { Later } from "../state/store.js";
 
@@ -49,22 +50,20 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
 async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
   const started = ctx.now();
   // A Skill call is judged by what its skill does, in a gated scope (./skill-call.ts); other planning tools never are.
-  if (isNeutralTool(input.tool_name) && input.tool_name !== "Skill") return {};
+  if (isPlanning(input) && !mayWindDown(input, ctx)) return {};
   const ref = scopeOf(input);
   const user = settingsOf(ctx);
-  const protectedTarget = protectedTargetOf(input, ref, ctx.dataDir);
   // Outside the lock: whether to wait for the call's own line (the report is in no hook input).
   const read = await needsTranscript(input, ref, ctx, user);
   // A Skill call waits too: an activation awaited may gate the scope, and its skill is judged only in a gated one.
   const waited = read.needed ? governingText(ref, input.tool_use_id, ctx, read.offset) : undefined;
-  const activation = await activationOf(input, ref, ctx, { waited, offset: read.offset });
+  const activation = await activationOf(input, ref, ctx, { waited, offset: read.offset, none: read.none });
   const done = await ctx.store.transact(input.session_id, async (existing) => {
     const result = await decideUnderLock(existing ?? storedSession(ctx, input.session_id), {
       input,
       ref,
       ctx,
       user,
-      protectedTarget,
       waited,
       activation,
     });
@@ -129,7 +128,6 @@ interface CallAtHand {
   ref: ScopeRef;
   ctx: HookContext;
   user: HookSettings;
-  protectedTarget: string | undefined;
   /** The governing text found before the lock was taken, if the hook waited for it. */
   waited: GoverningText | undefined;
   /** A Skill call whose skill gates the scope: that skill, and the model of the call's message (for the line). */
@@ -151,12 +149,14 @@ async function activationOf(
   input: PreToolUseInput,
   ref: ScopeRef,
   ctx: HookContext,
-  read: { waited: GoverningText | undefined; offset: number },
+  read: { waited: GoverningText | undefined; offset: number; none?: boolean | undefined },
 ): Promise<Activation | undefined> {
   if (input.tool_name !== "Skill") return undefined;
   const source = await skillGateSource(input.tool_input, input.cwd, ctx);
   if (!source) return undefined;
-  const text = read.waited ?? governingText(ref, input.tool_use_id, ctx, read.offset);
+  const text =
+    read.waited ??
+    (read.none ? { found: false as const, reason: "absent" as const } : governingText(ref, input.tool_use_id, ctx, read.offset));
   return { source, model: text.found ? text.model : undefined };
 }
 
@@ -165,9 +165,11 @@ async function decideUnderLock(session: SessionState, call: CallAtHand) {
   const { input, ref, ctx, user } = call;
   const { reduced } = await caughtUp(session, ref, input.agent_type, ctx);
   const caught = reduceAll(reduced.session, [{ kind: "activation_seen", scope: ref.key }, ...userBudgets(user)]);
-  const { governing, actsAs } = await governingFor(caught.session, call);
+  const judged = await governingFor(caught.session, call);
+  const { governing, hooks } = judged;
   const ready = reduceAll(caught.session, confirmation(caught.session, ref, input.tool_use_id, governing));
   const model = governing.found ? governing.model : undefined;
+  const protectedTarget = protectedWhereGated(ready.session, call);
   const windowSpend = windowSpendFor(session, ready.session, input.session_id, ctx, user);
   const decided = decideInSession(
     ready.session,
@@ -178,9 +180,9 @@ async function decideUnderLock(session: SessionState, call: CallAtHand) {
       ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
       ...(governing.found ? { reportText: governing.text } : {}),
       startedAt: ctx.clock().getTime(),
-      ...(call.protectedTarget ? { protectedTarget: call.protectedTarget } : {}),
+      ...(protectedTarget ? { protectedTarget } : {}),
       ...(model !== undefined ? { model } : {}),
-      ...(actsAs ? { actsAs } : {}),
+      ...skillFields(judged),
       ...(windowSpend ? { windowSpend } : {}),
     },
     user,
@@ -189,7 +191,7 @@ async function decideUnderLock(session: SessionState, call: CallAtHand) {
   const warning = settingsWarning(ready.session, decided, user);
   const after = reduceAll(ready.session, [
     ...decided.events,
-    ...skillWillLoad(ref, skillCallOf(call), decided.decision),
+    ...skillWillLoad(ref, { ...skillCallOf(call), hooks }, decided.decision),
     ...(warning ? [{ kind: "settings_warned" as const, problem: warning }] : []),
   ]);
   return {
@@ -199,6 +201,11 @@ async function decideUnderLock(session: SessionState, call: CallAtHand) {
     context: lineFor(after.session, ref.key, decided, { user, model: model ?? call.activation?.model, activation: call.activation }),
     ...(warning ? { warning } : {}),
   };
+}
+
+/** Only where gated (it reads the file system): a path the call names in the gate's records or Claude Code's configuration (SPEC §6). */
+function protectedWhereGated(session: SessionState, { input, ref, ctx }: CallAtHand): string | undefined {
+  return gateOf(session, ref.key) ? protectedTargetOf(input, ref, ctx.dataDir, ctx.env) : undefined;
 }
 
 /** The call as a Skill call: the skill it loads, when it gates. */
@@ -235,16 +242,31 @@ function lineFor(
  * is there, since those lines were written before the call. Already waited
  * (and found nothing): never wait a second time, holding the lock.
  */
-async function governingFor(session: SessionState, call: CallAtHand): Promise<{ governing: GoverningText; actsAs?: ActsAs }> {
+async function governingFor(session: SessionState, call: CallAtHand): Promise<Governing> {
   const { input, ref, ctx } = call;
   const gated = gateOf(session, ref.key) !== undefined;
-  const actsAs = input.tool_name === "Skill" && gated ? await skillActsAs(input, ctx) : undefined;
-  if (call.waited) return { governing: call.waited, ...(actsAs ? { actsAs } : {}) };
-  const read = gated && (input.tool_name !== "Skill" || actsAs !== undefined);
-  const governing: GoverningText = read
+  // Every Skill call is judged: one whose skill registers hooks is remembered even where nothing is gated.
+  const verdict = input.tool_name === "Skill" ? await skillVerdict(input, ctx, session.promptAt) : undefined;
+  // Where a budget binds, a Skill call counts for what its skill does in every scope: past a spent budget it is refused like the call it acts as (SPEC §12).
+  const actsAs = verdict && (gated || budgetsBind(session, ref, call.user)) ? skillActsAs(verdict) : undefined;
+  const judged = { ...(actsAs ? { actsAs } : {}), ...(verdict?.hooksFrom !== undefined ? { hooks: verdict.hooksFrom } : {}) };
+  if (call.waited) return { governing: call.waited, ...judged };
+  const governing: GoverningText = readsOwnLine(session, call, actsAs)
     ? governingText(ref, input.tool_use_id, ctx, scopeAt(session, ref.key).offset)
     : { found: false, reason: "absent" };
-  return { governing, ...(actsAs ? { actsAs } : {}) };
+  return { governing, ...judged };
+}
+
+/** What a Skill call's skill was judged to do, as the session machine takes it. */
+function skillFields({ actsAs, hooks }: Governing): { actsAs?: ActsAs; registersHooks?: string } {
+  return { ...(actsAs ? { actsAs } : {}), ...(hooks !== undefined ? { registersHooks: hooks } : {}) };
+}
+
+interface Governing {
+  governing: GoverningText;
+  actsAs?: ActsAs;
+  /** The Skill call's skill file, when its frontmatter registers hooks. */
+  hooks?: string;
 }
 
 /**
@@ -322,7 +344,7 @@ async function needsTranscript(
   ref: ScopeRef,
   ctx: HookContext,
   user: HookSettings,
-): Promise<{ needed: boolean; offset: number }> {
+): Promise<{ needed: boolean; offset: number; none?: boolean }> {
   const stored = ctx.store.read(input.session_id);
   // No state yet: the main scope may hold an activation from before the plugin saw it.
   if (!stored && ref.kind === "main") return { needed: true, offset: 0 };
@@ -330,12 +352,20 @@ async function needsTranscript(
   // A skill activated in lines not read yet is awaited (a Skill call or a slash command said so): no need to read them here.
   const arrived = reduceAll(session, await arrivalEvents(session, ref, input.agent_type, ctx)).session;
   const scope = scopeAt(arrived, ref.key);
-  const needed =
-    gateOf(arrived, ref.key) !== undefined ||
+  const needed = waitsForLine(arrived, ref, input, ctx, user);
+  // No transcript will come (issue 31, hole 11): nothing to wait for; a gated scope refuses, with the reason (./no-transcript.ts).
+  if (waitsInVain(needed, arrived, ref.key, input.transcript_path, ctx)) return { needed: false, offset: scope.offset, none: true };
+  return { needed, offset: scope.offset };
+}
+
+/** See needsTranscript. A planning call needs no report: it waits only where a spend budget binds (its message's spend, as for every call there). */
+function waitsForLine(arrived: SessionState, ref: ScopeRef, input: PreToolUseInput, ctx: HookContext, user: HookSettings): boolean {
+  return (
+    (gateOf(arrived, ref.key) !== undefined && (!isPlanning(input) || atStepLimit(arrived, ref))) ||
     budgetsBind(arrived, ref, user) ||
     mayBeUnprovenRepeat(arrived, ref, input, ctx) ||
-    stillAwaiting(scope, () => promptKeysSince(arrived, ref));
-  return { needed, offset: scope.offset };
+    stillAwaiting(scopeAt(arrived, ref.key), () => promptKeysSince(arrived, ref))
+  );
 }
 
 /**
@@ -347,12 +377,61 @@ function budgetsBind(session: SessionState, ref: ScopeRef, user: HookSettings): 
   return hasBudget(user.budgets) || hasSessionBudget(user.session) || hasBudget(frontmatterBudgetsOf(session, ref.key));
 }
 
+/** A planning tool's call (a Skill call is judged by its skill instead): it needs no report and waits for nothing. */
+/** Under the gate, a call reads its own line for its report: a Skill call acting as more than text, any other call but planning (and planning at the step limit). */
+function readsOwnLine(session: SessionState, { input, ref }: CallAtHand, actsAs: ActsAs | undefined): boolean {
+  if (gateOf(session, ref.key) === undefined) return false;
+  if (input.tool_name === "Skill") return actsAs !== undefined;
+  return !isPlanning(input) || atStepLimit(session, ref);
+}
+
+/**
+ * A gated scope at or past its step budget: a planning call's decision then
+ * depends on the step count (capped past it), which a call refused or denied
+ * in lines not read yet may lower, so it reads up to its own line as a gated call does.
+ */
+function atStepLimit(session: SessionState, ref: ScopeRef): boolean {
+  const gate = gateOf(session, ref.key);
+  return gate !== undefined && scopeAt(session, ref.key).step >= gate.config.maxSteps;
+}
+
+function isPlanning(input: PreToolUseInput): boolean {
+  return isNeutralTool(input.tool_name) && input.tool_name !== "Skill";
+}
+
+/**
+ * A planning call is decided only where a budget may be spent (SPEC §12: past
+ * one, planning calls are capped, src/engine/gate-budgets.ts): the user set a
+ * budget, or the scope, as last stored, is gated (its steps), may be gated
+ * by a skill loaded since, or is bound by its task's frontmatter budgets. Elsewhere it is answered at once, as before.
+ * It waits for its own line only where a spend budget binds (waitsForLine).
+ */
+function mayWindDown(input: PreToolUseInput, ctx: HookContext): boolean {
+  try {
+    const user = settingsOf(ctx);
+    if (hasBudget(user.budgets) || hasSessionBudget(user.session)) return true;
+    const stored = ctx.store.read(input.session_id);
+    const key = scopeOf(input).key;
+    return (
+      stored !== undefined &&
+      (gateOf(stored, key) !== undefined || mayGate(scopeAt(stored, key)) || hasBudget(frontmatterBudgetsOf(stored, key)))
+    );
+  } catch {
+    return false; // trouble reading: the planning call goes on undecided, as it did before budgets capped it
+  }
+}
+
+/** A skill may have loaded in lines not read yet (a Skill call let through, a slash command typed): the scope may be gated by now. */
+function mayGate(scope: ReturnType<typeof scopeAt>): boolean {
+  return scope.awaitingActivation === true || Object.keys(scope.skillCalls ?? {}).length > 0;
+}
+
 /** An ungated call that could repeat an earlier one while calls are still pending: their results may be in lines not flushed yet. */
 function mayBeUnprovenRepeat(session: SessionState, ref: ScopeRef, input: PreToolUseInput, ctx: HookContext): boolean {
   const scope = scopeAt(session, ref.key);
   const pending = Object.values(scope.pending);
   if (pending.length === 0) return false;
-  const digest = inputDigest(input.tool_input, ctx.sha256);
+  const digest = callDigest(input.tool_name, input.tool_input, ctx.sha256);
   const same = (c: { tool: string; digest: string }) => c.tool === input.tool_name && c.digest === digest;
   return pending.some(same) || scope.history.some(same);
 }

@@ -1,47 +1,140 @@
-import { realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { protectedReason, writeTargets } from "../engine/protected.js";
+import { readlinkSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { absolutePath, namedPaths } from "../engine/named-paths.js";
+import { hookCommands, hookFiles } from "../engine/hook-commands.js";
+import { readSmallText } from "../claude/files.js";
+import { guardedReason, namedTargetReason, type GuardedPlaces } from "../engine/protected.js";
 import type { PreToolUseInput } from "./input.js";
 import type { ScopeRef } from "./scope.js";
 
-/** A path with its deepest existing folder resolved through symbolic links: a link that leads into a guarded place is found. */
-function realTarget(path: string): string {
+/** Longer than this, a path cannot be opened (Linux's PATH_MAX): it is checked as written only, not through links. */
+const PATH_MAX = 4096;
+
+/** Links followed at most, as the kernel does (Linux's MAXSYMLINKS). */
+const MAX_LINKS = 40;
+
+/**
+ * Where writing `path` lands, through symbolic links: the path resolved if it
+ * exists; else, when it is a link to nothing (a write creates its target),
+ * where the link points; else its folder resolved so, with its name. A link
+ * that leads into a guarded place is found.
+ */
+function realTarget(path: string, links = 0): string {
   try {
-    return realpathSync(path); // the file itself may be a link
+    return realpathSync.native(path);
   } catch {
-    // not there yet: resolve the folders it would be written in
+    // not there (yet), or a link to nothing
   }
-  let folder = dirname(path);
-  const rest = [basename(path)];
-  for (;;) {
-    try {
-      return join(realpathSync(folder), ...rest.reverse());
-    } catch {
-      const up = dirname(folder);
-      if (up === folder) return path;
-      rest.push(basename(folder));
-      folder = up;
-    }
+  const link = linkOf(path);
+  if (link !== undefined && links < MAX_LINKS) return realTarget(resolve(dirname(path), link), links + 1);
+  const up = dirname(path);
+  return up === path ? path : join(realTarget(up, links), basename(path));
+}
+
+function linkOf(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
   }
 }
 
-/**
- * Why this writing call is aimed at the gate's own records (SPEC §6), or
- * undefined: its target, as written and through any links, lies in the data
- * folder or is a transcript of the session's folder.
- */
-export function protectedTargetOf(input: PreToolUseInput, ref: ScopeRef, dataDir: string): string | undefined {
-  const targets = writeTargets(input.tool_name, input.tool_input);
-  if (targets.length === 0) return undefined;
-  const places = {
-    dataDir: realTarget(resolve(dataDir)),
-    transcriptDir: realTarget(dirname(resolve(input.transcript_path || ref.transcript))),
+/** The folders a relative path may be taken from: the call's working folder and the project's (an MCP server starts in the latter). */
+function basesOf(input: PreToolUseInput, env: Record<string, string | undefined>): string[] {
+  const cwd = resolve(input.cwd ?? process.cwd());
+  return [...new Set([cwd, ...(env.CLAUDE_PROJECT_DIR ? [resolve(env.CLAUDE_PROJECT_DIR)] : [])])];
+}
+
+/** Where the gate's records and Claude Code's configuration are, for this call, as written (SPEC §6). */
+function placesOf(input: PreToolUseInput, ref: ScopeRef, dataDir: string, env: Record<string, string | undefined>): GuardedPlaces {
+  const home = env.HOME || homedir();
+  const userConfig = env.CLAUDE_CONFIG_DIR ? resolve(env.CLAUDE_CONFIG_DIR) : join(home, ".claude");
+  const transcriptDir = dirname(resolve(input.transcript_path || ref.transcript));
+  return {
+    dataDir: resolve(dataDir),
+    transcriptDir,
+    sessionDir: join(transcriptDir, input.session_id),
+    config: [
+      ...basesOf(input, env).flatMap((base) => [join(base, ".claude"), join(base, ".mcp.json")]),
+      userConfig,
+      join(home, ".claude.json"),
+      "/etc/claude-code",
+      ...(env.CLAUDE_PLUGIN_ROOT ? [resolve(env.CLAUDE_PLUGIN_ROOT)] : []),
+      ...scriptsHooksRun(input, userConfig, home, env),
+    ],
   };
-  const lexical = { dataDir: resolve(dataDir), transcriptDir: dirname(resolve(input.transcript_path || ref.transcript)) };
-  for (const target of targets) {
-    const absolute = isAbsolute(target) ? resolve(target) : resolve(input.cwd ?? process.cwd(), target);
-    const reason = protectedReason(absolute, lexical) ?? protectedReason(realTarget(absolute), places);
-    if (reason) return reason;
+}
+
+/**
+ * The files the command hooks of the settings in effect name (the project's,
+ * its local ones, the user's, the managed ones): a script kept outside
+ * `.claude/` that a hook runs is configuration too (src/engine/hook-commands.ts).
+ */
+function scriptsHooksRun(input: PreToolUseInput, userConfig: string, home: string, env: Record<string, string | undefined>): string[] {
+  const projectDir = resolve(env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd());
+  const files = [
+    ...basesOf(input, env).flatMap((base) => [join(base, ".claude", "settings.json"), join(base, ".claude", "settings.local.json")]),
+    join(userConfig, "settings.json"),
+    "/etc/claude-code/managed-settings.json",
+  ];
+  const places = { projectDir, home, ...(env.CLAUDE_PLUGIN_ROOT ? { pluginRoot: env.CLAUDE_PLUGIN_ROOT } : {}) };
+  return files.flatMap((file) => hookFiles(hookCommands(settingsAt(file)), places));
+}
+
+/** A settings file's object, or undefined when it is missing, too large or no JSON. */
+function settingsAt(file: string): unknown {
+  const text = readSmallText(file);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same places through their links. */
+function realPlaces(places: GuardedPlaces): GuardedPlaces {
+  return {
+    dataDir: realTarget(places.dataDir),
+    transcriptDir: realTarget(places.transcriptDir),
+    ...(places.sessionDir ? { sessionDir: realTarget(places.sessionDir) } : {}),
+    config: (places.config ?? []).map((place) => realTarget(place)),
+  };
+}
+
+/**
+ * Why this call may not go on where gated (SPEC §6), or undefined: a path its
+ * input names (any string of it, for a tool not known to only read: MCP
+ * tools and unknown tools included), taken from the working folder and from
+ * the project's, as written and through any links, lies in or above the data
+ * folder, the session's transcripts, or Claude Code's configuration; or its
+ * input is too large to check. Called only in a gated scope: it reads the
+ * file system.
+ */
+export function protectedTargetOf(
+  input: PreToolUseInput,
+  ref: ScopeRef,
+  dataDir: string,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
+  const named = namedPaths(input.tool_name, input.tool_input);
+  if (!named.ok) return named.problem;
+  if (named.paths.length === 0) return undefined;
+  const lexical = placesOf(input, ref, dataDir, env);
+  const real = realPlaces(lexical);
+  const home = env.HOME || homedir();
+  for (const path of named.paths) {
+    for (const base of basesOf(input, env)) {
+      const absolute = absolutePath(path.value, base, home);
+      const reason = absolute === undefined ? undefined : reasonFor(absolute, lexical, real);
+      if (reason) return namedTargetReason(path, absolute!, reason);
+    }
   }
   return undefined;
+}
+
+/** As written, then through links (a path longer than PATH_MAX cannot be opened: as written only). */
+function reasonFor(absolute: string, lexical: GuardedPlaces, real: GuardedPlaces): string | undefined {
+  return guardedReason(absolute, lexical) ?? (absolute.length <= PATH_MAX ? guardedReason(realTarget(absolute), real) : undefined);
 }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { configDir } from "../claude/places.js";
 import { DAY_MS, PRUNE_GRACE_MS, type RetentionRule } from "../engine/retention.js";
 import { parseUserConfig, retentionOf } from "../optin/user-config.js";
+import { PRIVATE_FILE } from "../state/paths.js";
 import { pruneDataDir } from "../state/prune.js";
 import type { HookContext } from "./context.js";
 
@@ -34,7 +35,7 @@ export function autoPrune(ctx: HookContext, sessionId: string): string | undefin
   try {
     // Replaced, never written through a link planted in its place.
     rmSync(stamp, { force: true });
-    writeFileSync(stamp, `${new Date(now).toISOString()}\n`, { flag: "wx" });
+    writeFileSync(stamp, `${new Date(now).toISOString()}\n`, { flag: "wx", mode: PRIVATE_FILE });
     utimesSync(stamp, now / 1000, now / 1000);
     const result = pruneDataDir(
       ctx.dataDir,

@@ -11,6 +11,9 @@ import { loggedSwitches } from "../state/log-file.js";
 import { sessionLogPath } from "../state/paths.js";
 import type { HookContext } from "./context.js";
 import type { ScopeRef } from "./scope.js";
+import { offEvidenceEvents } from "./switch-evidence.js";
+import { forkJoinEvents } from "./fork-join.js";
+import { forkOriginEvents } from "./fork-origin.js";
 import { readNewLines, TranscriptTrouble } from "./transcript.js";
 
 /**
@@ -100,10 +103,16 @@ export async function caughtUp(
   agentType: string | undefined,
   ctx: HookContext,
 ): Promise<{ events: SessionEvent[]; reduced: ReturnType<typeof reduceAll> }> {
+  // A `/utility off` answered before is in force once its line is written (src/engine/session/switch-off.ts).
+  // A forked session carries the switch of the one it came from (./fork-origin.ts).
+  const evidence =
+    ref.kind === "main" ? [...offEvidenceEvents(session, ref.transcript, ctx.env), ...forkOriginEvents(session, ref.transcript, ctx)] : [];
   const arrival = await arrivalEvents(session, ref, agentType, ctx);
-  const arrived = reduceAll(session, arrival).session;
+  // A fork inherits its launcher's gate (src/engine/session/fork.ts).
+  if (agentType === "fork") arrival.push(...forkJoinEvents(reduceAll(session, arrival).session, ref, agentType));
+  const arrived = reduceAll(session, [...evidence, ...arrival]).session;
   const lines = await transcriptEvents(arrived, ref, ctx);
-  const events = [...arrival, ...lines];
+  const events = [...evidence, ...arrival, ...lines];
   return { events, reduced: reduceAll(session, events) };
 }
 

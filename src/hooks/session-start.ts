@@ -2,7 +2,11 @@ import { sessionStart as checkServer, type SentinelProbe } from "../server/senti
 import type { HookContext } from "./context.js";
 import type { SessionStartInput } from "./input.js";
 import { refreshLauncher } from "./launcher.js";
+import { tightenDataFolder } from "../state/paths.js";
 import type { HookResult } from "./records.js";
+import { reduceAll } from "../engine/session/reduce.js";
+import { errorLine } from "../state/file-error.js";
+import { freshSession } from "./session-io.js";
 
 /**
  * SessionStart (a command hook, once per session): the `utility` launcher in
@@ -14,6 +18,7 @@ import type { HookResult } from "./records.js";
 export async function sessionStart(input: SessionStartInput, ctx: HookContext, probe?: SentinelProbe): Promise<HookResult> {
   let trouble: string | undefined;
   const root = ctx.env.CLAUDE_PLUGIN_ROOT;
+  tightenDataFolder(ctx.dataDir);
   if (root) {
     try {
       refreshLauncher(ctx.dataDir, root);
@@ -21,6 +26,21 @@ export async function sessionStart(input: SessionStartInput, ctx: HookContext, p
       trouble = `utility: the utility launcher cannot be written in ${ctx.dataDir}: ${(error as Error).message.split("\n")[0]}`;
     }
   }
+  // A fork of another session: its first hook that reads the transcript finds which, and carries its switch (./fork-origin.ts).
+  if (input.source === "fork") trouble = (await markForked(input.session_id, ctx)) ?? trouble;
   const checked = await checkServer(input, ctx, probe);
   return trouble ? { ...checked, stderr: trouble } : checked;
+}
+
+/** The state says the session is a fork whose origin is still to be found; trouble writing it is one line for the error log. */
+async function markForked(sessionId: string, ctx: HookContext): Promise<string | undefined> {
+  try {
+    await ctx.store.transact(sessionId, (existing) => {
+      const reduced = reduceAll(existing ?? freshSession(ctx, sessionId, true), [{ kind: "session_forked" }]);
+      return { state: reduced.session, result: undefined };
+    });
+    return undefined;
+  } catch (error) {
+    return `utility: this forked session's state cannot be written: ${errorLine(error)}`;
+  }
 }

@@ -19,9 +19,10 @@ import type { GateSource } from "../engine/session/state.js";
 import { locateSkillFiles, type SkillSearch } from "../skills/locate.js";
 
 /** Where Claude Code looks for a skill's files, from the hook's environment. */
-function skillSearch(env: HookContext["env"], cwd: string | undefined): SkillSearch {
+function skillSearch(env: HookContext["env"], cwd: string | undefined, since?: number): SkillSearch {
   return {
     env,
+    ...(since !== undefined ? { since } : {}),
     ...(cwd !== undefined ? { cwd } : {}),
     ...(env.HOME ? { home: env.HOME } : {}),
     ...(env.CLAUDE_PLUGIN_ROOT ? { ownRoot: env.CLAUDE_PLUGIN_ROOT, ownName: PLUGIN_NAME } : {}),
@@ -30,7 +31,7 @@ function skillSearch(env: HookContext["env"], cwd: string | undefined): SkillSea
 
 /** The real judge: the files Claude Code could load for the name, found from the hook's environment. */
 export function judgeSkillFromEnv(env: HookContext["env"]): NonNullable<HookContext["judgeSkill"]> {
-  return (toolInput, cwd) => classifySkillCall(toolInput, skillSearch(env, cwd));
+  return (toolInput, cwd, since) => classifySkillCall(toolInput, skillSearch(env, cwd, since));
 }
 
 /**
@@ -51,10 +52,14 @@ export async function skillGateSource(toolInput: unknown, cwd: string | undefine
   return undefined;
 }
 
-/** How a Skill call counts in a gated scope: what it acts as, or undefined when its skill only loads text. */
-export async function skillActsAs(input: PreToolUseInput, ctx: HookContext): Promise<ActsAs | undefined> {
+/** What a Skill call's skill does as it loads, judged from its files now and since the prompt began (`since`, epoch ms). */
+export async function skillVerdict(input: PreToolUseInput, ctx: HookContext, since: number | undefined): Promise<SkillVerdict> {
   const judge = ctx.judgeSkill ?? judgeSkillFromEnv(ctx.env);
-  const verdict: SkillVerdict = await judge(input.tool_input, input.cwd);
+  return judge(input.tool_input, input.cwd, since);
+}
+
+/** How a Skill call counts in a gated scope: what it acts as, or undefined when its skill only loads text. */
+export function skillActsAs(verdict: SkillVerdict): ActsAs | undefined {
   return actsAsOf(verdict);
 }
 
@@ -67,10 +72,11 @@ export async function skillActsAs(input: PreToolUseInput, ctx: HookContext): Pro
  */
 export function skillWillLoad(
   ref: ScopeRef,
-  call: { tool: string; toolUseId: string | undefined; source: GateSource | undefined },
+  call: { tool: string; toolUseId: string | undefined; source: GateSource | undefined; hooks: string | undefined },
   decision: GateDecision,
 ): SessionEvent[] {
   if (call.tool !== "Skill" || decision.decision === "refused") return [];
-  const loads = call.toolUseId !== undefined && call.source ? { toolUseId: call.toolUseId, source: call.source } : {};
-  return [{ kind: "activation_awaited", scope: ref.key, ...loads }];
+  if (call.toolUseId === undefined) return [{ kind: "activation_awaited", scope: ref.key }];
+  const loads = { ...(call.source ? { source: call.source } : {}), ...(call.hooks !== undefined ? { hooks: call.hooks } : {}) };
+  return [{ kind: "activation_awaited", scope: ref.key, toolUseId: call.toolUseId, ...loads }];
 }

@@ -10,6 +10,8 @@ import { baseRecord, loggedReport, logOutcomes, type HookResult } from "./record
 import { scopeOf, type ScopeRef } from "./scope.js";
 import { caughtUpUnlessTrouble, promptKeysSince, storedSession } from "./session-io.js";
 import { logSwitches } from "./switches.js";
+import { transcriptTroubleOf } from "./transcript.js";
+import { keepsNoTranscript } from "./no-transcript.js";
 
 function messageText(message: unknown): string {
   if (typeof message === "string") return message;
@@ -51,6 +53,9 @@ async function readFinalMessage(input: StopInput, ref: ScopeRef, ctx: HookContex
 /** What the state says so far, on a copy (the state changes under the lock only): may the scope be gated, are calls pending. */
 async function lookAtScope(input: StopInput, ref: ScopeRef, ctx: HookContext): Promise<{ mayBeGated: boolean; pending: boolean }> {
   const session = ctx.store.read(input.session_id) ?? storedSession(ctx, input.session_id);
+  // A transcript that is no regular file, or that Claude Code never writes, will never show the message: nothing to wait for (issue 31, holes 17 and 11).
+  const none = keepsNoTranscript(input.transcript_path, session, ctx.env, ctx.clock().getTime());
+  if (none || transcriptTroubleOf(ref, scopeAt(session, ref.key).offset) !== undefined) return { mayBeGated: false, pending: false };
   const pending = pendingCalls(session, ref.key) > 0;
   if (stillAwaiting(scopeAt(session, ref.key), () => promptKeysSince(session, ref))) return { mayBeGated: true, pending };
   const caught = (await caughtUpUnlessTrouble(session, ref, input.agent_type, ctx)).reduced.session;

@@ -52,6 +52,17 @@ export function openOrTrouble(ref: ScopeRef, offset: number): void {
   open(ref, offset)?.source.close();
 }
 
+/** Why the scope's transcript cannot be read, or undefined when it can (or is not made yet). */
+export function transcriptTroubleOf(ref: ScopeRef, offset: number): string | undefined {
+  try {
+    openOrTrouble(ref, offset);
+    return undefined;
+  } catch (error) {
+    if (error instanceof TranscriptTrouble) return error.message;
+    throw error;
+  }
+}
+
 /**
  * What the scope's transcript holds since the hooks last looked: forward
  * from the stored offset only. A first look at a main transcript, or a look

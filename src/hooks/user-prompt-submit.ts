@@ -9,8 +9,10 @@ import type { UserPromptSubmitInput } from "./input.js";
 import { baseRecord, type HookResult } from "./records.js";
 import { scopeOf } from "./scope.js";
 import { freshSession } from "./session-io.js";
+import { NOTIFICATION, promptWithoutLine } from "./prompt-without-line.js";
 import { settingsOf } from "./settings.js";
 import { skillGateSource } from "./skill-call.js";
+import { offEvidenceEvents } from "./switch-evidence.js";
 
 /**
  * UserPromptSubmit. Claude Code runs it alike for a prompt the user typed, a
@@ -26,27 +28,41 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
   const ref = scopeOf({ ...input, agent_id: undefined });
   const key = promptKey(input.prompt_id);
   const prompt = readPrompt(input.prompt);
-  const done = await ctx.store.transact(input.session_id, (existing) => {
+  const done = await ctx.store.transact(input.session_id, async (existing) => {
     const session = existing ?? freshSession(ctx, input.session_id, true);
+    // A transcript that can never show the prompt's line: the prompt is taken by its text now (./prompt-without-line.ts).
+    const unseen = await promptWithoutLine(session, ref, input, prompt, ctx);
     const reduced = reduceAll(session, [
-      { kind: "prompt_vouched", key, own: prompt.own, slash: prompt.slash, ...(prompt.switch ? { switch: prompt.switch } : {}) },
+      // A `/utility off` answered before this prompt is in force once its line is written (src/engine/session/switch-off.ts).
+      ...offEvidenceEvents(session, input.transcript_path, ctx.env),
+      {
+        kind: "prompt_vouched",
+        key,
+        own: prompt.own,
+        slash: prompt.slash,
+        at: ctx.clock().getTime(),
+        ...(prompt.switch ? { switch: prompt.switch } : {}),
+      },
+      ...unseen.events,
     ]);
-    return { state: reduced.session, result: reduced };
+    return { state: reduced.session, result: { ...reduced, trouble: unseen.trouble, told: unseen.told } };
   });
   ctx.appendLog(input.session_id, {
     ...baseRecord(ctx, "UserPromptSubmit", { input, ref, session: done.session }, started),
     decision: "observed",
-    reason: "prompt received; what it is shows in its transcript line",
+    reason: done.trouble
+      ? `prompt received; ${done.trouble}, so it is taken by its text`
+      : "prompt received; what it is shows in its transcript line",
     promptId: key,
     ...(prompt.switch ? { switch: prompt.switch } : {}),
     ...(done.switchedNow ? { switched: done.switchedNow } : {}),
   });
   const line = await promptLineOf(done.session, input, prompt, ctx);
-  return line ? { output: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: line } } } : {};
+  const told = done.told ? { systemMessage: done.told } : {};
+  return line || done.told
+    ? { output: { ...told, ...(line ? { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: line } } : {}) } }
+    : {};
 }
-
-/** A background task's end, sent as a prompt: it starts no task (SPEC §2). */
-const NOTIFICATION = /^\s*<task-notification>/;
 
 /**
  * The hooks' line for the turn this prompt starts, when the main scope will be

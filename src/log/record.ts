@@ -65,6 +65,7 @@ export const LogRecordSchema = z.object({
   report: z.optional(LoggedReportSchema),
   tool: z.optional(z.string()),
   toolUseId: z.optional(z.string()),
+  /** src/engine/redundancy.ts callDigest: what the call does, its tool's cosmetic fields (a Bash description, a timeout) left out. */
   inputDigest: z.optional(z.string()),
   decision: z.enum(DECISIONS),
   rule: z.optional(RuleSchema),

@@ -14,8 +14,10 @@
  * Anything else that reads frontmatter in this project should go through
  * here: gray-matter called without options caches and uses its defaults.
  */
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import matter from "gray-matter";
+import { blockTooLong, isYamlBoundsError, tooLarge, YamlBoundsError } from "../engine/bounded-value.js";
+import { MAX_FILE_BYTES } from "../claude/files.js";
 import { defaultOptIn, isPlainObject, optInProblem, resolveOptIn, type OptIn, type OptInProblem } from "./schema.js";
 
 /** Languages accepted after the opening `---` (case-insensitive); empty means YAML. */
@@ -31,8 +33,30 @@ function refuse(language: string) {
   };
 }
 
-/** Every non-YAML engine gray-matter knows, by every alias it resolves, replaced by a refusal. */
+type YamlLoad = (source: string, options: object) => unknown;
+/** js-yaml's safeLoad, as gray-matter ships it. */
+const jsYaml = (matter as unknown as { engines: { yaml: { parse: YamlLoad } } }).engines.yaml.parse;
+/**
+ * A repeated key takes its last value, as Claude Code's YAML reader does
+ * (`json`; docs/claude-code-facts.md), and merge keys copy a bounded number
+ * of entries (`maxTotalMergeKeys`).
+ */
+const YAML_OPTIONS = { json: true, maxTotalMergeKeys: 10_000 };
+
+/** YAML within the bounds (src/engine/bounded-value.ts), or a YamlBoundsError: too long to parse, or too large to walk. */
+export function loadBoundedYaml(source: string): unknown {
+  const long = blockTooLong(source);
+  if (long) throw new YamlBoundsError(long);
+  const value = jsYaml(source, YAML_OPTIONS);
+  const large = tooLarge(value);
+  if (large) throw new YamlBoundsError(large);
+  return value;
+}
+
+/** YAML read within bounds; every non-YAML engine gray-matter knows, by every alias it resolves, replaced by a refusal. */
 const ENGINES = {
+  // gray-matter's type says object; a YAML scalar or list is returned as is, and refused after parsing.
+  yaml: { parse: (source: string) => loadBoundedYaml(source) as object },
   javascript: refuse("javascript"),
   js: refuse("js"),
   coffee: refuse("coffee"),
@@ -93,6 +117,10 @@ export function parseFrontmatter(text: string, file: string): Frontmatter {
   try {
     parsed = matter(body, { language: "yaml", engines: ENGINES });
   } catch (error) {
+    if (isYamlBoundsError(error)) {
+      const { key, found, expected } = error.bounds;
+      return { ok: false, problems: [optInProblem(file, key, found, expected)] };
+    }
     if (error instanceof RefusedLanguage) {
       return {
         ok: false,
@@ -120,8 +148,8 @@ export function parseFrontmatter(text: string, file: string): Frontmatter {
 }
 
 /**
- * One YAML block parsed on its own (js-yaml, through gray-matter, YAML only):
- * its value, or a throw. For readers that split the frontmatter themselves,
+ * One YAML block parsed on its own (js-yaml, through gray-matter, YAML only,
+ * within the bounds of loadBoundedYaml): its value, or a throw. For readers that split the frontmatter themselves,
  * as Claude Code does (src/engine/claude-frontmatter.ts); the block they hand
  * in holds no `---`, so the delimiters added around it are the only ones.
  */
@@ -130,12 +158,31 @@ export function parseYamlBlock(block: string): unknown {
   return matter(`---\n${block}\n---\n`, { language: "yaml", engines: ENGINES }).data;
 }
 
-function readText(path: string, file: string): { ok: true; text: string } | { ok: false; problems: OptInProblem[] } {
+/** The first `bytes` bytes of a file, as text. */
+function readHead(path: string, bytes: number): string {
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.alloc(bytes);
+    return buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0)).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+type TextRead = { ok: true; text: string } | { ok: false; problems: OptInProblem[]; seemsGated?: boolean };
+
+function readText(path: string, file: string): TextRead {
   try {
     // Only a regular file: a FIFO in a skill's place would block the hook until Claude Code's timeout.
     const stat = statSync(path);
     if (!stat.isFile() && !stat.isDirectory()) {
       return { ok: false, problems: [optInProblem(file, "frontmatter", "not a regular file", "a readable SKILL.md or agent .md file")] };
+    }
+    if (stat.isFile() && stat.size > MAX_FILE_BYTES) {
+      // Claude Code loads no larger file; its head still tells whether it asks for the gate.
+      const found = `a file of ${stat.size} bytes`;
+      const problem = optInProblem(file, "file", found, `at most ${MAX_FILE_BYTES} bytes, the most Claude Code loads`);
+      return { ok: false, problems: [problem], seemsGated: seemsToAskForGating(readHead(path, MAX_FILE_BYTES)) };
     }
     return { ok: true, text: readFileSync(path, "utf8") };
   } catch (error) {
@@ -149,7 +196,7 @@ function readText(path: string, file: string): { ok: true; text: string } | { ok
 /** Reads and parses the frontmatter of a file; a missing or unreadable file is a problem. */
 export function readFrontmatter(path: string, file: string = path): Frontmatter {
   const read = readText(path, file);
-  return read.ok ? parseFrontmatter(read.text, file) : read;
+  return read.ok ? parseFrontmatter(read.text, file) : { ok: false, problems: read.problems };
 }
 
 /**

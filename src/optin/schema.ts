@@ -20,6 +20,7 @@ import {
   TokenBudgetSchema,
   type Budgets,
 } from "../engine/budget.js";
+import { boundedJson } from "../engine/bounded-value.js";
 import { ConfirmAboveSchema, GUARD_EXPECTED, GUARD_FIELD, GUARD_KEYS, StuckAfterSchema, type Guards } from "../engine/guards.js";
 
 export const OPT_IN_KEYS = [
@@ -128,10 +129,10 @@ function clip(text: string): string {
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
 }
 
-/** Says what a YAML value is, in words: `the string "true"`, `-3`, `a list of 2 values [1, 0.5]`. */
+/** Says what a YAML value is, in words: `the string "true"`, `-3`, `a list of 2 values [1, 0.5]`; never reads more of it than it shows. */
 export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return "empty";
-  if (typeof value === "string") return `the string ${clip(JSON.stringify(value))}`;
+  if (typeof value === "string") return `the string ${clip(boundedJson(value, MAX_SHOWN))}`;
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : `the number ${String(value)}`;
   if (typeof value === "boolean") return String(value);
   if (value instanceof Date) return `the date ${Number.isNaN(value.getTime()) ? "(invalid)" : value.toISOString().slice(0, 10)}`;
@@ -143,12 +144,9 @@ export function describeValue(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** A value's JSON, no more of it than is shown: an alias bomb is never expanded (src/engine/bounded-value.ts). */
 function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, (_k, v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : v)) ?? String(value);
-  } catch {
-    return String(value);
-  }
+  return boundedJson(value, MAX_SHOWN);
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -34,7 +34,7 @@ export interface CallRef {
 export interface RepeatFinding {
   tool: string;
   input: unknown;
-  /** sha256 of the canonical input (keys sorted), first 32 hex digits: the step log's `inputDigest`. */
+  /** sha256 of the canonical input (keys sorted) without its tool's cosmetic fields (src/engine/redundancy.ts callDigest), first 32 hex digits: the step log's `inputDigest`. */
   digest: string;
   /** The latest earlier identical call that ran, with nothing in between that could change its result. */
   first: CallRef;

@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureRealFolder } from "../state/paths.js";
+import { ensureRealFolder, PRIVATE_FILE, tightenDataFolder } from "../state/paths.js";
 
 export interface ServerMarker {
   pid: number;
@@ -27,10 +27,11 @@ export function markerPath(dataDir: string, claudePid: string): string {
 /** Written whole (a temporary file renamed over it), never through a link planted in its place. */
 export function writeMarker(dataDir: string, marker: ServerMarker): string {
   const file = markerPath(dataDir, String(marker.claudePid));
+  tightenDataFolder(dataDir);
   ensureRealFolder(join(dataDir, "servers"));
   const temp = `${file}.${process.pid}.tmp`;
   rmSync(temp, { force: true });
-  writeFileSync(temp, JSON.stringify(marker), { flag: "wx" });
+  writeFileSync(temp, JSON.stringify(marker), { flag: "wx", mode: PRIVATE_FILE });
   renameSync(temp, file);
   return file;
 }

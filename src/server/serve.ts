@@ -88,10 +88,9 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
   return {
     settle,
     callTool(call) {
-      if (call.meta && MODEL_CALL_META in call.meta)
-        return Promise.resolve(refusal(`${call.name} answers Claude Code's hooks only; the model may not call it.`));
-      const event = eventOfTool(call.name);
-      if (!event) return Promise.resolve(refusal(`no hook tool named ${JSON.stringify(call.name)}`));
+      const checked = checkCall(call, dataDir(env));
+      if ("answer" in checked) return Promise.resolve(checked.answer);
+      const { event } = checked;
       const arrived = now();
       // A call that comes while another is answered waits until that answer has gone out: the transport writes it
       // some microtasks after it resolves, and this call's first act (settle: the last call's writes) would run first.
@@ -104,6 +103,33 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
       return next;
     },
   };
+}
+
+/** The event a call answers, or the answer to a call no route takes: the model's own, an unknown tool, a hook not the plugin's. */
+function checkCall(call: ToolCall, dir: string): { event: NonNullable<ReturnType<typeof eventOfTool>> } | { answer: ToolResult } {
+  if (call.meta && MODEL_CALL_META in call.meta)
+    return { answer: refusal(`${call.name} answers Claude Code's hooks only; the model may not call it.`) };
+  const event = eventOfTool(call.name);
+  if (!event) return { answer: refusal(`no hook tool named ${JSON.stringify(call.name)}`) };
+  const named = call.arguments.hook_event_name;
+  return named === event ? { event } : { answer: notOwn(dir, event, named) };
+}
+
+/**
+ * A call whose `hook_event_name` is not its tool's event: the plugin's
+ * hooks.json sends `${hook_event_name}`, which Claude Code fills with the
+ * event that fired, so this is a hook someone else registered (a skill's, a
+ * repository's) that fired on another event or wrote the field itself. No
+ * decision, nothing changed; the error log says so.
+ */
+function notOwn(dir: string, event: string, named: unknown): ToolResult {
+  const found = JSON.stringify(named ?? "");
+  recordError(
+    dir,
+    event,
+    `utility ${event} hook: hook_event_name is ${found}, expected ${event}: not the plugin's own hook; no decision, nothing changed`,
+  );
+  return toolResultOf({});
 }
 
 function refusal(text: string): ToolResult {

@@ -6,11 +6,12 @@
  * added with /add-dir during the session), so the gate counts it as
  * `tool_call` in a gated scope.
  */
-import { builtInSkill, mostDemanding, skillEffect, type SkillClass } from "../engine/skill-effect.js";
+import { statSync } from "node:fs";
+import { builtInSkill, mostDemanding, PROCESS_KEYS, skillEffect, type SkillClass } from "../engine/skill-effect.js";
 import { splitAsClaudeCode, type ParseYaml } from "../engine/claude-frontmatter.js";
 import type { ActsAs } from "../engine/tools.js";
 import { yamlParser } from "../claude/names.js";
-import { locateSkillFiles, type SkillSearch } from "./locate.js";
+import { locateSkillFiles, type SkillFile, type SkillSearch } from "./locate.js";
 
 export type SkillCallClass = SkillClass | "unknown";
 
@@ -18,19 +19,26 @@ export interface SkillVerdict {
   class: SkillCallClass;
   /** Why, in words, for a refusal: what the deciding file (or the built-in) does. */
   why: string;
+  /** A file it could load whose frontmatter registers hooks: commands Claude Code runs on its events, outside the gate. */
+  hooksFrom?: string;
 }
 
-/** A parser that is never loaded: called only when a block could hold `context: fork`, and then it is loaded first. */
+/** A parser that is never loaded: called only when a block could hold `context: fork`, hooks or a process key, and then it is loaded first. */
 const notLoaded: ParseYaml = () => {
   throw new Error("the YAML reader was not loaded");
 };
 
 async function parserFor(text: string): Promise<ParseYaml> {
   const { block } = splitAsClaudeCode(text);
-  return block !== undefined && /context|fork|\\/.test(block) ? yamlParser() : notLoaded;
+  return block !== undefined && NEEDS_YAML.test(block) ? yamlParser() : notLoaded;
 }
 
+const NEEDS_YAML = new RegExp(["context", "fork", "hooks", ...PROCESS_KEYS, String.raw`\\`].join("|"));
+
 function describe(name: string, file: string, effect: ReturnType<typeof skillEffect>): string {
+  if (effect.registersHooks)
+    return `skill "${name}" registers hooks when it loads (hooks: in ${file}), commands Claude Code runs outside the gate`;
+  if (effect.starts.length > 0) return `skill "${name}" may start processes when it loads (${effect.starts.join(", ")} in ${file})`;
   if (effect.forks)
     return `skill "${name}" runs in a forked subagent${effect.agent ? ` (${effect.agent})` : ""} when it loads (context: fork in ${file})`;
   const shown =
@@ -61,17 +69,50 @@ export async function classifySkillCall(input: unknown, search: SkillSearch): Pr
       why: `${located.incomplete[0]} holds more files than the hooks read, so what "${skill}" loads cannot be known`,
     });
   }
-  for (const file of located.files) {
-    const effect = skillEffect(file.text, { parseYaml: await parserFor(file.text), folder: file.folder });
-    judged.push({ class: effect.class, why: describe(skill, file.file, effect) });
-  }
+  const hooksFrom = await judgeFiles(skill, located.files, search.since, judged);
   const builtIn = builtInSkill(skill.trim().replace(/^\//, ""));
   if (builtIn !== undefined) judged.push({ class: builtIn, why: `built-in skill "${skill}" ${BUILT_IN_WHY[builtIn]}` });
   if (judged.length === 0) {
     return { class: "unknown", why: `no skill file or built-in skill named "${skill}" was found, so what it runs cannot be read` };
   }
   const worst = mostDemanding(judged.map((j) => j.class));
-  return { class: worst, why: judged.find((j) => j.class === worst)!.why };
+  return { class: worst, why: judged.find((j) => j.class === worst)!.why, ...(hooksFrom ? { hooksFrom } : {}) };
+}
+
+/** Each file's class (and whether it changed since the prompt began) into `judged`; the first file that registers hooks. */
+async function judgeFiles(
+  skill: string,
+  files: readonly SkillFile[],
+  since: number | undefined,
+  judged: Array<{ class: SkillClass; why: string }>,
+): Promise<string | undefined> {
+  let hooksFrom: string | undefined;
+  for (const file of files) {
+    const effect = skillEffect(file.text, { parseYaml: await parserFor(file.text), folder: file.folder });
+    judged.push({ class: effect.class, why: describe(skill, file.file, effect) });
+    if (effect.registersHooks) hooksFrom ??= file.file;
+    const changed = changedSince(file.file, since);
+    if (changed) judged.push({ class: "tool_call", why: changed });
+  }
+  return hooksFrom;
+}
+
+/**
+ * Claude Code may run the text of a skill as it read it when the prompt
+ * began, not the file now: a file changed since then cannot say what will
+ * run, so it counts as running shell (the stricter of the two texts, when
+ * the earlier one is unknown). On a file system whose times are coarser than
+ * the clock, a change in the prompt's first second can be missed.
+ */
+function changedSince(file: string, since: number | undefined): string | undefined {
+  if (since === undefined) return undefined;
+  try {
+    const changed = statSync(file).mtimeMs;
+    if (changed < since) return undefined;
+    return `${file} changed after this prompt began (${new Date(changed).toISOString()}), and Claude Code may run the text it loaded before`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** How a gated scope judges a Skill call: neutral (today's path), or acting as tool_call or delegate (an unknown skill as tool_call). */

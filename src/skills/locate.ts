@@ -15,7 +15,8 @@ import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { readFileSync } from "node:fs";
 import { shownName } from "../engine/claude-frontmatter.js";
-import { frontmatterNameOf } from "../claude/names.js";
+import { frontmatterNameOf, mayName } from "../claude/names.js";
+import { splitAsClaudeCode } from "../engine/claude-frontmatter.js";
 import { claudeFolders, isFolder, listDir, pluginRoots, type Env, type PluginRoot } from "../claude/places.js";
 import { MAX_ENTRIES, markdownFilesUnder, readSmallText } from "../claude/files.js";
 
@@ -27,6 +28,8 @@ export interface SkillSearch {
   /** This plugin's folder and name (CLAUDE_PLUGIN_ROOT). */
   ownRoot?: string;
   ownName?: string;
+  /** When the current prompt began (epoch ms): a skill file changed since then counts by the stricter reading (./classify.ts). */
+  since?: number;
 }
 
 export interface SkillFile {
@@ -47,23 +50,63 @@ export function namesOf(skill: string): string[] {
   return [...new Set([trimmed, trimmed.replace(/^\//, "")])].filter((n) => n !== "");
 }
 
-async function matchesSkillFolder(entry: string, text: string, name: string): Promise<boolean> {
-  return entry === name || shownName(await frontmatterNameOf(text, name)) === name;
+async function matchesSkillFolder(entry: string, text: string, name: string, parse: () => boolean): Promise<boolean> {
+  if (entry === name) return true;
+  // frontmatterNameOf parses only a block that may spell the name: only then is it counted.
+  const { block } = splitAsClaudeCode(text);
+  if (block === undefined || !mayName(block, name)) return false;
+  return parse() && shownName(await frontmatterNameOf(text, name)) === name;
 }
 
-/** Folders holding more than the hooks read: what a name loads from there cannot be known. */
-type Incomplete = string[];
+/**
+ * Folders holding more than the hooks read: what a name loads from there
+ * cannot be known. With what is left of one lookup's reading: a folder can
+ * hold thousands of skills with large frontmatter, and a lookup runs while a
+ * call waits (issue 31), so past these bytes read, or of frontmatter parsed
+ * to match a name, the folder counts as incomplete instead.
+ */
+interface Incomplete {
+  folders: string[];
+  readLeft: number;
+  parseLeft: number;
+}
+
+/** Bytes of skill and command files one lookup reads, and of those it parses for a frontmatter name. */
+export const LOOKUP_READ_BYTES = 16 * 1024 * 1024;
+export const LOOKUP_PARSE_BYTES = 1024 * 1024;
+
+/** The file's text, counted against the lookup; undefined (and the folder incomplete) once the lookup has read its share. */
+function readCounted(path: string, dir: string, incomplete: Incomplete): string | undefined {
+  if (incomplete.readLeft <= 0) {
+    incomplete.folders.push(dir);
+    return undefined;
+  }
+  const text = readSmallText(path);
+  if (text !== undefined) incomplete.readLeft -= text.length;
+  return text;
+}
+
+/** Whether the lookup may still parse this text's frontmatter (its name), counting it; the folder is incomplete when not. */
+function mayParse(text: string, dir: string, incomplete: Incomplete): boolean {
+  if (incomplete.parseLeft < text.length) {
+    incomplete.folders.push(dir);
+    return false;
+  }
+  incomplete.parseLeft -= text.length;
+  return true;
+}
 
 /** `<dir>/<entry>/SKILL.md` whose folder or frontmatter name is `name`. */
 async function skillsIn(dir: string, name: string, origin: string, incomplete: Incomplete): Promise<SkillFile[]> {
   const found: SkillFile[] = [];
   const entries = listDir(dir);
-  if (entries.length > MAX_ENTRIES) incomplete.push(dir);
+  if (entries.length > MAX_ENTRIES) incomplete.folders.push(dir);
   for (const entry of entries.slice(0, MAX_ENTRIES)) {
     const folder = join(dir, entry);
     const file = join(folder, "SKILL.md");
-    const text = readSmallText(file);
-    if (text !== undefined && (await matchesSkillFolder(entry, text, name))) found.push({ file, folder, origin, text });
+    const text = readCounted(file, dir, incomplete);
+    const parse = () => text !== undefined && mayParse(text, dir, incomplete);
+    if (text !== undefined && (await matchesSkillFolder(entry, text, name, parse))) found.push({ file, folder, origin, text });
   }
   return found;
 }
@@ -78,9 +121,9 @@ function commandName(root: string, file: string): string {
 
 function commandsIn(dir: string, name: string, origin: string, incomplete: Incomplete): SkillFile[] {
   const found: SkillFile[] = [];
-  for (const { path } of markdownFilesUnder(dir, () => incomplete.push(dir))) {
+  for (const { path } of markdownFilesUnder(dir, () => incomplete.folders.push(dir))) {
     if (commandName(dir, path) !== name) continue;
-    const text = readSmallText(path);
+    const text = readCounted(path, dir, incomplete);
     if (text !== undefined) found.push({ file: path, folder: dirname(path), origin, text });
   }
   return found;
@@ -125,13 +168,17 @@ function manifestPaths(root: string, key: "skills" | "commands"): string[] {
   return listed.map((p) => resolve(root, p)).filter((p) => p.startsWith(root + sep));
 }
 
-async function pluginFile(path: string, plugin: string, name: string, origin: string): Promise<SkillFile | undefined> {
+async function pluginFile(path: string, plugin: string, name: string, incomplete: Incomplete): Promise<SkillFile | undefined> {
+  const origin = `plugin ${plugin}`;
   const own = SKILL_FILE.test(basename(path)) ? basename(dirname(path)) : basename(path).replace(/\.md$/, "");
-  const text = readSmallText(path);
+  const text = readCounted(path, dirname(path), incomplete);
   if (text === undefined) return undefined;
   const rest = name.startsWith(`${plugin}:`) ? name.slice(plugin.length + 1) : name;
   // In `plugin:name` a `-` may stand for any character the declared name had to lose: then the name is always read.
-  const declared = shownName(await frontmatterNameOf(text, rest, rest !== name && rest.includes("-")));
+  const always = rest !== name && rest.includes("-");
+  const { block } = splitAsClaudeCode(text);
+  if (block !== undefined && (always || mayName(block, rest)) && !mayParse(text, dirname(path), incomplete)) return undefined;
+  const declared = shownName(await frontmatterNameOf(text, rest, always));
   return pluginNames(plugin, own, declared).includes(name) ? { file: path, folder: dirname(path), origin, text } : undefined;
 }
 
@@ -141,12 +188,12 @@ async function pluginFiles(name: string, roots: PluginRoot[], incomplete: Incomp
     if (!names.some((plugin) => !name.includes(":") || name.startsWith(`${plugin}:`))) continue;
     const dirs = [join(root, "skills"), join(root, "commands"), ...manifestPaths(root, "skills"), ...manifestPaths(root, "commands")];
     const files = dirs.flatMap((d) =>
-      isFolder(d) ? markdownFilesUnder(d, () => incomplete.push(d)).map((f) => f.path) : d.endsWith(".md") ? [d] : [],
+      isFolder(d) ? markdownFilesUnder(d, () => incomplete.folders.push(d)).map((f) => f.path) : d.endsWith(".md") ? [d] : [],
     );
     for (const plugin of names) {
       if (name.includes(":") && !name.startsWith(`${plugin}:`)) continue;
       for (const path of [...new Set(files)]) {
-        const hit = await pluginFile(path, plugin, name, `plugin ${plugin}`);
+        const hit = await pluginFile(path, plugin, name, incomplete);
         if (hit) found.push(hit);
       }
     }
@@ -189,7 +236,7 @@ export async function locateSkillFiles(skill: string, search: SkillSearch): Prom
     ...(search.ownName ? { ownName: search.ownName } : {}),
   });
   const found: SkillFile[] = [];
-  const incomplete: Incomplete = [];
+  const incomplete: Incomplete = { folders: [], readLeft: LOOKUP_READ_BYTES, parseLeft: LOOKUP_PARSE_BYTES };
   for (const name of namesOf(skill)) {
     found.push(
       ...(await localFiles(name, search, home, incomplete)),
@@ -198,5 +245,5 @@ export async function locateSkillFiles(skill: string, search: SkillSearch): Prom
     );
   }
   const seen = new Set<string>();
-  return { files: found.filter((f) => !seen.has(f.file) && seen.add(f.file)), incomplete: [...new Set(incomplete)] };
+  return { files: found.filter((f) => !seen.has(f.file) && seen.add(f.file)), incomplete: [...new Set(incomplete.folders)] };
 }

@@ -1,6 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { ensureRealFolder } from "./paths.js";
+import { ensureRealFolder, PRIVATE_FILE } from "./paths.js";
 
 // O_NOFOLLOW: a link planted in the log's place is never followed out of the data folder (SPEC §10).
 const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK | constants.O_NOFOLLOW;
@@ -10,14 +10,17 @@ const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | con
  * concurrent hooks never interleave within a line (O_APPEND moves to the end
  * and writes in one step for a regular local file). Opened non-blocking and
  * checked to be a regular file: a FIFO in the log's place would otherwise
- * block the hook until a reader comes.
+ * block the hook until a reader comes. The file is the user's alone (0600).
  */
 export function appendJsonLine(file: string, record: unknown): void {
   ensureRealFolder(dirname(file));
   const bytes = Buffer.from(`${JSON.stringify(record)}\n`);
-  const fd = openSync(file, APPEND, 0o644);
+  const fd = openSync(file, APPEND, PRIVATE_FILE);
   try {
-    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: "ENOTREG" });
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: "ENOTREG" });
+    // A log written before records were private (0644) is made so as it grows.
+    if ((stats.mode & 0o077) !== 0) fchmodSync(fd, PRIVATE_FILE);
     for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
   } finally {
     closeSync(fd);

@@ -15,7 +15,7 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { SessionStateSchema, type SessionState } from "../engine/session/state.js";
-import { ensureRealFolder, sessionStatePath } from "./paths.js";
+import { ensureRealFolder, PRIVATE_FILE, sessionStatePath } from "./paths.js";
 import { processAlive } from "./process-alive.js";
 
 /** The state could not be read: corrupt, of the wrong shape, or not a file. Gated scopes fail closed on it. */
@@ -77,7 +77,7 @@ function acquire(lock: string, options: LockOptions, seams: StoreSeams): string 
   const token = `${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}`;
   for (let attempt = 0; ; attempt++) {
     try {
-      const fd = openSync(lock, "wx");
+      const fd = openSync(lock, "wx", PRIVATE_FILE);
       try {
         writeSync(fd, token);
       } finally {
@@ -107,7 +107,7 @@ function acquire(lock: string, options: LockOptions, seams: StoreSeams): string 
 function takeOver(lock: string, staleMs: number): void {
   const guard = `${lock}.takeover`;
   try {
-    closeSync(openSync(guard, "wx"));
+    closeSync(openSync(guard, "wx", PRIVATE_FILE));
   } catch {
     // Another hook is taking it over. A guard left by a hook killed in these few microseconds expires after a second.
     try {
@@ -336,7 +336,7 @@ export class FileStateStore implements StateStore {
       try {
         // A link planted in the temporary file's place is removed, never written through ("wx": created new, or fails).
         rmSync(temp, { force: true });
-        writeFileSync(temp, text, { flag: "wx" });
+        writeFileSync(temp, text, { flag: "wx", mode: PRIVATE_FILE });
         renameSync(temp, file);
       } catch (error) {
         rmSync(temp, { force: true });

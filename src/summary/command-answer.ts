@@ -29,12 +29,16 @@ export function reportAnswer(sessionId: string, view: SessionView | undefined): 
     : `utility: no step of session ${sessionId} has been logged yet.\n`;
 }
 
-/** The answer once the switch has taken effect (the hook applied it before answering). */
+/** How the answer to `/utility off` begins: the line Claude Code writes of it is the evidence the switch waits for (src/engine/session/switch-off.ts). */
+export const OFF_SAID =
+  "utility: the /utility on gate is off. Skills that opt in with utility_gated: true still gate the task that activated them.";
+
+/** The answer once the switch has taken effect (the hook applied it before answering; `off`, as it will be once Claude Code shows the answer). */
 export function switchedAnswer(now: "on" | "off", sessionId: string, view: SessionView | undefined): string {
   const said =
     now === "on"
       ? "utility: the gate is on for this conversation's main scope until /utility off: every tool call needs an action report first, written in the same message."
-      : "utility: the /utility on gate is off. Skills that opt in with utility_gated: true still gate the task that activated them.";
+      : OFF_SAID;
   return `${said}\n${renderStatus(sessionId, view)}`;
 }
 

@@ -34,6 +34,8 @@ export interface SessionView {
  */
 export function switchStatus(state: SessionState): string {
   const now = state.manualGate ? "on" : "off";
+  if (state.pendingOff && state.manualGate)
+    return "on (/utility off answered: it takes effect at the next hook, once Claude Code has written that answer to the transcript)";
   const waiting = Object.values(state.prompts ?? {}).filter((p) => p.switch !== undefined && (p.seq ?? 0) > (state.switchSeq ?? 0));
   const asked = waiting.at(-1)?.switch;
   return asked && asked !== now

@@ -53,9 +53,9 @@ describe("a Skill call acting as tool_call", () => {
     expect(decide({}).decision).toBe("neutral");
   });
 
-  it("outside the gate it is only observed, never refused", () => {
-    expect(decide({ actsAs: SHELL, gated: false }).decision).toBe("observed");
-    expect(decide({ actsAs: FORK, gated: false }).decision).toBe("observed");
+  it("outside the gate it stays neutral, as any Skill call there; only a spent budget refuses it (test/engine/gate-budgets.test.ts)", () => {
+    expect(decide({ actsAs: SHELL, gated: false }).decision).toBe("neutral");
+    expect(decide({ actsAs: FORK, gated: false }).decision).toBe("neutral");
   });
 });
 

@@ -1,44 +1,47 @@
-// The gate's own records are not the model's to edit (SPEC §6): a writing
-// tool aimed inside the plugin's data folder or at a transcript is refused.
-// The engine's part: which paths a call writes, and why one is guarded.
+// The gate's own records are not the model's to edit (SPEC §6): a call aimed
+// inside the plugin's data folder or at a transcript is refused where gated.
+// The engine's part: which paths a writing tool names, and why one is guarded.
+// Any other tool's paths, and Claude Code's configuration: ./named-paths.test.ts.
 import { describe, expect, it } from "vitest";
-import { protectedReason, writeTargets } from "../../src/engine/protected.js";
+import { namedPaths } from "../../src/engine/named-paths.js";
+import { protectedReason } from "../../src/engine/protected.js";
 
 describe("the paths a writing tool names (SPEC §6)", () => {
-  it.each(["Write", "Edit", "MultiEdit"])("%s writes its file_path", (tool) => {
-    expect(writeTargets(tool, { file_path: "/p/a.ts", content: "x" })).toStrictEqual(["/p/a.ts"]);
+  const values = (tool: string, input: unknown) => {
+    const named = namedPaths(tool, input);
+    if (!named.ok) throw new Error(named.problem);
+    return named.paths.map((p) => p.value);
+  };
+
+  it.each(["Write", "Edit", "MultiEdit"])("%s names its file_path, not its content", (tool) => {
+    expect(namedPaths(tool, { file_path: "/p/a.ts", content: "/p/b.ts" })).toStrictEqual({
+      ok: true,
+      paths: [{ field: "file_path", value: "/p/a.ts" }],
+    });
   });
 
-  it("NotebookEdit writes its notebook_path, not a file_path", () => {
-    expect(writeTargets("NotebookEdit", { notebook_path: "/p/n.ipynb", new_source: "x" })).toStrictEqual(["/p/n.ipynb"]);
-    expect(writeTargets("NotebookEdit", { file_path: "/p/a.ts" })).toStrictEqual([]);
+  it("NotebookEdit names its notebook_path, not a file_path", () => {
+    expect(values("NotebookEdit", { notebook_path: "/p/n.ipynb", new_source: "x" })).toStrictEqual(["/p/n.ipynb"]);
+    expect(values("NotebookEdit", { file_path: "/p/a.ts" })).toStrictEqual([]);
   });
 
   it("a path key of another writing tool does not count", () => {
-    expect(writeTargets("Write", { notebook_path: "/p/n.ipynb" })).toStrictEqual([]);
+    expect(values("Write", { notebook_path: "/p/n.ipynb" })).toStrictEqual([]);
   });
 
   it("a relative path is given as written: the caller resolves it", () => {
-    expect(writeTargets("Edit", { file_path: "src/../x.ts" })).toStrictEqual(["src/../x.ts"]);
-  });
-
-  it.each(["Bash", "Read", "Agent", "mcp__fs__write_file", "write"])("%s is no writing tool: it names no path", (tool) => {
-    expect(writeTargets(tool, { file_path: "/p/a.ts", notebook_path: "/p/n.ipynb", path: "/p/b" })).toStrictEqual([]);
-  });
-
-  it.each(["constructor", "toString", "__proto__", "hasOwnProperty"])("an inherited property name (%s) is no tool", (tool) => {
-    expect(writeTargets(tool, { file_path: "/p/a.ts" })).toStrictEqual([]);
+    expect(values("Edit", { file_path: "src/../x.ts" })).toStrictEqual(["src/../x.ts"]);
   });
 
   it("an empty or non-string path names nothing", () => {
-    expect(writeTargets("Write", { file_path: "" })).toStrictEqual([]);
-    expect(writeTargets("Write", { file_path: 42 })).toStrictEqual([]);
-    expect(writeTargets("Write", { file_path: ["/p/a.ts"] })).toStrictEqual([]);
-    expect(writeTargets("Write", {})).toStrictEqual([]);
+    expect(values("Write", { file_path: "" })).toStrictEqual([]);
+    expect(values("Write", { file_path: 42 })).toStrictEqual([]);
+    expect(values("Write", { file_path: ["/p/a.ts"] })).toStrictEqual([]);
+    expect(values("Write", {})).toStrictEqual([]);
   });
 
   it("an input that is not an object names nothing", () => {
-    for (const input of [null, undefined, "/p/a.ts", 3]) expect(writeTargets("Write", input)).toStrictEqual([]);
+    for (const input of [null, undefined, "/p/a.ts", 3]) expect(values("Write", input)).toStrictEqual([]);
   });
 });
 

@@ -77,12 +77,40 @@ describe("mayRunShell: for any arguments", () => {
   });
 });
 
+describe("skillEffect: what its frontmatter makes Claude Code run", () => {
+  const hooks = 'hooks:\n  PreToolUse:\n    - matcher: "Bash"\n      hooks:\n        - type: command\n          command: "touch m"\n';
+
+  it("a hooks block registers hooks: tool_call, even with a body that only loads text", () => {
+    expect(effect(skill(hooks, "Just text."))).toMatchObject({ registersHooks: true, starts: [], class: "tool_call" });
+  });
+
+  it("keys that may start processes are tool_call, named", () => {
+    expect(effect(skill("mcpServers:\n  x:\n    command: node\n", "x"))).toMatchObject({ starts: ["mcpServers"], class: "tool_call" });
+    expect(effect(skill("monitors: []\nsettings: {}\n", "x"))).toMatchObject({ starts: ["monitors", "settings"] });
+  });
+
+  it("an empty or null hooks key registers nothing; the word hooks in a value is no key", () => {
+    expect(effect(skill("hooks:\n", "x"))).toMatchObject({ registersHooks: false, class: "neutral" });
+    expect(effect(skill("description2: about hooks\n", "x"))).toMatchObject({ registersHooks: false, class: "neutral" });
+  });
+
+  it("a block that names hooks but only this reader fails on counts as registering them", () => {
+    expect(effect(skill("hooks: [\n  bad\n", "x"))).toMatchObject({ registersHooks: true, class: "tool_call" });
+  });
+
+  it("a fork that registers hooks stays delegate", () => {
+    expect(effect(skill(`context: fork\n${hooks}`, "x"))).toMatchObject({ forks: true, registersHooks: true, class: "delegate" });
+  });
+});
+
 describe("skillEffect", () => {
   it("a body that only loads text is neutral; the YAML reader is not even called without context or fork in the block", () => {
     expect(skillEffect(skill("", "Just text."), { parseYaml: neverParse })).toEqual({
       runsShell: false,
       commands: [],
       forks: false,
+      registersHooks: false,
+      starts: [],
       class: "neutral",
     });
   });
@@ -96,6 +124,8 @@ describe("skillEffect", () => {
       runsShell: false,
       commands: [],
       forks: true,
+      registersHooks: false,
+      starts: [],
       class: "delegate",
     });
     expect(effect(skill('context: "fork"\nagent: Explore\n', "x"))).toMatchObject({ forks: true, agent: "Explore", class: "delegate" });
@@ -123,7 +153,14 @@ describe("skillEffect", () => {
   });
 
   it("an empty agent: names none", () => {
-    expect(effect(skill("context: fork\nagent:\n", "x"))).toEqual({ runsShell: false, commands: [], forks: true, class: "delegate" });
+    expect(effect(skill("context: fork\nagent:\n", "x"))).toEqual({
+      runsShell: false,
+      commands: [],
+      forks: true,
+      registersHooks: false,
+      starts: [],
+      class: "delegate",
+    });
   });
 
   it("an escape may spell context or fork: the block is read", () => {

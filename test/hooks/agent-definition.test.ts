@@ -79,3 +79,21 @@ describe("plugin agents: <plugin>:<sub-folders>:<name or file name>", () => {
     expect(await findAgentDefinition(search("mine:gated-helper", { pluginRoot: plugin, pluginName: "mine" }))).toBe(named);
   });
 });
+
+describe("frontmatter Claude Code reads that this reader may not (issue 31, hole 12): never failing open", () => {
+  const dir = join(project, ".claude", "agents", "odd");
+  const repeated = file(join(dir, "dup.md"), "---\nname: dup-helper\ndescription: one\ndescription: two\nutility_gated: true\n---\nbody\n");
+  const big = (front: string) => `---\n${front}\nnote: "${"x".repeat(70_000)}"\n---\nbody\n`;
+  const unreadableGated = file(join(dir, "big-gated.md"), big("name: big-gated\nutility_gated: true"));
+  file(join(dir, "big-plain.md"), big("name: big-plain"));
+
+  it("a repeated key is read as Claude Code reads it: the file defines its type", async () => {
+    expect(await findAgentDefinition(search("dup-helper"))).toBe(repeated);
+  });
+
+  it("a block over the bounds that could name the type and asks for the gate defines it; one that does not ask, nothing", async () => {
+    expect(await findAgentDefinitions(search("big-gated"))).toEqual([unreadableGated]);
+    expect(await findAgentDefinitions(search("big-plain"))).toEqual([]);
+    expect(await findAgentDefinitions(search("other-type"))).toEqual([]);
+  });
+});

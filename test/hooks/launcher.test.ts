@@ -4,7 +4,7 @@
  * plugin version running, so one link onto the user's PATH survives updates.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -33,8 +33,18 @@ describe("the launcher", () => {
     const v1 = pluginVersion("0.1.0");
     expect(refreshLauncher(data, v1)).toBe(true);
     const file = launcherPath(data);
-    expect(statSync(file).mode & 0o777).toBe(0o755);
+    expect(statSync(file).mode & 0o777).toBe(0o700);
     expect(run(file, "status", "--json", "a b").stdout).toBe(`0.1.0 ["status","--json","a b"]\n`);
+  });
+
+  it("makes a launcher others could read (0755, as written before) the user's alone, its text unchanged", () => {
+    const data = join(root, `data-${++n}`);
+    const v1 = pluginVersion("0.1.0");
+    refreshLauncher(data, v1);
+    chmodSync(launcherPath(data), 0o755);
+    expect(refreshLauncher(data, v1)).toBe(true);
+    expect(statSync(launcherPath(data)).mode & 0o777).toBe(0o700);
+    expect(refreshLauncher(data, v1)).toBe(false);
   });
 
   it("follows an update: the next session start points it at the new version; the same version is left alone", () => {

@@ -228,14 +228,15 @@ describe("PreToolUse under the gate: each row of SPEC §6", () => {
     expect(ctx.records[0]).toMatchObject({ gatedBy: "/utility on", maxSteps: 10 });
   });
 
-  it("neutral tools are never refused, never counted, never logged; only a Skill call (judged by its skill) waits for its line", async () => {
+  it("neutral tools are never refused, never counted, never logged; a Skill call (judged by its skill) waits for its line, and so does the call after it, for the skill's lines", async () => {
     const ctx = fakeContext();
     seedMainGate(ctx, source(SKILL));
     for (const tool of ["Skill", "TodoWrite", "ToolSearch", "ExitPlanMode", "TaskCreate"])
       expect(await preToolUse(preInput(tool, {}), ctx)).toEqual({});
     expect(ctx.records).toEqual([]);
     expect(ctx.state()!.main).toMatchObject({ step: 0, refusals: 0 });
-    expect(ctx.waits).toHaveLength(1);
+    // A planning call needs no report: under the gate it waits only while a skill's lines may be unread (its steps count).
+    expect(ctx.waits).toHaveLength(2);
   });
 
   it("one report governs parallel calls: each checked, each passed call one step", async () => {

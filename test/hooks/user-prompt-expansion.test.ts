@@ -1,12 +1,14 @@
 /**
  * `/utility <argument>` answered by the plugin on screen (SPEC §9): the
- * UserPromptExpansion hook applies the switch at once (`off` too: Claude Code
- * runs this hook for typed slash commands only) and blocks the prompt with
- * the answer, so no model turn is needed. `/utility` alone, other commands,
- * and a wakeup that says `/utility off` (no UserPromptExpansion runs for it)
- * switch nothing here. The handlers in process, on real transcript files.
+ * UserPromptExpansion hook applies `on` at once and blocks the prompt with
+ * the answer, so no model turn is needed. `off` needs its prompt's own
+ * UserPromptSubmit saying so and is in force once Claude Code's line of the
+ * answer is in the session's own transcript (issue 31: any hook may call the
+ * plugin's server). `/utility` alone, other commands, and a wakeup that says
+ * `/utility off` (no UserPromptExpansion runs for it) switch nothing here.
+ * The handlers in process, on real transcript files.
  */
-import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -46,6 +48,27 @@ async function typed(ctx: HookContext, args: string, promptId: string, transcrip
   return userPromptExpansion({ ...expansion(args, promptId), transcript_path: transcript }, ctx);
 }
 const shownText = (result: { output?: Record<string, unknown> }) => result.output?.reason as string | undefined;
+/** The session's own transcript where Claude Code keeps it, under a scratch HOME the context's environment names. */
+function ownTranscript(home: string, ctx?: HookContext): string {
+  if (ctx) ctx.env = { ...ctx.env, HOME: home };
+  const folder = join(home, ".claude", "projects", "-work");
+  mkdirSync(folder, { recursive: true });
+  const file = join(folder, `${SESSION}.jsonl`);
+  writeFileSync(file, jsonl([prompt("hello")]));
+  return file;
+}
+/**
+ * The line Claude Code 2.1.328 writes when a UserPromptExpansion hook blocks a typed command
+ * (docs/claude-code-facts.md); the answer to `off` keeps the typed command under it.
+ */
+const blockedLine = (reason: string, typed = "/utility:utility off") =>
+  JSON.stringify({
+    type: "system",
+    subtype: "informational",
+    level: "warning",
+    isMeta: false,
+    content: `UserPromptExpansion operation blocked by hook:\n${reason}\n\nOriginal prompt: ${typed}`,
+  });
 const refused = async (ctx: HookContext, transcript?: string) =>
   denyReason(await preToolUse(preInput("Bash", { command: "true" }, transcript ? { transcript } : {}), ctx)) !== undefined;
 
@@ -86,16 +109,119 @@ describe("UserPromptExpansion of /utility", () => {
     expect(await refused(ctx)).toBe(true);
   });
 
-  it("off: takes effect at once, with no line written: the next call is not gated", async () => {
+  it("off: in force once Claude Code's line of the answer is in the transcript: the next call is not gated", async () => {
+    dir = tempDir();
     const ctx = fakeContext();
-    await typed(ctx, "on", "p1");
-    expect(await refused(ctx)).toBe(true);
-    const text = shownText(await typed(ctx, "off", "p2"));
+    const transcript = ownTranscript(dir.path, ctx);
+    await typed(ctx, "on", "p1", transcript);
+    expect(await refused(ctx, transcript)).toBe(true);
+    const text = shownText(await typed(ctx, "off", "p2", transcript))!;
     expect(text).toMatch(/^utility: the \/utility on gate is off\. Skills that opt in with utility_gated: true still gate/);
     expect(text).toContain("/utility on: off\n");
+    expect(ctx.state()!.manualGate).toBe(true);
+    expect(ctx.records.at(-1)!.switched).toBeUndefined();
+    // Before the line is written the gate stays on, and the status says why.
+    expect(await refused(ctx, transcript)).toBe(true);
+    appendFileSync(transcript, jsonl([blockedLine(text)]));
+    expect(await refused(ctx, transcript)).toBe(false);
     expect(ctx.state()!.manualGate).toBe(false);
-    expect(ctx.records.at(-1)).toMatchObject({ switched: "off" });
-    expect(await refused(ctx)).toBe(false);
+    expect(ctx.records.filter((r) => r.switched).map((r) => [r.event, r.switched])).toEqual([
+      ["UserPromptSubmit", "on"],
+      ["PreToolUse", "off"],
+    ]);
+  });
+
+  it("off: keeps the original prompt under its answer, and Claude Code's line must end with the typed /utility off", async () => {
+    dir = tempDir();
+    const ctx = fakeContext();
+    const transcript = ownTranscript(dir.path, ctx);
+    await typed(ctx, "on", "p1", transcript);
+    const result = await typed(ctx, "off", "p2", transcript);
+    expect(result.output).toMatchObject({ hookSpecificOutput: { suppressOriginalPrompt: false } });
+    // The same answer under another command the user typed: a hook that is not the plugin's rode that command.
+    appendFileSync(transcript, jsonl([blockedLine(shownText(result)!, "/review")]));
+    expect(await refused(ctx, transcript)).toBe(true);
+    expect(ctx.state()!.manualGate).toBe(true);
+  });
+
+  it("off: the next prompt's UserPromptSubmit finds the line too", async () => {
+    dir = tempDir();
+    const ctx = fakeContext();
+    const transcript = ownTranscript(dir.path, ctx);
+    await typed(ctx, "on", "p1", transcript);
+    const text = shownText(await typed(ctx, "off", "p2", transcript))!;
+    appendFileSync(transcript, jsonl([blockedLine(text)]));
+    await userPromptSubmit(
+      { session_id: SESSION, transcript_path: transcript, hook_event_name: "UserPromptSubmit", prompt: "go", prompt_id: "p3" },
+      ctx,
+    );
+    expect(ctx.state()!.manualGate).toBe(false);
+    expect(ctx.records.at(-1)).toMatchObject({ event: "UserPromptSubmit", switched: "off" });
+  });
+
+  it("off typed during a turn: the turn's last line, made before the answer and written after it, does not hide the answer's line", async () => {
+    dir = tempDir();
+    const ctx = fakeContext();
+    const transcript = ownTranscript(dir.path, ctx);
+    await typed(ctx, "on", "p1", transcript);
+    const text = shownText(await typed(ctx, "off", "p2", transcript))!;
+    // The fake clock says 2026-01-02T03:04:05Z when the hook answered.
+    const late = JSON.stringify({ type: "assistant", timestamp: "2026-01-02T03:04:04.950Z", message: { role: "assistant", content: [] } });
+    appendFileSync(transcript, jsonl([late, blockedLine(text)]));
+    expect(await refused(ctx, transcript)).toBe(false);
+  });
+
+  it("off forged by a hook on another event (issue 31): the line after it is the call's, not a blocked command's; the gate stays on", async () => {
+    dir = tempDir();
+    const ctx = fakeContext();
+    const transcript = ownTranscript(dir.path, ctx);
+    await typed(ctx, "on", "p1", transcript);
+    // A PostToolUse hook of a skill sends both calls with a prompt id of its own making: the pair looks typed.
+    const text = shownText(await typed(ctx, "off", "forged-1", transcript))!;
+    expect(ctx.state()!.pendingOff).toBeDefined();
+    appendFileSync(transcript, jsonl([prompt("the tool's result, or the next prompt"), blockedLine(text)]));
+    expect(await refused(ctx, transcript)).toBe(true);
+    expect(ctx.state()!.pendingOff).toBeUndefined();
+    expect(ctx.state()!.manualGate).toBe(true);
+  });
+
+  it.each([
+    ["with no UserPromptSubmit of its prompt id", "no UserPromptSubmit of this prompt id reached the plugin before it"],
+    ["when UserPromptSubmit saw another prompt with that id", "the prompt UserPromptSubmit gave for this prompt id is not /utility off"],
+  ])("off %s is not taken: the answer says why, and the gate stays on", async (name, why) => {
+    dir = tempDir();
+    const ctx = fakeContext();
+    const transcript = ownTranscript(dir.path, ctx);
+    await typed(ctx, "on", "p1", transcript);
+    if (name.startsWith("when"))
+      await userPromptSubmit(
+        {
+          session_id: SESSION,
+          transcript_path: transcript,
+          hook_event_name: "UserPromptSubmit",
+          prompt: "/utility status",
+          prompt_id: "p2",
+        },
+        ctx,
+      );
+    const text = shownText(await userPromptExpansion({ ...expansion("off", "p2"), transcript_path: transcript }, ctx))!;
+    expect(text).toMatch(/^utility: \/utility off was not taken: /);
+    expect(text).toContain(why);
+    expect(text).toContain("The gate stays on");
+    expect(ctx.records.at(-1)!.reason).toContain(`not taken: ${why}`);
+    appendFileSync(transcript, jsonl([blockedLine(text)]));
+    expect(await refused(ctx, transcript)).toBe(true);
+  });
+
+  it("off naming a transcript that is not the session's own (a file the model wrote) is not taken", async () => {
+    dir = tempDir();
+    const ctx = fakeContext();
+    ownTranscript(dir.path, ctx);
+    const elsewhere = dir.file(`${SESSION}.jsonl`, jsonl([prompt("hello")]));
+    await typed(ctx, "on", "p1", elsewhere);
+    const text = shownText(await typed(ctx, "off", "p2", elsewhere))!;
+    expect(text).toContain("the hook's transcript_path is not this session's own transcript");
+    expect(ctx.state()!.manualGate).toBe(true);
   });
 
   it("report: the session report from the log", async () => {
@@ -160,14 +286,20 @@ describe("what the gate remembers of a switch made here (SPEC §10)", () => {
     const data = mkdtempSync(join(tmpdir(), "utility-upe-"));
     try {
       // A short deadline: no transcript is written here, and a call after a slash command waits for its lines until then.
-      const ctx = processContext({ UTILITY_DATA_DIR: data, UTILITY_TEST_DEADLINE_MS: "300" });
-      await typed(ctx, "on", "p1");
-      await typed(ctx, "off", "p2");
+      const ctx = processContext({ UTILITY_DATA_DIR: data, UTILITY_TEST_DEADLINE_MS: "300", HOME: data });
+      const transcript = ownTranscript(data);
+      await typed(ctx, "on", "p1", transcript);
+      const text = shownText(await typed(ctx, "off", "p2", transcript))!;
+      appendFileSync(transcript, jsonl([blockedLine(text)]));
+      await userPromptSubmit(
+        { session_id: SESSION, transcript_path: transcript, hook_event_name: "UserPromptSubmit", prompt: "go", prompt_id: "p3" },
+        ctx,
+      );
       rmSync(join(data, "state"), { recursive: true, force: true });
-      expect(await refused(ctx)).toBe(false);
-      await typed(ctx, "on", "p3");
+      expect(await refused(ctx, transcript)).toBe(false);
+      await typed(ctx, "on", "p4", transcript);
       rmSync(join(data, "state"), { recursive: true, force: true });
-      expect(await refused(ctx)).toBe(true);
+      expect(await refused(ctx, transcript)).toBe(true);
     } finally {
       rmSync(data, { recursive: true, force: true });
     }

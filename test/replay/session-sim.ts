@@ -6,7 +6,7 @@
  * the same transcripts. A session is plain data (SimSession), so fast-check
  * can generate and shrink it.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { processContext, type HookContext } from "../../src/hooks/context.js";
 import { preCompact } from "../../src/hooks/pre-compact.js";
@@ -133,6 +133,8 @@ class Simulator {
     for (const [name, body] of Object.entries(SKILLS)) {
       mkdirSync(join(cwd, ".claude", "skills", name), { recursive: true });
       writeFileSync(join(cwd, ".claude", "skills", name, "SKILL.md"), body);
+      // Written before the session, as a user's skills are: none changed after a prompt began (src/skills/classify.ts).
+      utimesSync(join(cwd, ".claude", "skills", name, "SKILL.md"), 1e9, 1e9);
     }
     const data = join(home, "data");
     const env: Record<string, string> = { HOME: home, UTILITY_DATA_DIR: data, CLAUDE_PROJECT_DIR: cwd };

@@ -42,6 +42,23 @@ const CHANGES_NOTHING = new Set([
   ...NEVER,
 ]);
 
+/** SPEC §7: fields that change nothing the call does (a label, a time limit) are no part of "the same input". */
+const COSMETIC: Record<string, string[]> = {
+  Bash: ["description", "timeout"],
+  Agent: ["description"],
+  Task: ["description"],
+  Workflow: ["description", "title"],
+  Monitor: ["description"],
+  SendMessage: ["summary"],
+  ScheduleWakeup: ["reason"],
+};
+
+function withoutCosmetic(tool: string, input: unknown): unknown {
+  const drop = Object.hasOwn(COSMETIC, tool) ? COSMETIC[tool]! : [];
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return input;
+  return Object.fromEntries(Object.entries(input as Json).filter(([k]) => !drop.includes(k)));
+}
+
 /** JSON with keys sorted: the same input written in another key order is the same input. */
 function sorted(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(sorted).join(",")}]`;
@@ -120,7 +137,7 @@ export function findIdenticalOutcomes(files: readonly string[]): FoundIdentical[
       for (const block of message.content as Json[]) {
         if (block.type === "tool_use" && typeof block.id === "string" && !scopeOfCall.has(block.id)) {
           const tool = String(block.name);
-          s.calls.set(block.id, { key: `${tool} ${sorted(block.input ?? {})}`, at: s.uses, tool });
+          s.calls.set(block.id, { key: `${tool} ${sorted(withoutCosmetic(tool, block.input ?? {}))}`, at: s.uses, tool });
           scopeOfCall.set(block.id, name);
           if (!CHANGES_NOTHING.has(tool)) s.changers.push(s.uses);
           s.uses += 1;

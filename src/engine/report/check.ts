@@ -6,6 +6,7 @@ import { checkTermination, type Termination } from "../terminate.js";
 import { formatUtility, roundUtility, sameValue, utility } from "../utility.js";
 import { TIE_BREAK_ORDER } from "../defaults.js";
 import { formatSignal } from "./format.js";
+import { checkStepBudget } from "../budget.js";
 import type { Report } from "./types.js";
 
 export interface Refusal {
@@ -114,12 +115,8 @@ export function rationaleDocumentsOverride(rationale: string, gains: readonly nu
 
 function checkEnding(report: Report, evaluation: Evaluation, ctx: CheckContext): CheckOutcome | undefined {
   const { termination } = evaluation;
-  if (termination.rule === "budget") {
-    return refuse(
-      "budget_spent",
-      `The step budget is spent: ${ctx.step} of ${ctx.config.maxSteps} steps taken. Respond with what you have, or stop.`,
-    );
-  }
+  const steps = termination.rule === "budget" ? checkStepBudget(ctx.step, ctx.config.maxSteps) : undefined;
+  if (steps) return refuse(steps.rule, steps.reason);
   if (isEndingAction(report.action)) {
     return refuse(
       "loop_ended",

@@ -1,6 +1,6 @@
 import type { Scope } from "../vocabulary.js";
 import { budgetsInForce, decideToolCall, type GateBudget, type GateDecision, type GateInput } from "../gate.js";
-import { effectOf, findExactRepeat, inputDigest, type RanCall, type Sha256Hex } from "../redundancy.js";
+import { callDigest, effectOf, findExactRepeat, type RanCall, type Sha256Hex } from "../redundancy.js";
 import { defaultConfig } from "../signals.js";
 import type { CallEvent } from "./scope-events.js";
 import type { GateSource, RanCallState, ScopeState, SessionState } from "./state.js";
@@ -12,9 +12,20 @@ import { checkSpendBudget, checkStartedPastLimit, hasBudget, type Budgets } from
 import { DEFAULT_PRICES, withOverride, type PriceOverride } from "../prices.js";
 import { formatContextLine, spendAgainstBudgets, tierOf } from "../context-line.js";
 import { scoped, type ScopeKey, type SessionEvent } from "./events.js";
+import { forkLaunchEvents } from "./fork.js";
 import { scopeAt } from "./reduce.js";
-import { decisionScopeOf, frontmatterBudgetsOf, gateOf, launchesOf, rootSpendOf, sessionSpend, startedPastLimit } from "./views.js";
+import {
+  decisionScopeOf,
+  foreignHooksOf,
+  frontmatterBudgetsOf,
+  gateOf,
+  launchesOf,
+  rootSpendOf,
+  sessionSpend,
+  startedPastLimit,
+} from "./views.js";
 import { checkSessionBudgets, hasSessionBudget, type SessionBudgets } from "../session-budget.js";
+import type { WindDown } from "../gate-budgets.js";
 import type { Spend } from "../spend.js";
 
 /**
@@ -40,10 +51,12 @@ export interface CallToDecide {
   /** The model's own text before this call in its message; undefined when none was found. */
   reportText?: string;
   startedAt?: number;
-  /** A writing tool aimed at the gate's own records: why (the hooks find it; the file system is theirs). */
+  /** A call naming the gate's records or Claude Code's configuration: why (the hooks find it; the file system is theirs). */
   protectedTarget?: string;
   /** The root task's spend and the budgets on it (SPEC §12); absent: no budget applies. */
   budget?: GateBudget;
+  /** Hooks registered outside the gate's own skill, or registered by this Skill call (src/engine/session/views.ts foreignHooksOf): why. */
+  foreignHooks?: string;
   /** The call is judged by what it can do, not by its tool (a Skill call that runs shell or forks, SPEC §6). */
   actsAs?: ActsAs;
   /** The runaway guards in force (SPEC §13, §14); the defaults when absent. */
@@ -57,13 +70,16 @@ export function decideCall(
   call: CallToDecide,
   sha256?: Sha256Hex,
 ): CallDecision {
-  const digest = inputDigest(call.input, sha256);
+  const digest = callDigest(call.tool, call.input, sha256);
   // A call acting as tool_call or delegate may change anything, as a shell command does.
   const effect = call.actsAs ? ({ kind: "exec" } as const) : effectOf(call.tool, call.input);
   const repeat = findExactRepeat(scope.history, { tool: call.tool, digest, effect }, Object.values(scope.pending));
   const guards = call.guards ?? guardsInForce();
   const stuck = findStuckLoop(scope.history, { tool: call.tool, digest, effect }, guards.stuckAfter);
-  const decision = decideToolCall(gateInputOf({ scope, scopeName, gate, call, repeat, stuck, guards }));
+  const decision = decideToolCall({
+    ...gateInputOf({ scope, scopeName, gate, call, repeat, stuck, guards }),
+    windDown: windDownOf(scope, digest),
+  });
   const event = callEventOf(call, decision, digest, effect, repeat !== undefined);
   return { decision, digest, event, ...(repeat ? { repeat: repeat.previous } : {}), ...(stuck ? { stuck: stuck as RanCallState[] } : {}) };
 }
@@ -89,10 +105,27 @@ function gateInputOf({ scope, scopeName, gate, call, repeat, stuck, guards }: Ga
     config: gate?.config ?? defaultConfig(),
     extraTools: gate?.extraTools ?? {},
     ...(repeat ? { repeat } : {}),
+    ...judgedFields(call),
+    ...guardInput(stuck, guards),
+  };
+}
+
+/** The planning and stopping calls this task let through past a spent budget, each with whether it came back with an error (src/engine/gate-budgets.ts). */
+function windDownOf(scope: ScopeState, digest: string): WindDown {
+  const failed = (id: string | undefined) => id !== undefined && scope.history.some((ran) => ran.toolUseId === id && ran.failed === true);
+  return {
+    digest,
+    earlier: (scope.windDown ?? []).map((c) => ({ tool: c.tool, digest: c.digest, ...(failed(c.toolUseId) ? { failed: true } : {}) })),
+  };
+}
+
+/** What the hooks found about the call and its session, as the gate takes it. */
+function judgedFields(call: CallToDecide): Pick<GateInput, "protectedTarget" | "foreignHooks" | "budget" | "actsAs"> {
+  return {
     ...(call.protectedTarget !== undefined ? { protectedTarget: call.protectedTarget } : {}),
+    ...(call.foreignHooks !== undefined ? { foreignHooks: call.foreignHooks } : {}),
     ...(call.budget ? { budget: call.budget } : {}),
     ...(call.actsAs ? { actsAs: call.actsAs } : {}),
-    ...guardInput(stuck, guards),
   };
 }
 
@@ -118,6 +151,7 @@ function callEventOf(call: CallToDecide, decision: GateDecision, digest: string,
     ...(jobOf !== undefined ? { jobOf } : {}),
     ...(call.actsAs ? { actsAs: call.actsAs.action } : {}),
     ...(repeat ? { exactRepeat: true } : {}),
+    ...((decision.decision === "neutral" || decision.decision === "observed") && decision.pastBudget ? { pastBudget: true } : {}),
   };
 }
 
@@ -138,7 +172,12 @@ export interface UserSettings {
  * (for a computed StepCost), and what every session of the user spent in the
  * window of `window_cost_budget_usd` (the hooks read the ledger; replay has none).
  */
-export type SessionCall = Omit<CallToDecide, "budget" | "guards"> & { model?: string; windowSpend?: Spend };
+/** A call as the hooks and replay give it: `registersHooks`, the file of a Skill call's skill whose frontmatter registers hooks. */
+export type SessionCall = Omit<CallToDecide, "budget" | "guards" | "foreignHooks"> & {
+  model?: string;
+  windowSpend?: Spend;
+  registersHooks?: string;
+};
 
 export interface SessionDecision extends CallDecision {
   gate?: GateSource;
@@ -166,15 +205,23 @@ export function decideInSession(
   const scopeName = decisionScopeOf(key, gate);
   const budget = budgetOf(session, key, user, call);
   const guards = guardsInForce(user.guards, gate?.guards);
-  const { model: _model, windowSpend: _window, ...toDecide } = call;
-  const decided = decideCall(scopeAt(session, key), scopeName, gate, { ...toDecide, guards, ...(budget ? { budget } : {}) }, sha256);
+  const { model: _model, windowSpend: _window, registersHooks, ...toDecide } = call;
+  const foreignHooks = foreignHooksOf(session, gate, registersHooks);
+  const decided = decideCall(
+    scopeAt(session, key),
+    scopeName,
+    gate,
+    { ...toDecide, guards, ...(budget ? { budget } : {}), ...(foreignHooks ? { foreignHooks } : {}) },
+    sha256,
+  );
   return {
     ...decided,
     guards,
     scopeName,
     ...(gate ? { gate } : {}),
     ...(budget ? { budget } : {}),
-    events: [scoped(key, decided.event)],
+    // A fork carries this scope's conversation: it inherits the gate (./fork.ts).
+    events: [scoped(key, decided.event), ...forkLaunchEvents(key, call, gate !== undefined, decided.decision.decision)],
   };
 }
 

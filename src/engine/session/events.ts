@@ -38,15 +38,47 @@ export const SessionEventSchema = z.discriminatedUnion("kind", [
     switch: z.optional(SwitchSchema),
     /** A slash command: a skill may be activated, and its lines come after the prompt's. */
     slash: z.boolean(),
+    /** When it was submitted (epoch ms), as the hook's clock read it. */
+    at: z.optional(z.number()),
   }),
   /**
    * The user typed `/utility …` and the plugin answered it on screen, so the
    * prompt goes no further and no line of it will be written
    * (UserPromptExpansion: Claude Code runs it for typed slash commands only,
    * never for a wakeup or a notification, and no shell can make it run). Its
-   * switch, `off` included, applies now; its vouch is done.
+   * vouch is done. `on` applies now; `off` needs the vouch of the same prompt
+   * saying `/utility off`, uncontested, and is pending until Claude Code's own
+   * line shows it (a hook anyone registers may call the plugin's server with
+   * any input: issue 31).
    */
-  z.object({ kind: z.literal("command_typed"), key: z.string(), switch: z.optional(SwitchSchema) }),
+  z.object({
+    kind: z.literal("command_typed"),
+    key: z.string(),
+    switch: z.optional(SwitchSchema),
+    /** For `off`: the size of the session's own transcript when the hook answered, and which file it is (none: not Claude Code's). */
+    after: z.optional(z.number()),
+    transcriptId: z.optional(z.string()),
+    /** When the hook answered (epoch ms, its clock). */
+    at: z.optional(z.number()),
+  }),
+  /**
+   * What the session's transcript shows after a pending `/utility off`:
+   * Claude Code's line for the blocked command, with the plugin's answer
+   * (`shown`), or another line first (`unshown`: the call came from no typed command).
+   */
+  z.object({ kind: z.literal("off_evidence"), shown: z.boolean() }),
+  /** A gated scope's `Agent{subagent_type: "fork"}` call was let through: the fork will carry that scope's conversation (./fork.ts). */
+  z.object({ kind: z.literal("fork_launched"), scope, toolUseId: z.string() }),
+  /**
+   * A fork's first sight: the launching call its `.meta.json` names
+   * (`toolUseId`), or none when that file could not be read (then the oldest
+   * gated launch not yet matched, fail closed).
+   */
+  z.object({ kind: z.literal("fork_joined"), agentId: z.string(), toolUseId: z.optional(z.string()) }),
+  /** The session started as a fork of another (SessionStart `source: "fork"`): which one, its transcript will show. */
+  z.object({ kind: z.literal("session_forked") }),
+  /** The session it was forked from ("-": none found), and whether `/utility on` was in force there: the fork carries it. */
+  z.object({ kind: z.literal("fork_origin"), from: z.string(), gated: z.boolean() }),
   /** The state was lost: the step log says `/utility on` was the last switch applied (SPEC §10). */
   z.object({ kind: z.literal("switch_restored") }),
   /** A user line of the main transcript, and what its own fields say it is (src/transcript/prompt-kind.ts). */
@@ -67,7 +99,14 @@ export const SessionEventSchema = z.discriminatedUnion("kind", [
    * the load (the second load of a skill in a session has no "Base
    * directory" line, docs/claude-code-facts.md).
    */
-  z.object({ kind: z.literal("activation_awaited"), scope, toolUseId: z.optional(z.string()), source: z.optional(GateSourceSchema) }),
+  z.object({
+    kind: z.literal("activation_awaited"),
+    scope,
+    toolUseId: z.optional(z.string()),
+    source: z.optional(GateSourceSchema),
+    /** The skill's file, when its frontmatter registers hooks. */
+    hooks: z.optional(z.string()),
+  }),
   /** A hook read the scope's lines under the lock: nothing is awaited any more. */
   z.object({ kind: z.literal("activation_seen"), scope }),
   /**

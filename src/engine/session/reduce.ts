@@ -1,8 +1,12 @@
-import { zeroSpend, type Spend, type TokenCounts } from "../spend.js";
+import { zeroSpend, type TokenCounts } from "../spend.js";
 import { classifyPrompt, type PromptKind } from "./prompt-kind.js";
 import { agentIdOf, type ScopeKey, type SessionEvent } from "./events.js";
 import type { ScopeEvent } from "./scope-events.js";
 import { applyEvents, type Outcome } from "./scope-reducer.js";
+import { commandTyped, offEvidence, vouchOf, type OffRefusal } from "./switch-off.js";
+import { joinFork, recordFork } from "./fork.js";
+import { forkOrigin, sessionForked } from "./fork-origin.js";
+import { copySession, copySpend } from "./copy.js";
 import {
   newScope,
   VOUCHED_PROMPTS_LIMIT,
@@ -40,8 +44,10 @@ export interface Reduction {
   outcomes: ScopedOutcome[];
   /** Prompt lines applied, in order. */
   prompts: PromptOutcome[];
-  /** A switch applied at once: `/utility on` by its UserPromptSubmit, either switch by its UserPromptExpansion. */
+  /** A switch applied at once: `/utility on` by its UserPromptSubmit or UserPromptExpansion, `off` once Claude Code's line shows it. */
   switchedNow?: Switch;
+  /** A `/utility off` not taken, and why (./switch-off.ts). */
+  offRefused?: OffRefusal;
 }
 
 export function reduce(session: SessionState, event: SessionEvent): Reduction {
@@ -74,20 +80,6 @@ export function scopeAt(session: SessionState, key: ScopeKey): ScopeState {
   return Object.hasOwn(session.agents, agentId) ? session.agents[agentId]! : startedScope(session);
 }
 
-/** Top-level copy: scopes are replaced whole by the scope reducer, never changed in place. */
-function copySession(session: SessionState): SessionDraft {
-  const draft = { ...session, agents: { ...session.agents } } as SessionDraft;
-  if (session.prompts) draft.prompts = { ...session.prompts };
-  if (session.spend) draft.spend = copySpend(session.spend);
-  return draft;
-}
-
-function copySpend(spend: Readonly<Spend> | (SessionState["spend"] & object)): Spend {
-  const byModel: Spend["byModel"] = {};
-  for (const [model, tokens] of Object.entries(spend.byModel)) byModel[model] = { ...tokens };
-  return { tokens: { ...spend.tokens }, byModel, toolCalls: spend.toolCalls, agentsLaunched: spend.agentsLaunched };
-}
-
 type Out = Omit<Reduction, "session"> & { transient: boolean };
 
 type Handler<K extends SessionEvent["kind"]> = (session: SessionDraft, event: Extract<SessionEvent, { kind: K }>, out: Out) => void;
@@ -97,6 +89,11 @@ const HANDLERS: { [K in SessionEvent["kind"]]: Handler<K> } = {
   prompt_vouched: (session, event, out) => vouched(session, event, out),
   prompt_line: (session, event, out) => promptLine(session, event, out),
   command_typed: (session, event, out) => commandTyped(session, event, out),
+  off_evidence: (session, event, out) => offEvidence(session, event.shown, out),
+  fork_launched: (session, event) => recordFork(session, scopeAt(session as SessionState, event.scope), event.scope, event.toolUseId),
+  fork_joined: (session, event) => editScope(session, `agent:${event.agentId}`, (scope) => joinFork(session, scope, event.toolUseId)),
+  session_forked: (session) => sessionForked(session),
+  fork_origin: (session, event, out) => forkOrigin(session, event.from, event.gated, out),
   switch_restored: (session) => {
     session.manualGate = true;
   },
@@ -120,7 +117,9 @@ const HANDLERS: { [K in SessionEvent["kind"]]: Handler<K> } = {
     editScope(session, event.scope, (scope) => {
       scope.awaitingActivation = true;
       delete scope.awaitingPrompt;
-      if (event.toolUseId !== undefined && event.source) scope.skillCalls = { ...scope.skillCalls, [event.toolUseId]: event.source };
+      const loads = { ...(event.source ? { source: event.source } : {}), ...(event.hooks ? { hooks: event.hooks } : {}) };
+      if (event.toolUseId !== undefined && Object.keys(loads).length > 0)
+        scope.skillCalls = { ...scope.skillCalls, [event.toolUseId]: loads };
     }),
   activation_seen: (session, event) =>
     editScope(session, event.scope, (scope) => {
@@ -158,14 +157,17 @@ function loadSource(scope: ScopeDraft, source: GateSource): void {
  */
 function skillCallEnded(session: SessionDraft, key: ScopeKey, event: ScopeEvent): void {
   if (event.kind !== "result" && event.kind !== "denied") return;
-  const source = scopeAt(session as SessionState, key).skillCalls?.[event.toolUseId];
-  if (!source) return;
+  const loads = scopeAt(session as SessionState, key).skillCalls?.[event.toolUseId];
+  if (!loads) return;
+  const ran = event.kind === "result" && !event.failed;
   editScope(session, key, (scope) => {
     const { [event.toolUseId]: _ended, ...rest } = scope.skillCalls ?? {};
     if (Object.keys(rest).length > 0) scope.skillCalls = rest;
     else delete scope.skillCalls;
-    if (event.kind === "result" && !event.failed) loadSource(scope, source);
+    if (ran && loads.source) loadSource(scope, loads.source);
   });
+  const hooks = loads.hooks;
+  if (ran && hooks !== undefined && !(session.hookFiles ?? []).includes(hooks)) session.hookFiles = [...(session.hookFiles ?? []), hooks];
 }
 
 function apply<K extends SessionEvent["kind"]>(session: SessionDraft, event: Extract<SessionEvent, { kind: K }>, out: Out): void {
@@ -236,14 +238,17 @@ function startedScope(session: SessionState): ScopeState {
 function vouched(session: SessionDraft, event: Extract<SessionEvent, { kind: "prompt_vouched" }>, out: Out): void {
   const seq = (session.promptSeq ?? 0) + 1;
   session.promptSeq = seq;
+  if (event.at !== undefined) session.promptAt = Math.max(event.at, session.promptAt ?? 0);
   const prompts = (session.prompts ??= {});
+  const before = Object.hasOwn(prompts, event.key) ? prompts[event.key] : undefined;
   delete prompts[event.key];
-  prompts[event.key] = { own: event.own, seq, ...(event.switch ? { switch: event.switch } : {}) };
+  prompts[event.key] = vouchOf(before, event, seq);
   const keys = Object.keys(prompts);
   for (const old of keys.slice(0, Math.max(0, keys.length - VOUCHED_PROMPTS_LIMIT))) delete prompts[old];
   if (event.switch === "on") {
     session.manualGate = true;
     session.switchSeq = seq;
+    delete session.pendingOff;
     out.switchedNow = "on";
   }
   editScope(session, "main", (main) => awaitPrompt(main, event.key, event.slash));
@@ -288,24 +293,4 @@ function applySwitch(session: SessionDraft, vouch: VouchedPrompt, outcome: Promp
   session.manualGate = vouch.switch === "on";
   session.switchSeq = seq;
   outcome.switched = vouch.switch;
-}
-
-/**
- * A `/utility …` command the user typed, answered by the plugin with no model
- * turn (UserPromptExpansion). Its vouch will see no line, so it is done here;
- * its switch applies now, over older ones only (in the order the prompts were
- * vouched; a command no UserPromptSubmit vouched for comes after them all).
- */
-function commandTyped(session: SessionDraft, event: Extract<SessionEvent, { kind: "command_typed" }>, out: Out): void {
-  const prompts = session.prompts ?? {};
-  const vouch = Object.hasOwn(prompts, event.key) ? prompts[event.key] : undefined;
-  delete prompts[event.key];
-  if (!event.switch) return;
-  const seq = vouch?.seq ?? (session.promptSeq = (session.promptSeq ?? 0) + 1);
-  const switchSeq = session.switchSeq ?? 0;
-  // Older than the switch in force, or that very switch (`on` applied at its vouch): nothing to apply.
-  if (seq < switchSeq || (seq === switchSeq && session.manualGate === (event.switch === "on"))) return;
-  session.manualGate = event.switch === "on";
-  session.switchSeq = seq;
-  out.switchedNow = event.switch;
 }

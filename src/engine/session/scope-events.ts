@@ -31,6 +31,8 @@ export const ScopeEventSchema = z.discriminatedUnion("kind", [
     actsAs: z.optional(z.enum(["tool_call", "delegate"])),
     /** It is an exact repeat (SPEC §7): its result, the same, is no identical outcome (SPEC §13). */
     exactRepeat: z.optional(z.boolean()),
+    /** A planning or stopping call let through past a spent budget: the task's wind-down calls are capped (SPEC §12). */
+    pastBudget: z.optional(z.boolean()),
   }),
   /** A call's result came back (PostToolUse, or its tool_result line in the transcript). */
   z.object({

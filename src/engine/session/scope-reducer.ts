@@ -193,9 +193,11 @@ function startTask(scope: ScopeDraft): void {
   delete scope.awaitingPrompt;
   delete scope.skillCalls;
   delete scope.spend;
+  delete scope.windDown;
 }
 
 function decided(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "call" }>): void {
+  windingDown(scope, event);
   if (event.decision === "neutral") return;
   if (event.decision === "refused") {
     scope.refusals += 1;
@@ -219,6 +221,13 @@ function decided(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "call" }>
     ...(event.exactRepeat ? { exactRepeat: true } : {}),
     ...(tokens ? { tokens } : {}),
   };
+}
+
+/** A planning or stopping call past a spent budget: remembered for the task, so that their number is capped. */
+function windingDown(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "call" }>): void {
+  if (!event.pastBudget || event.decision === "refused") return;
+  const call = { tool: event.tool, digest: event.digest, ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}) };
+  scope.windDown = [...(scope.windDown ?? []), call].slice(-HISTORY_LIMIT);
 }
 
 /** The usage of the message that made a call, when its line was read already. */

@@ -75,6 +75,10 @@ export const GateSourceSchema = z.object({
 });
 export type GateSource = z.infer<typeof GateSourceSchema>;
 
+/** What a Skill call let through loads when it runs: the opt-in of a skill that gates, and the file of one that registers hooks. */
+export const SkillCallSchema = z.object({ source: z.optional(GateSourceSchema), hooks: z.optional(z.string()) });
+export type SkillCall = z.infer<typeof SkillCallSchema>;
+
 export const ScopeStateSchema = z.object({
   task: z.number(),
   /** Steps taken in this task (tool calls that passed or were observed). */
@@ -94,15 +98,19 @@ export const ScopeStateSchema = z.object({
   lastAction: z.optional(ActionSchema),
   /** A skill may have been activated (Skill tool ran, or a slash command was typed) and its lines may not be written yet. */
   awaitingActivation: z.optional(z.boolean()),
-  /** Skill calls let through whose result is not seen yet, by tool_use_id: the skill each will load once its result says it ran. */
-  skillCalls: z.optional(z.record(z.string(), GateSourceSchema)),
+  /** Skill calls let through whose result is not seen yet, by tool_use_id: what each will load once its result says it ran. */
+  skillCalls: z.optional(z.record(z.string(), SkillCallSchema)),
   /** Set with awaitingActivation by a prompt that is no slash command: its key. Once that prompt's line is written, nothing more is awaited. */
   awaitingPrompt: z.optional(z.string()),
+  /** Planning and stopping calls let through this task while a budget was spent, oldest first: their number is capped (SPEC §12, src/engine/gate-budgets.ts). */
+  windDown: z.optional(z.array(z.object({ tool: z.string(), digest: z.string(), toolUseId: z.optional(z.string()) }))),
   /** The Stop hook blocked once this task (it blocks at most once). */
   stopBlocked: z.optional(z.boolean()),
   /** A subagent's type and, when its definition opts in, that definition. */
   agentType: z.optional(z.string()),
   definition: z.optional(GateSourceSchema),
+  /** A fork (`Agent{subagent_type: "fork"}`): the launching call it was matched to, "" for none gated (./fork.ts). */
+  forkOf: z.optional(z.string()),
   ended: z.optional(z.boolean()),
   /** What this scope spent in this task (a subagent: in its life), SPEC §12; absent: nothing yet. */
   spend: z.optional(SpendSchema),
@@ -154,8 +162,27 @@ export const VouchedPromptSchema = z.object({
   own: z.boolean(),
   /** The order it was vouched in: a switch applies only over an older one. */
   seq: z.optional(z.number()),
+  /** Vouched twice, with different texts: one of the calls was not Claude Code's own, and the prompt switches nothing off. */
+  contested: z.optional(z.literal(true)),
 });
 export type VouchedPrompt = z.infer<typeof VouchedPromptSchema>;
+
+/**
+ * A `/utility off` the plugin answered through UserPromptExpansion, waiting
+ * for Claude Code's own evidence: the line it writes when a hook blocks a
+ * typed command ("UserPromptExpansion operation blocked by hook:" and the
+ * answer), the first of its kind after `after` bytes of the transcript
+ * `transcriptId`. A hook call no typed command made leaves no such line.
+ */
+export const PendingOffSchema = z.object({
+  key: z.string(),
+  seq: z.number(),
+  after: z.number(),
+  transcriptId: z.optional(z.string()),
+  /** When the hook answered (epoch ms): a line Claude Code made before then and wrote after `after` is an older one flushed late. */
+  at: z.optional(z.number()),
+});
+export type PendingOff = z.infer<typeof PendingOffSchema>;
 
 /** How many unmatched prompts are remembered (a prompt whose line never came ages out). */
 export const VOUCHED_PROMPTS_LIMIT = 32;
@@ -171,8 +198,18 @@ export const SessionStateSchema = z.object({
   prompts: z.optional(z.record(z.string(), VouchedPromptSchema)),
   /** The last prompt sequence number handed out. */
   promptSeq: z.optional(z.number()),
+  /** When the newest prompt was submitted (epoch ms, UserPromptSubmit's clock): a skill file changed since then may not be what Claude Code runs. */
+  promptAt: z.optional(z.number()),
+  /** Skill files whose hooks Claude Code registered in this session (their Skill call ran): they run outside any gate. */
+  hookFiles: z.optional(z.array(z.string())),
   /** The sequence number of the switch that set manualGate. */
   switchSeq: z.optional(z.number()),
+  /** `/utility off` answered on screen, in force once Claude Code's own transcript line shows that answer (src/engine/session/switch-off.ts). */
+  pendingOff: z.optional(PendingOffSchema),
+  /** A session forked from another (`--fork-session`): "" until that one is found, then its id, "-" for none (./fork-origin.ts). */
+  forkedFrom: z.optional(z.string()),
+  /** Forks a gated scope launched, by the launching call's id, not yet matched to the fork that started (./fork.ts). */
+  forks: z.optional(z.record(z.string(), z.object({ source: GateSourceSchema, step: z.number() }))),
   /** The user's budgets (userConfig) as the last hook saw them: `/utility status` runs without that environment. */
   userBudgets: z.optional(BudgetsSchema),
   /** The invalid settings the user was last told about (SPEC §10: once per session and problem). */

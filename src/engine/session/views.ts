@@ -18,6 +18,18 @@ export function gateOf(session: SessionState, key: ScopeKey): GateSource | undef
   return effectiveGate(session, scopeAt(session, key), { kind: key === "main" ? "main" : "agent" });
 }
 
+/**
+ * Hooks that run outside the gate of a gated scope: those this call would
+ * register (a Skill call), or those a skill loaded earlier in the session
+ * registered, unless the skill is the one that gates the scope. Why, or undefined.
+ */
+export function foreignHooksOf(session: SessionState, gate: GateSource | undefined, registers?: string): string | undefined {
+  if (!gate) return undefined;
+  if (registers !== undefined && registers !== gate.file) return `loading it would register the hooks in ${registers}`;
+  const other = (session.hookFiles ?? []).find((file) => file !== gate.file);
+  return other === undefined ? undefined : `a skill loaded earlier in this session registered the hooks in ${other}`;
+}
+
 /** The scope's name (SPEC §2): a subagent, or the main conversation, which a skill with `utility_scope: dispatch` makes a dispatcher. */
 export function decisionScopeOf(key: ScopeKey, gate: GateSource | undefined): Scope {
   if (key !== "main") return "subagent";

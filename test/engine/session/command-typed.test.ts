@@ -1,7 +1,9 @@
 /**
  * `/utility …` typed and answered by the plugin with no model turn
- * (UserPromptExpansion, SPEC §9): its switch applies at once, `off` included,
- * over older switches only, and its vouch is done (no line will come).
+ * (UserPromptExpansion, SPEC §9): `on` applies at once, over older switches
+ * only, and its vouch is done (no line will come). `off` needs its prompt's
+ * own vouch saying `/utility off`, and is in force once Claude Code's line of
+ * the answer is seen (`off_evidence`, issue 31: any hook may call the server).
  */
 import { describe, expect, it } from "vitest";
 import { reduceAll } from "../../../src/engine/session/reduce.js";
@@ -15,17 +17,71 @@ const vouch = (key: string, sw?: "on" | "off"): SessionEvent => ({
   slash: true,
   ...(sw ? { switch: sw } : {}),
 });
-const typed = (key: string, sw?: "on" | "off"): SessionEvent => ({ kind: "command_typed", key, ...(sw ? { switch: sw } : {}) });
+const typed = (key: string, sw?: "on" | "off", after: number | null = 100): SessionEvent => ({
+  kind: "command_typed",
+  key,
+  ...(sw ? { switch: sw } : {}),
+  ...(sw === "off" && after !== null ? { after, transcriptId: "1:2" } : {}),
+});
+const shown: SessionEvent = { kind: "off_evidence", shown: true };
+const unshown: SessionEvent = { kind: "off_evidence", shown: false };
 const fold = (events: SessionEvent[], from: SessionState = newSession("s")) => reduceAll(from, events);
 
 describe("command_typed", () => {
-  it("switches the gate off at once, with no line, and says so", () => {
+  it("an off is pending until Claude Code's line of the answer is seen; then it is in force, and says so", () => {
     const on = fold([vouch("k1", "on"), typed("k1", "on")]).session;
     expect(on.manualGate).toBe(true);
-    const off = fold([vouch("k2", "off"), typed("k2", "off")], on);
+    const pending = fold([vouch("k2", "off"), typed("k2", "off")], on);
+    expect(pending.session.manualGate).toBe(true);
+    expect(pending.switchedNow).toBeUndefined();
+    expect(pending.offRefused).toBeUndefined();
+    expect(pending.session.pendingOff).toEqual({ key: "k2", seq: 2, after: 100, transcriptId: "1:2" });
+    const off = fold([shown], pending.session);
     expect(off.session.manualGate).toBe(false);
     expect(off.switchedNow).toBe("off");
     expect(off.session.switchSeq).toBe(2);
+    expect(off.session.pendingOff).toBeUndefined();
+    // The hooks that read the line log the switch with the prompt outcomes.
+    expect(off.prompts).toEqual([{ key: "k2", kind: "typed", switched: "off" }]);
+  });
+
+  it("an off whose answer is not what the transcript shows next stays off the gate: the gate stays on", () => {
+    const on = fold([vouch("k1", "on"), typed("k1", "on")]).session;
+    const r = fold([vouch("k2", "off"), typed("k2", "off"), unshown, shown], on);
+    expect(r.session.manualGate).toBe(true);
+    expect(r.switchedNow).toBeUndefined();
+    expect(r.session.pendingOff).toBeUndefined();
+  });
+
+  it.each([
+    ["no UserPromptSubmit vouched for the prompt", [typed("k2", "off")], "unvouched"],
+    ["its UserPromptSubmit was of another prompt", [vouch("k2"), typed("k2", "off")], "not_off"],
+    [
+      "its prompt id was vouched twice with different texts",
+      [vouch("k2", "off"), { ...vouch("k2"), own: false }, typed("k2", "off")],
+      "contested",
+    ],
+    ["the same, the other way round", [{ ...vouch("k2"), own: false }, vouch("k2", "off"), typed("k2", "off")], "contested"],
+    ["the hook named no transcript of the session's own", [vouch("k2", "off"), typed("k2", "off", null)], "no_transcript"],
+  ] as const)("an off is not taken when %s", (_name, events, why) => {
+    const on = fold([vouch("k1", "on"), typed("k1", "on")]).session;
+    const r = fold([...events], on);
+    expect(r.offRefused).toBe(why);
+    expect(r.session.pendingOff).toBeUndefined();
+    expect(fold([shown], r.session).session.manualGate).toBe(true);
+  });
+
+  it("a prompt vouched twice alike is not contested (the log's pending switch vouched again)", () => {
+    const on = fold([vouch("k1", "on"), typed("k1", "on")]).session;
+    const r = fold([vouch("k2", "off"), vouch("k2", "off"), typed("k2", "off"), shown], on);
+    expect(r.session.manualGate).toBe(false);
+  });
+
+  it("an on after a pending off drops it: the line seen later switches nothing", () => {
+    const on = fold([vouch("k1", "on"), typed("k1", "on")]).session;
+    const r = fold([vouch("k2", "off"), typed("k2", "off"), vouch("k3", "on"), shown], on);
+    expect(r.session.manualGate).toBe(true);
+    expect(r.session.pendingOff).toBeUndefined();
   });
 
   it("an on its UserPromptSubmit already applied is not applied twice", () => {
@@ -64,13 +120,20 @@ describe("command_typed", () => {
     expect(r.session.switchSeq).toBe(2);
   });
 
-  it("with no vouch (its UserPromptSubmit was not seen) takes the next sequence number and applies", () => {
+  it("with no vouch (its UserPromptSubmit was not seen) takes the next sequence number, and an off is not taken", () => {
     const start = fold([vouch("k1", "on")]).session;
     const r = fold([typed("unseen", "off")], start);
-    expect(r.session.manualGate).toBe(false);
+    expect(r.session.manualGate).toBe(true);
+    expect(r.offRefused).toBe("unvouched");
     expect(r.session.promptSeq).toBe(2);
-    expect(r.session.switchSeq).toBe(2);
     expect(r.session.prompts).toEqual({ k1: { own: true, seq: 1, switch: "on" } });
+  });
+
+  it("an off when the gate is off loosens nothing: taken at once, vouched or not", () => {
+    const r = fold([typed("unseen", "off")]);
+    expect(r.switchedNow).toBe("off");
+    expect(r.offRefused).toBeUndefined();
+    expect(r.session.switchSeq).toBe(1);
   });
 
   it("leaves the given state unchanged", () => {

@@ -47,6 +47,37 @@ describe("decideInSession's answer", () => {
   });
 });
 
+describe("hooks that run outside the gate", () => {
+  const hooksRan = (file: string): SessionEvent[] => [
+    { kind: "activation_awaited", scope: "main", toolUseId: "h1", hooks: file },
+    scoped("main", { kind: "result", toolUseId: "h1", failed: false, bytes: 1 }),
+  ];
+  const todo = { tool: "TodoWrite", input: { todos: [] }, toolUseId: "t2" };
+
+  it("registered earlier by another skill: every checked call of a gated scope is refused, naming the file; planning tools still pass", () => {
+    const s = reduceAll(run(...hooksRan("/h/SKILL.md")), [{ kind: "skill_loaded", scope: "main", source: gate }]).session;
+    const d = decideInSession(s, "main", READ, NONE);
+    expect(rule(d)).toBe("foreign_hooks");
+    expect(d.decision.decision === "refused" && d.decision.reason).toContain("registered the hooks in /h/SKILL.md");
+    expect(rule(decideInSession(s, "main", todo, NONE))).toBe("neutral");
+  });
+
+  it("registered by the skill that gates the scope, or in an ungated scope: nothing is refused for them", () => {
+    const own = reduceAll(run(...hooksRan(gate.file)), [{ kind: "skill_loaded", scope: "main", source: gate }]).session;
+    expect(rule(decideInSession(own, "main", READ, NONE))).toBe("passed");
+    expect(rule(decideInSession(run(...hooksRan("/h/SKILL.md")), "main", READ, NONE))).toBe("observed");
+  });
+
+  it("a Skill call that would register them is refused under the gate, and only there", () => {
+    const skill = { tool: "Skill", input: { skill: "h" }, toolUseId: "s1", registersHooks: "/h/SKILL.md" };
+    const acting = { ...skill, actsAs: { action: "tool_call" as const, why: "registers hooks" } };
+    const d = decideInSession(gated(), "main", acting, NONE);
+    expect(rule(d)).toBe("foreign_hooks");
+    expect(d.decision.decision === "refused" && d.decision.reason).toContain("loading it would register the hooks in /h/SKILL.md");
+    expect(rule(decideInSession(run(), "main", skill, NONE))).toBe("neutral");
+  });
+});
+
 describe("what reaches the gate", () => {
   it("an invalid user setting refuses every call in a gated scope, and only warns in an ungated one", () => {
     const broken: UserSettings = { budgets: {}, problem: "token_budget must be a number" };

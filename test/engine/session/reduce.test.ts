@@ -167,7 +167,15 @@ describe("a Skill call's skill, loaded at its result", () => {
       { kind: "scope", scope: "main", event: { kind: "result", toolUseId: "t2", failed: false, bytes: 1 } },
     ]);
     expect(other.session.main.sources).toEqual([]);
-    expect(other.session.main.skillCalls).toEqual({ t1: gated });
+    expect(other.session.main.skillCalls).toEqual({ t1: { source: gated } });
+  });
+
+  it("a skill that registers hooks is the session's once its call ran, across tasks; not when it failed", () => {
+    const hooky: SessionEvent = { kind: "activation_awaited", scope: "main", toolUseId: "t1", hooks: "/p/h/SKILL.md" };
+    const newTask: SessionEvent = { kind: "scope", scope: "main", event: { kind: "prompt", typed: true } };
+    expect(reduceAll(fresh(), [hooky, result(false), newTask]).session.hookFiles).toEqual(["/p/h/SKILL.md"]);
+    expect(reduceAll(fresh(), [hooky, result(false), hooky, result(false)]).session.hookFiles).toEqual(["/p/h/SKILL.md"]);
+    expect(reduceAll(fresh(), [hooky, result(true)]).session.hookFiles).toBeUndefined();
   });
 
   it("a new task forgets a call whose result never came", () => {

@@ -1,0 +1,77 @@
+import { effectiveGate } from "../gate-policy.js";
+import type { ScopeKey, SessionEvent } from "./events.js";
+import type { GateSource, ScopeDraft, ScopeState, SessionDraft } from "./state.js";
+
+/**
+ * Forks (issue 31, hole 9). `Agent{subagent_type: "fork"}` starts a subagent
+ * that carries its launcher's whole conversation: Claude Code 2.1.328 gives
+ * it `agent_type: "fork"` and writes `isFork: true` and the launching call's
+ * `toolUseId` in its `.meta.json` (docs/claude-code-facts.md). A fork of a
+ * gated scope carries the gated skill's text and the reports it scored, so
+ * it is gated as its launcher was when the launch was let through: the same
+ * gate (a `/utility on` main's, a skill's, an agent definition's), and its
+ * steps go on from the launcher's count at the launch, so that it can take
+ * no more than the launcher had left (docs/gate.md). Pure.
+ */
+
+/** The tool names that launch a subagent with a `subagent_type`. */
+const LAUNCH_TOOLS = new Set(["Agent", "Task"]);
+
+/** How many launches wait for their fork at most (the oldest go). */
+export const FORKS_LIMIT = 16;
+
+export function isForkLaunch(tool: string, input: unknown): boolean {
+  if (!LAUNCH_TOOLS.has(tool) || input === null || typeof input !== "object") return false;
+  return (input as { subagent_type?: unknown }).subagent_type === "fork";
+}
+
+/** The event a gated scope's let-through fork launch adds to its decision's (src/engine/session/decide.ts). */
+export function forkLaunchEvents(
+  key: ScopeKey,
+  call: { tool: string; input: unknown; toolUseId?: string },
+  gated: boolean,
+  decision: string,
+): SessionEvent[] {
+  if (!gated || decision !== "passed" || call.toolUseId === undefined || !isForkLaunch(call.tool, call.input)) return [];
+  return [{ kind: "fork_launched", scope: key, toolUseId: call.toolUseId }];
+}
+
+/** The launching scope's gate and step, kept for its fork under the call's id. */
+export function recordFork(session: SessionDraft, scope: ScopeState, key: ScopeKey, toolUseId: string): void {
+  const source = effectiveGate(session, scope, { kind: key === "main" ? "main" : "agent" });
+  if (!source) return;
+  const forks = { ...session.forks, [toolUseId]: { source, step: scope.step } };
+  const ids = Object.keys(forks);
+  for (const old of ids.slice(0, Math.max(0, ids.length - FORKS_LIMIT))) delete forks[old];
+  session.forks = forks;
+}
+
+/**
+ * The launch a fork joins: the one its `.meta.json` names, taken (it has one
+ * fork); none when that call was not a gated launch. With no name (the file
+ * could not be read) the oldest gated launch still waiting, left for its own
+ * fork too: fail closed.
+ */
+export function joinFork(session: SessionDraft, scope: ScopeDraft, toolUseId: string | undefined): void {
+  const forks = session.forks ?? {};
+  const id = toolUseId ?? Object.keys(forks)[0];
+  const launch = id !== undefined && Object.hasOwn(forks, id) ? forks[id] : undefined;
+  scope.forkOf = launch ? id! : "";
+  if (!launch) return;
+  if (toolUseId !== undefined) {
+    const { [toolUseId]: _taken, ...rest } = forks;
+    if (Object.keys(rest).length > 0) session.forks = rest;
+    else delete session.forks;
+  }
+  inherit(scope, launch.source, launch.step);
+}
+
+function inherit(scope: ScopeDraft, source: GateSource, step: number): void {
+  if (!scope.sources.some((s) => s.file === source.file)) scope.sources = [...scope.sources, source];
+  scope.step = Math.max(scope.step, step);
+}
+
+/** Whether a scope of this agent type still has to be matched to its launch. */
+export function awaitsJoin(scope: ScopeState | undefined, agentType: string | undefined): boolean {
+  return agentType === "fork" && scope?.forkOf === undefined;
+}
