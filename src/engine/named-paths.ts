@@ -1,6 +1,7 @@
 // The paths a tool call's input names, whatever the tool (SPEC §6): protected
 // places are judged by target, not by tool name. Pure: an input in, strings out.
 import { isNeutralTool, isReadOnlyTool, JOB_OUTPUT_TOOLS, WRITING_TOOL_PATH_KEYS } from "./tools.js";
+import { normalizePath } from "./redundancy.js";
 
 /** A string of a call's input that may name a path, and the field it was found in (`destination`, `edits[0].path`, `key of files`). */
 export interface NamedPath {
@@ -85,13 +86,7 @@ export function absolutePath(value: string, cwd: string | undefined, home: strin
     if (!cwd) return undefined;
     path = `${cwd}/${path}`;
   }
-  const parts: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") parts.pop();
-    else parts.push(part);
-  }
-  return `/${parts.join("/")}`;
+  return normalizePath(path) ?? undefined;
 }
 
 function decoded(path: string): string {
