@@ -37,7 +37,6 @@ describe("an ungated Skill call in a project with many large skill frontmatters"
     const { cwd, home } = floodedProject();
     const calls = { skill: id("rt_flood_skill"), bash: id("rt_flood_bash") };
     const stamps: number[] = [];
-    const t0 = Date.now();
     const run = await gateRun({
       prompt: "do the target thing",
       cwd,
@@ -52,23 +51,13 @@ describe("an ungated Skill call in a project with many large skill frontmatters"
       ],
     });
     try {
+      // Past its hook's timeout Claude Code would refuse the call (onFailure: block): answered in time means refused nothing.
+      // The lookup's bound itself is tested without a clock (test/skills/locate-bounds.test.ts).
       const denied = run.result?.permission_denials.map((d) => d.tool_use_id) ?? [];
-      console.log(
-        "first request after ms",
-        stamps[0]! - t0,
-        "skill call took ms",
-        stamps[1]! - stamps[0]!,
-        "bash call took ms",
-        stamps[2]! - stamps[1]!,
-        "denied",
-        denied,
-      );
-      for (const req of run.model.mainRequests())
-        for (const r of lastToolResults(req)) console.log("RESULT", r.tool_use_id, r.is_error, r.text.slice(0, 300));
       expect(denied).toEqual([]);
+      for (const req of run.model.mainRequests()) for (const r of lastToolResults(req)) expect(r.is_error, r.text).not.toBe(true);
       expect(ran(join(marks, "bash-ran"))).toBe(true);
-      // An ungated call costs the plugin tens of milliseconds (README, "What it costs you"); allow a generous 3 s.
-      expect(stamps[1]! - stamps[0]!).toBeLessThan(3000);
+      expect(stamps).toHaveLength(3);
     } finally {
       run.cleanup();
     }
