@@ -27,7 +27,8 @@ import { settingsOf, type HookSettings } from "./settings.js";
 import { logSwitches } from "./switches.js";
 import { openOrTrouble } from "./transcript.js";
 import { waitsInVain } from "./no-transcript.js";
-import { skillActsAs, skillGateSource, skillVerdict, skillWillLoad } from "./skill-call.js";
+import { skillGateSource, skillVerdict, skillWillLoad } from "./skill-call.js";
+import { actsAsOf } from "../skills/classify.js";
 import type { ActsAs } from "../engine/tools.js";
 import type { Later } from "../state/store.js";
 
@@ -248,7 +249,7 @@ async function governingFor(session: SessionState, call: CallAtHand): Promise<Go
   // Every Skill call is judged: one whose skill registers hooks is remembered even where nothing is gated.
   const verdict = input.tool_name === "Skill" ? await skillVerdict(input, ctx, session.promptAt) : undefined;
   // Where a budget binds, a Skill call counts for what its skill does in every scope: past a spent budget it is refused like the call it acts as (SPEC §12).
-  const actsAs = verdict && (gated || budgetsBind(session, ref, call.user)) ? skillActsAs(verdict) : undefined;
+  const actsAs = verdict && (gated || budgetsBind(session, ref, call.user)) ? actsAsOf(verdict) : undefined;
   const judged = { ...(actsAs ? { actsAs } : {}), ...(verdict?.hooksFrom !== undefined ? { hooks: verdict.hooksFrom } : {}) };
   if (call.waited) return { governing: call.waited, ...judged };
   const governing: GoverningText = readsOwnLine(session, call, actsAs)
@@ -377,7 +378,6 @@ function budgetsBind(session: SessionState, ref: ScopeRef, user: HookSettings): 
   return hasBudget(user.budgets) || hasSessionBudget(user.session) || hasBudget(frontmatterBudgetsOf(session, ref.key));
 }
 
-/** A planning tool's call (a Skill call is judged by its skill instead): it needs no report and waits for nothing. */
 /** Under the gate, a call reads its own line for its report: a Skill call acting as more than text, any other call but planning (and planning at the step limit). */
 function readsOwnLine(session: SessionState, { input, ref }: CallAtHand, actsAs: ActsAs | undefined): boolean {
   if (gateOf(session, ref.key) === undefined) return false;
@@ -395,6 +395,7 @@ function atStepLimit(session: SessionState, ref: ScopeRef): boolean {
   return gate !== undefined && scopeAt(session, ref.key).step >= gate.config.maxSteps;
 }
 
+/** A planning tool's call (a Skill call is judged by its skill instead): it needs no report. */
 function isPlanning(input: PreToolUseInput): boolean {
   return isNeutralTool(input.tool_name) && input.tool_name !== "Skill";
 }
@@ -404,7 +405,7 @@ function isPlanning(input: PreToolUseInput): boolean {
  * one, planning calls are capped, src/engine/gate-budgets.ts): the user set a
  * budget, or the scope, as last stored, is gated (its steps), may be gated
  * by a skill loaded since, or is bound by its task's frontmatter budgets. Elsewhere it is answered at once, as before.
- * It waits for its own line only where a spend budget binds (waitsForLine).
+ * It waits for its own line only where a spend budget binds, or a gated scope is at its step limit (waitsForLine).
  */
 function mayWindDown(input: PreToolUseInput, ctx: HookContext): boolean {
   try {

@@ -7,10 +7,9 @@
  * a gated model cannot run commands or start agents through a skill without
  * one. An ungated scope is never refused for it.
  */
-import type { ActsAs } from "../engine/tools.js";
 import type { GateDecision } from "../engine/gate.js";
 import type { SessionEvent } from "../engine/session/events.js";
-import { actsAsOf, classifySkillCall, type SkillVerdict } from "../skills/classify.js";
+import { classifySkillCall, type SkillVerdict } from "../skills/classify.js";
 import type { HookContext } from "./context.js";
 import { PLUGIN_NAME } from "./context.js";
 import type { PreToolUseInput } from "./input.js";
@@ -37,9 +36,10 @@ export function judgeSkillFromEnv(env: HookContext["env"]): NonNullable<HookCont
 /**
  * The opt-in of the skill a Skill call (or a typed `/name`) will load, when it
  * gates: of several files Claude Code could load for the name, the first that
- * opts in (as for an agent type defined twice). It only tells the model its
- * numbers before its first gated call; the gate itself still learns the skill
- * from the transcript's "Base directory" line.
+ * opts in (as for an agent type defined twice). The model is told its numbers
+ * before its first gated call, and the call keeps it until its result, which
+ * loads it (skillWillLoad); a slash command's skill still comes from its
+ * "Base directory" line.
  */
 export async function skillGateSource(toolInput: unknown, cwd: string | undefined, ctx: HookContext): Promise<GateSource | undefined> {
   const skill = toolInput !== null && typeof toolInput === "object" ? (toolInput as Record<string, unknown>).skill : undefined;
@@ -56,11 +56,6 @@ export async function skillGateSource(toolInput: unknown, cwd: string | undefine
 export async function skillVerdict(input: PreToolUseInput, ctx: HookContext, since: number | undefined): Promise<SkillVerdict> {
   const judge = ctx.judgeSkill ?? judgeSkillFromEnv(ctx.env);
   return judge(input.tool_input, input.cwd, since);
-}
-
-/** How a Skill call counts in a gated scope: what it acts as, or undefined when its skill only loads text. */
-export function skillActsAs(verdict: SkillVerdict): ActsAs | undefined {
-  return actsAsOf(verdict);
 }
 
 /**
