@@ -9,7 +9,9 @@ import {
   type Budgets,
 } from "./budget.js";
 import { FAILED_STOPS_PAST_BUDGET, PLANNING_CALLS_PAST_BUDGET } from "./defaults.js";
-import type { GateBudget, GateDecision, GateInput } from "./gate.js";
+import { refused, type GateBudget, type GateDecision, type GateInput } from "./gate-input.js";
+
+export type { WindDown } from "./gate-input.js";
 import { checkSessionBudgets } from "./session-budget.js";
 import { isNeutralTool, stopsWork } from "./tools.js";
 
@@ -28,7 +30,7 @@ export function budgetsInForce(input: { budget?: Pick<GateBudget, "user" | "gate
   return tightestBudgets(input.budget.user, input.budget.gate);
 }
 
-const refusal = (over: BudgetRefusal): GateDecision => ({ decision: "refused", rule: over.rule, reason: over.reason });
+const refusal = (over: BudgetRefusal): GateDecision => refused(over.rule, over.reason);
 
 /** The first budget spent that binds the scope, every call alike: the task's spend, the session's and the window's, a subagent started past the agent limit, and a gated task's steps. */
 export function spentBudget(input: GateInput): BudgetRefusal | undefined {
@@ -57,23 +59,12 @@ export function checkBudgets(input: GateInput): GateDecision | undefined {
   const budget = input.budget;
   if (!budget) return undefined;
   if (budget.userProblem && input.gated)
-    return {
-      decision: "refused",
-      rule: "budget_invalid",
-      reason: `No budget can be enforced while a setting is invalid: ${budget.userProblem}`,
-    };
+    return refused("budget_invalid", `No budget can be enforced while a setting is invalid: ${budget.userProblem}`);
   const launches = input.actsAs ? input.actsAs.action === "delegate" : undefined;
   const over =
     spendSpent(input) ??
     checkAgentLimit(input.tool, budget.launched, budgetsInForce(input), launches, budgetNames(budget.user, budget.gate));
   return over ? refusal(over) : undefined;
-}
-
-/** The wind-down calls let through since a budget was spent, this task and scope (src/engine/session/decide.ts). */
-export interface WindDown {
-  /** This call's digest (src/engine/redundancy.ts callDigest). */
-  digest: string;
-  earlier: ReadonlyArray<{ tool: string; digest: string; failed?: boolean }>;
 }
 
 /** Which wind-down call this is: a planning tool, one that stops work, or neither (a Skill call that acts as more is neither). */
