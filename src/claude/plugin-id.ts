@@ -11,8 +11,18 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
-import type { PluginRef } from "../optin/user-config.js";
 import { configDir, type Env } from "./places.js";
+
+/** Where the plugin is, as the fix in a message needs it (pluginRefOf finds it). */
+export interface PluginRef {
+  /** `utility@<marketplace>`, `utility@inline` under `--plugin-dir`. */
+  id: string;
+  inline: boolean;
+  /** The plugin's folder (for `--plugin-dir`). */
+  root?: string;
+  /** The user's settings file, as the user would type it (`~/.claude/settings.json`). */
+  settingsFile: string;
+}
 
 const PLUGIN = "utility";
 export const INLINE_ID = `${PLUGIN}@inline`;

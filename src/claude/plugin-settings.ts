@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { optionEnvName } from "../optin/user-config.js";
+import { optionEnvName } from "./option-env.js";
 import { configDir, type Env } from "./places.js";
 
 export function pluginOptionsEnv(env: Env, pluginId: string): Record<string, string> {

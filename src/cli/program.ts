@@ -6,7 +6,8 @@
  */
 import { Command, CommanderError } from "commander";
 import packageJson from "../../package.json" with { type: "json" };
-import { COMMANDS, type CommandSpec } from "./commands.js";
+import type { CommandSpec } from "./command-spec.js";
+import { COMMANDS } from "./commands.js";
 import { runCommand } from "./commands/command.js";
 import { EXIT, UsageError, type CliIo } from "./io.js";
 

@@ -85,3 +85,6 @@ export const MAX_REPORT_TEXT_CHARS = 64 * 1024;
  * for several seconds, and a deadline that cuts them off would lose steps.
  */
 export const PRE_TOOL_USE_DEADLINE_MS = 8000;
+
+/** SPEC §8: how long step logs and state files are kept when `log_retention_days` / `log_max_mb` are not set. */
+export const RETENTION_DEFAULTS = { maxAgeDays: 30, maxMb: 100 } as const;

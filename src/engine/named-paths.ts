@@ -55,10 +55,16 @@ function everyString(input: unknown): NamedPaths {
   return { ok: true, paths };
 }
 
+/** A string, and each word of it that reads as a path. */
+function keepString(value: string, field: string, paths: NamedPath[]): void {
+  if (value !== "") paths.push({ field, value });
+  for (const word of pathWords(value)) paths.push({ field, value: word });
+}
+
 /** One value: a string is kept; a container's keys are kept and its values walked next. A problem when it nests too deep. */
 function walkOne({ value, field, depth }: Walked, paths: NamedPath[], stack: Walked[]): string | undefined {
   if (typeof value === "string") {
-    if (value !== "") paths.push({ field: field || "input", value });
+    keepString(value, field || "input", paths);
     return undefined;
   }
   if (value === null || typeof value !== "object") return undefined;
@@ -69,6 +75,27 @@ function walkOne({ value, field, depth }: Walked, paths: NamedPath[], stack: Wal
     stack.push({ value: child, field: fieldOf(field, key), depth: depth + 1 });
   }
   return undefined;
+}
+
+/** Config files Claude Code finds by name wherever they are: a word naming one is a path even without a folder part. */
+const CONFIG_NAMES = /^(\.claude|\.mcp\.json|\.claude\.json)(\/|$)/i;
+
+/** Text that reads as a shell command: a redirection, a pipe, a list, a substitution. */
+const SHELLISH = /[>|;`]|&&|\$\(/;
+
+/**
+ * The words of a string with more than one (a shell command an MCP tool runs,
+ * `cat > .claude/settings.local.json`) that read as paths: a folder part or a
+ * leading `~`; in text that reads as a shell command, a configuration file's
+ * bare name too (prose that mentions `.claude` is no path). Quotes are taken off.
+ */
+function pathWords(value: string): string[] {
+  if (!/\s/.test(value)) return [];
+  const shell = SHELLISH.test(value);
+  return value
+    .split(/[\s;|&<>()`]+/)
+    .map((w) => w.replace(/^["']+|["']+$/g, ""))
+    .filter((w) => w !== "" && w !== value && (w.includes("/") || w.startsWith("~") || (shell && CONFIG_NAMES.test(w))));
 }
 
 /**

@@ -8,7 +8,7 @@
 // spent after that call (the model's closing answer still costs something).
 // An agent budget refuses the launches past it: the subagents it would have
 // kept from starting are those past it in the task's order.
-import { grouped } from "./labels.js";
+import { grouped, type TaskWhere } from "./labels.js";
 import type { Percentiles } from "./percentiles.js";
 import type { TaskRow } from "./tasks.js";
 
@@ -18,15 +18,6 @@ export type BudgetSetting = (typeof BUDGET_SETTINGS)[number];
 
 /** The headroom over the 99th percentile a suggested budget leaves. */
 export const HEADROOM = 1.5;
-
-/** Where a task is, to show it. */
-export interface TaskWhere {
-  session: string;
-  project?: string;
-  task: number;
-  prompt?: string;
-  startedAt?: string;
-}
 
 export interface StoppedTask extends TaskWhere {
   /** What the task spent in all (tokens, dollars). */

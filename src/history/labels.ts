@@ -1,7 +1,15 @@
 // Words and numbers a person reads in a history: which task, which subagent,
 // how much. Pure; shared by the text and the HTML page.
-import type { TaskWhere } from "./budgets.js";
 import type { SubagentRow } from "./tasks.js";
+
+/** Where a task is, to show it. */
+export interface TaskWhere {
+  session: string;
+  project?: string;
+  task: number;
+  prompt?: string;
+  startedAt?: string;
+}
 
 /** A session id as shown: its first 8 characters (a uuid's first group). */
 export function shortSession(session: string): string {

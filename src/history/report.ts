@@ -6,16 +6,8 @@
 import { estimateCostUsd, type PriceTable } from "../engine/prices.js";
 import { addSpend, totalTokens, zeroSpend, type Spend, type TokenCounts } from "../engine/spend.js";
 import type { EventsReplay } from "../replay/core.js";
-import {
-  BUDGET_SETTINGS,
-  suggestBudgets,
-  whatIf,
-  whereOf,
-  type BudgetEffect,
-  type BudgetSetting,
-  type Suggestions,
-  type TaskWhere,
-} from "./budgets.js";
+import { BUDGET_SETTINGS, suggestBudgets, whatIf, whereOf, type BudgetEffect, type BudgetSetting, type Suggestions } from "./budgets.js";
+import type { TaskWhere } from "./labels.js";
 import { percentilesOf, type Percentiles } from "./percentiles.js";
 import { identicalTasksOf, tasksOfSession, type SessionPlace, type SubagentRow, type TaskRow } from "./tasks.js";
 

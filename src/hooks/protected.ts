@@ -2,7 +2,7 @@ import { readlinkSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { absolutePath, namedPaths } from "../engine/named-paths.js";
-import { hookCommands, hookFiles } from "../engine/hook-commands.js";
+import { hookCommands, hookFiles, mcpServerCommands } from "../engine/hook-commands.js";
 import { readSmallText } from "../claude/files.js";
 import { guardedReason, namedTargetReason, type GuardedPlaces } from "../engine/protected.js";
 import type { PreToolUseInput } from "./input.js";
@@ -67,19 +67,26 @@ function placesOf(input: PreToolUseInput, ref: ScopeRef, dataDir: string, env: R
 }
 
 /**
- * The files the command hooks of the settings in effect name (the project's,
- * its local ones, the user's, the managed ones): a script kept outside
- * `.claude/` that a hook runs is configuration too (src/engine/hook-commands.ts).
+ * The files that the commands Claude Code runs by itself name: the command
+ * hooks and status line of the settings in effect (the project's, its local
+ * ones, the user's, the managed ones) and the MCP servers it starts (the
+ * project's `.mcp.json`, the user's `~/.claude.json`). A script kept outside
+ * `.claude/` that one of them runs is configuration too
+ * (src/engine/hook-commands.ts).
  */
 function scriptsHooksRun(input: PreToolUseInput, userConfig: string, home: string, env: Record<string, string | undefined>): string[] {
   const projectDir = resolve(env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd());
-  const files = [
+  const settings = [
     ...basesOf(input, env).flatMap((base) => [join(base, ".claude", "settings.json"), join(base, ".claude", "settings.local.json")]),
     join(userConfig, "settings.json"),
     "/etc/claude-code/managed-settings.json",
   ];
+  const servers = [...basesOf(input, env).map((base) => join(base, ".mcp.json")), join(home, ".claude.json")];
   const places = { projectDir, home, ...(env.CLAUDE_PLUGIN_ROOT ? { pluginRoot: env.CLAUDE_PLUGIN_ROOT } : {}) };
-  return files.flatMap((file) => hookFiles(hookCommands(settingsAt(file)), places));
+  return [
+    ...settings.flatMap((file) => hookFiles(hookCommands(settingsAt(file)), places)),
+    ...servers.flatMap((file) => hookFiles(mcpServerCommands(settingsAt(file)), places)),
+  ];
 }
 
 /** A settings file's object, or undefined when it is missing, too large or no JSON. */

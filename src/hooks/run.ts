@@ -64,10 +64,17 @@ function errorText(error: unknown): string {
   return code ?? errorLine(error);
 }
 
-/** One line in the data folder's error log; a folder that cannot take it is left alone (stderr says enough). */
+/** One line in the data folder's error log, naming the process that wrote it (a hook server answers many calls); a folder that cannot take it is left alone (stderr says enough). */
 export function recordError(dir: string, event: string, message: string): void {
   try {
-    appendJsonLine(errorLogPath(dir), { v: 1, time: new Date().toISOString(), event, decision: "error", reason: message });
+    appendJsonLine(errorLogPath(dir), {
+      v: 1,
+      time: new Date().toISOString(),
+      pid: process.pid,
+      event,
+      decision: "error",
+      reason: message,
+    });
   } catch {
     // the data folder itself is unusable: stderr already says what went wrong
   }

@@ -1,4 +1,4 @@
-import { sessionStart as checkServer, type SentinelProbe } from "../server/sentinel.js";
+import { sessionStart as checkServer, type SentinelProbe } from "./server-check.js";
 import type { HookContext } from "./context.js";
 import type { SessionStartInput } from "./input.js";
 import { refreshLauncher } from "./launcher.js";
@@ -11,7 +11,7 @@ import { freshSession } from "./session-io.js";
 /**
  * SessionStart (a command hook, once per session): the `utility` launcher in
  * the data folder follows the plugin version now running (./launcher.ts), and
- * the hook server's check (src/server/sentinel.ts) says whether every tool
+ * the hook server's check (src/hooks/server-check.ts) says whether every tool
  * call would be refused. A launcher that cannot be written costs nothing
  * else: one line for the error log.
  */

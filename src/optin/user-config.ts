@@ -40,6 +40,9 @@ import {
   SessionBudgetsSchema,
   type SessionBudgets,
 } from "../engine/session-budget.js";
+import { RETENTION_DEFAULTS } from "../engine/defaults.js";
+import { exampleOf, optionEnvName, PRICES_EXAMPLE } from "./options.js";
+import type { PluginRef } from "../claude/plugin-id.js";
 import { describeValue } from "./schema.js";
 
 /** The manifest's userConfig option for each budget key (the frontmatter name without `utility_`). */
@@ -57,35 +60,11 @@ export const USER_GUARD_OPTIONS: Record<GuardKey, string> = {
 /** The option that overrides the price table, as one line of JSON. */
 export const PRICES_OPTION = "prices";
 
-/** How long the step logs and state files are kept (SPEC §8): their options, and the defaults when they are not set. */
+/** How long the step logs and state files are kept (SPEC §8): their options (the defaults are RETENTION_DEFAULTS). */
 export const RETENTION_OPTIONS = { maxAgeDays: "log_retention_days", maxMb: "log_max_mb" } as const;
-export const RETENTION_DEFAULTS = { maxAgeDays: 30, maxMb: 100 } as const;
 export type Retention = { maxAgeDays: number; maxMb: number };
 
-export const PRICES_EXAMPLE = '{"opus":{"input":5,"output":25,"cacheCreation":10,"cacheRead":0.5}}';
 export const PRICES_EXPECTED = `one line of JSON mapping opus, sonnet or haiku to any of input, output, cacheCreation, cacheRead in US dollars per million tokens, such as ${PRICES_EXAMPLE}`;
-
-/** A valid value of each option, for the command a message tells the user to run. */
-const EXAMPLES: Record<string, string> = {
-  token_budget: "200000",
-  cost_budget_usd: "0.5",
-  max_agents: "3",
-  step_cost: "computed",
-  session_token_budget: "2000000",
-  session_cost_budget_usd: "5",
-  window_cost_budget_usd: "20",
-  window_hours: "5",
-  stuck_after: "3",
-  confirm_above_uncertainty: "0.7",
-  prices: PRICES_EXAMPLE,
-  log_retention_days: String(RETENTION_DEFAULTS.maxAgeDays),
-  log_max_mb: String(RETENTION_DEFAULTS.maxMb),
-};
-
-/** The environment variable Claude Code sets for an option (non-alphanumerics become `_`, then upper case). */
-export function optionEnvName(option: string): string {
-  return `CLAUDE_PLUGIN_OPTION_${option.replace(/[^A-Za-z0-9_]/g, "_").toUpperCase()}`;
-}
 
 export interface UserConfigProblem {
   /** The option as the user sets it, and the variable it arrived in. */
@@ -108,17 +87,6 @@ export interface UserConfig {
   retention?: Partial<Retention>;
   /** Empty when every option that is set is valid. An invalid option is left out of the rest. */
   problems: UserConfigProblem[];
-}
-
-/** Where the plugin is, as the fix in a message needs it (src/claude/plugin-id.ts finds it). */
-export interface PluginRef {
-  /** `utility@<marketplace>`, `utility@inline` under `--plugin-dir`. */
-  id: string;
-  inline: boolean;
-  /** The plugin's folder (for `--plugin-dir`). */
-  root?: string;
-  /** The user's settings file, as the user would type it (`~/.claude/settings.json`). */
-  settingsFile: string;
 }
 
 function problemOf(option: string, found: string, expected: string, enforcement = true): UserConfigProblem {
@@ -263,7 +231,7 @@ export function retentionOf(config: UserConfig): Retention {
  * an edit of the user's settings file.
  */
 export function settingsFix(plugin: PluginRef, option: string): string {
-  const value = JSON.stringify({ [option]: EXAMPLES[option] ?? "…" });
+  const value = JSON.stringify({ [option]: exampleOf(option) ?? "…" });
   const configure = plugin.inline
     ? `claude --plugin-dir ${plugin.root ?? "<plugin folder>"} plugin configure ${plugin.id} --values-stdin`
     : `claude plugin configure ${plugin.id} --values-stdin`;

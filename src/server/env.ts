@@ -8,34 +8,20 @@
  * is not set as absent, its default included; so here an empty value and a
  * value equal to the default are dropped.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { optionEnvName } from "../optin/user-config.js";
+import { optionEnvName, USER_OPTIONS } from "../optin/options.js";
 
 type Env = Record<string, string | undefined>;
 
-/** Each option's manifest default, by its environment variable. */
-function optionDefaults(pluginRoot: string | undefined): Map<string, string> {
-  const defaults = new Map<string, string>();
-  if (!pluginRoot) return defaults;
-  try {
-    const manifest = JSON.parse(readFileSync(join(pluginRoot, ".claude-plugin", "plugin.json"), "utf8")) as {
-      userConfig?: Record<string, { default?: unknown }>;
-    };
-    for (const [key, option] of Object.entries(manifest.userConfig ?? {}))
-      if (option.default !== undefined) defaults.set(optionEnvName(key), String(option.default));
-  } catch {
-    // no manifest: no defaults to drop
-  }
-  return defaults;
-}
+/** Each option's manifest default, by its environment variable (the manifest is generated from USER_OPTIONS). */
+const OPTION_DEFAULTS = new Map(
+  USER_OPTIONS.filter((o) => o.default !== undefined).map((o) => [optionEnvName(o.option), String(o.default)]),
+);
 
 export function serverEnv(env: Env, parentPid: number): Env {
   const out: Env = { ...env, CLAUDE_PID: env.CLAUDE_PID || String(parentPid) };
-  const defaults = optionDefaults(env.CLAUDE_PLUGIN_ROOT);
   for (const [name, value] of Object.entries(out)) {
     if (!name.startsWith("CLAUDE_PLUGIN_OPTION_")) continue;
-    if (value === undefined || value.trim() === "" || defaults.get(name) === value) delete out[name];
+    if (value === undefined || value.trim() === "" || OPTION_DEFAULTS.get(name) === value) delete out[name];
   }
   return out;
 }

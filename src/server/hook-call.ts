@@ -5,40 +5,18 @@
  * entry, each `${field}` filled from the hook input: a string as it is, an
  * object or array as JSON, a boolean as "true"/"false", and an absent field
  * as "" (docs/claude-code-facts.md). There is no way to send the whole hook
- * input, so each event's fields are listed here, once: the plugin's
- * hooks.json must carry exactly these templates (a test compares them), and
- * `hookInputOf` turns the strings back into the hook input the route's schema
- * checks.
+ * input, so each event's fields are declared with the event
+ * (src/hooks/events.ts, which generates hooks.json), and `hookInputOf` turns
+ * the strings back into the hook input the event's schema checks.
  */
-import type { HookEvent } from "../hooks/routes/index.js";
+import { HOOK_EVENT_NAMES, servedWiring, type ServedEvent } from "../hooks/events.js";
 import type { HookAnswer } from "../hooks/run.js";
 
-const COMMON = ["hook_event_name", "session_id", "transcript_path", "cwd", "prompt_id", "permission_mode", "agent_id", "agent_type"];
-
-/** The events the server answers, the MCP tool each calls, and the hook input fields it needs. */
-export const SERVED = {
-  PreToolUse: { tool: "pre_tool_use", fields: [...COMMON, "tool_name", "tool_input", "tool_use_id"] },
-  UserPromptSubmit: { tool: "user_prompt_submit", fields: [...COMMON, "prompt"] },
-  UserPromptExpansion: {
-    tool: "user_prompt_expansion",
-    fields: [...COMMON, "expansion_type", "command_name", "command_args", "command_source", "prompt"],
-  },
-  SubagentStart: { tool: "subagent_start", fields: COMMON },
-  Stop: { tool: "stop", fields: [...COMMON, "stop_hook_active", "last_assistant_message"] },
-  SubagentStop: { tool: "subagent_stop", fields: [...COMMON, "stop_hook_active", "last_assistant_message", "agent_transcript_path"] },
-  PreCompact: { tool: "pre_compact", fields: [...COMMON, "trigger"] },
-} as const satisfies Partial<Record<HookEvent, { tool: string; fields: readonly string[] }>>;
-
-export type ServedEvent = keyof typeof SERVED;
+export type { ServedEvent } from "../hooks/events.js";
 
 /** The event a tool name answers, if the server serves one by that name. */
 export function eventOfTool(tool: string): ServedEvent | undefined {
-  return (Object.keys(SERVED) as ServedEvent[]).find((event) => SERVED[event].tool === tool);
-}
-
-/** The `input` object of an event's hooks.json entry: every field as a `${field}` template. */
-export function inputTemplate(event: ServedEvent): Record<string, string> {
-  return Object.fromEntries(SERVED[event].fields.map((f) => [f, `\${${f}}`]));
+  return HOOK_EVENT_NAMES.find((event) => servedWiring(event)?.tool === tool) as ServedEvent | undefined;
 }
 
 /** Fields whose value is an object Claude Code sent as JSON. */

@@ -9,7 +9,7 @@ import { errorLine } from "../state/file-error.js";
 import { dataDir } from "../state/paths.js";
 import { recordError } from "../hooks/run.js";
 import { serverEnv } from "./env.js";
-import { pruneMarkers, writeMarker } from "./marker.js";
+import { pruneMarkers, writeMarker } from "../state/server-marker.js";
 import { answerLine, LineSplitter } from "./protocol.js";
 import { hookServer, type HookServer } from "./serve.js";
 import { warmUp } from "./warm-up.js";

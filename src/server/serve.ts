@@ -1,6 +1,6 @@
 /**
  * The warm hook server's work: each `tools/call` from an `mcp_tool` hook is
- * answered by the same route (schema and handler) a command hook runs, with a
+ * answered by its event's schema and handler (src/hooks/events.ts), with a
  * context made for that call. Calls are answered one at a time, in arrival
  * order: the handlers wait synchronously (for the transcript, for the state
  * lock), so two at once in one process would only wait on each other, and
@@ -11,7 +11,7 @@ import { dataDir } from "../state/paths.js";
 import { DEFAULT_LOCK, FileStateStore, type LockOptions } from "../state/store.js";
 import { hrNow, lockWithin, processContext } from "../hooks/context.js";
 import type { Deadline } from "../hooks/deadline.js";
-import { HOOK_ROUTES, type HookRoute } from "../hooks/routes/index.js";
+import { eventSpec } from "../hooks/events.js";
 import { answerHook, recordError, validateHookInput } from "../hooks/run.js";
 import { eventOfTool, hookInputOf, toolResultOf } from "./hook-call.js";
 import { userSettings, type HookSettings } from "../hooks/settings.js";
@@ -70,9 +70,9 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
     const ctx = processContext(env, arrived, { store, later, settings, ...(sha256 ? { sha256 } : {}) });
     current = ctx.deadline;
     try {
-      const route = HOOK_ROUTES[event] as HookRoute<unknown>;
-      const input = validateHookInput({ ...hookInputOf(args), hook_event_name: event }, route.schema);
-      const answered = await answerHook(event, route.handler, input, ctx);
+      const { schema, handler } = eventSpec(event);
+      const input = validateHookInput({ ...hookInputOf(args), hook_event_name: event }, schema);
+      const answered = await answerHook(event, handler, input, ctx);
       // What a command hook would print on stderr, where nobody reads it by default: the error log keeps it.
       if (answered.trouble) recordError(ctx.dataDir, event, answered.trouble);
       return toolResultOf(answered);

@@ -1,4 +1,4 @@
 // The hook server's entry point (dist/server.js): the server itself lives in the shared runtime bundle.
-import { serve } from "../runtime.js";
+import { serve } from "./runtime.js";
 
 serve();

@@ -13,7 +13,7 @@
 import { appendFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SERVED } from "./hook-call.js";
+import { HOOK_EVENTS } from "../hooks/events.js";
 import { answerLine } from "./protocol.js";
 import { hookServer } from "./serve.js";
 import { processAlive } from "../state/process-alive.js";
@@ -126,7 +126,7 @@ function callArguments(session: { id: string; transcript: string }, cwd: string,
     tool_input: JSON.stringify({ file_path: join(cwd, `file-${n % 5}.txt`) }),
     tool_use_id: id,
   };
-  return Object.fromEntries(SERVED.PreToolUse.fields.map((field) => [field, values[field] ?? ""]));
+  return Object.fromEntries(HOOK_EVENTS.PreToolUse.wiring.fields.map((field) => [field, values[field] ?? ""]));
 }
 
 /** Starts the warm-up; it runs in the background, a call per turn of the event loop. */
@@ -171,7 +171,7 @@ export function warmUp(options: WarmUp): void {
       jsonrpc: "2.0",
       id: n,
       method: "tools/call",
-      params: { name: SERVED.PreToolUse.tool, arguments: callArguments(session, folder, n, id) },
+      params: { name: HOOK_EVENTS.PreToolUse.wiring.tool, arguments: callArguments(session, folder, n, id) },
     };
     JSON.stringify(await answerLine(JSON.stringify(request), WARM_UP_INFO, (call) => server.callTool(call)));
     server.settle();

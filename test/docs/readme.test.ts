@@ -1,16 +1,14 @@
 // The README is for users first (SPEC §9): short, install near the top, the
-// two set-up commands kept, every setting it lists one the manifest declares,
+// two set-up commands kept, every setting it lists one src/optin/options.ts declares,
 // and every file it links to present.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { USER_OPTIONS } from "../../src/optin/options.js";
 import { ROOT } from "../support/paths.js";
 
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
 const lines = readme.split("\n");
-const manifest = JSON.parse(readFileSync(join(ROOT, "plugin", ".claude-plugin", "plugin.json"), "utf8")) as {
-  userConfig: Record<string, unknown>;
-};
 
 const lineOf = (pattern: RegExp) => lines.findIndex((l) => pattern.test(l)) + 1;
 
@@ -28,7 +26,7 @@ describe("the README", () => {
     expect(lineOf(/^npm test$/)).toBeLessThanOrEqual(45);
   });
 
-  it("lists every user setting the manifest declares, and no other", () => {
+  it("lists every user setting (src/optin/options.ts, which generates the manifest's), and no other", () => {
     const table = readme.slice(readme.indexOf("## Budgets and runaway insurance"), readme.indexOf("## Settings"));
     const named = new Set(
       table
@@ -36,7 +34,7 @@ describe("the README", () => {
         .filter((l) => l.startsWith("| `"))
         .flatMap((l) => [...l.split("|")[1]!.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!)),
     );
-    expect([...named].sort()).toEqual(Object.keys(manifest.userConfig).sort());
+    expect([...named].sort()).toEqual(USER_OPTIONS.map((o) => o.option).sort());
   });
 
   it("links only to files that exist", () => {

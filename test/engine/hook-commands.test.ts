@@ -1,6 +1,6 @@
 // The files Claude Code's command hooks run, from a settings object (src/engine/hook-commands.ts).
 import { describe, expect, it } from "vitest";
-import { hookCommands, hookFiles, MAX_HOOK_COMMANDS } from "../../src/engine/hook-commands.js";
+import { hookCommands, hookFiles, MAX_HOOK_COMMANDS, mcpServerCommands } from "../../src/engine/hook-commands.js";
 
 const places = { projectDir: "/p", home: "/h", pluginRoot: "/plug" };
 const settings = (...hooks: unknown[]) => ({ hooks: { PreToolUse: [{ matcher: "Bash", hooks }] } });
@@ -52,5 +52,50 @@ describe("hookFiles", () => {
 
   it("plain words, options and addresses are no files", () => {
     expect(hookFiles([["echo hello --flag=1 && true"], ["curl https://example.test/x"]], places)).toEqual([]);
+  });
+
+  // Issue 31, second red-team pass: forms of a hook command that named a script the guard did not find, or that
+  // guarded the whole project.
+  it("a `cd` moves where the words after it are read from, across && (the shell keeps its folder)", () => {
+    expect(hookFiles([["cd tools && sh pre-bash.sh"]], places)).toEqual(["/p/tools/pre-bash.sh"]);
+    expect(hookFiles([['cd "$CLAUDE_PROJECT_DIR/x" ; ./run.sh']], places)).toEqual(["/p/x/run.sh"]);
+  });
+
+  it("$HOME and ${HOME} are the home folder; a word holding another variable cannot be read and is left", () => {
+    expect(hookFiles([["sh $HOME/tools/pre-bash.sh"], ["sh ${HOME}/b.sh"], ["sh $OTHER/c.sh"]], places)).toEqual([
+      "/h/tools/pre-bash.sh",
+      "/h/b.sh",
+    ]);
+  });
+
+  it('quoted and bare parts of one word run together, as the shell reads them: "$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh', () => {
+    expect(hookFiles([['"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh']], places)).toEqual(["/p/.claude/hooks/check.sh"]);
+  });
+
+  it("a folder that holds the project or the home is never guarded: that would refuse every write", () => {
+    expect(hookFiles([['cd "$CLAUDE_PROJECT_DIR" && ls "$CLAUDE_PROJECT_DIR" / ~ /p/']], places)).toEqual([]);
+  });
+
+  it("a runner is guarded by the file that says what it runs, in the folder it runs in", () => {
+    expect(hookFiles([['cd "$CLAUDE_PROJECT_DIR" && npm run lint --silent'], ["cd web && make check"]], places)).toEqual([
+      "/p/package.json",
+      "/p/web/Makefile",
+    ]);
+    // npx runs a package, not the project's scripts; a runner's name as an argument is a plain word.
+    expect(hookFiles([["npx -y prettier --check ."], ["echo npm"]], places)).toEqual([]);
+  });
+});
+
+describe("the other commands Claude Code runs by itself", () => {
+  it("a settings object's status line", () => {
+    expect(hookCommands({ statusLine: { type: "command", command: "sh ~/.config/line.sh" } })).toEqual([["sh ~/.config/line.sh"]]);
+  });
+
+  it("the MCP servers of an mcpServers object, command and args; http servers run nothing", () => {
+    const config = { mcpServers: { a: { command: "node", args: ["tools/server.mjs"] }, b: { type: "http", url: "https://x.test" } } };
+    expect(mcpServerCommands(config)).toEqual([["node", "tools/server.mjs"]]);
+    expect(hookFiles(mcpServerCommands(config), places)).toEqual(["/p/tools/server.mjs"]);
+    expect(mcpServerCommands({ mcpServers: [] })).toEqual([]);
+    expect(mcpServerCommands(null)).toEqual([]);
   });
 });

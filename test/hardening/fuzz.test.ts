@@ -19,7 +19,9 @@ import {
   expectDataWhole,
   expectOneLineStderr,
   expectValidOutput,
+  hookDist,
   hookInput,
+  isServed,
   line,
   pool,
   quickContext,
@@ -35,6 +37,7 @@ import {
   type EntryFile,
   type Sandbox,
 } from "./support.js";
+import { runServedBatch } from "./served.js";
 
 const GATED = "9a0c1f8e-aaaa-4bbb-8ccc-000000000001";
 const OPEN = "9a0c1f8e-aaaa-4bbb-8ccc-000000000002";
@@ -344,8 +347,11 @@ describe("fuzz: mutated hook inputs", () => {
       const outside = tree(w.box.root);
       const cases = fc.sample(caseFor(fc.constantFrom(...ENTRIES.map((e) => e.file))), { seed: 0xf00d, numRuns: PROCESS_RUNS });
       const env = w.box.env();
-      const runs = await pool(cases.length, 4, async (i) => {
-        const c = cases[i]!;
+      // A command entry runs once per case; a served event's cases go to one hook server, as Claude Code sends a
+      // session's hooks, each mutated input sent as it is (as a hook that is not Claude Code's own may send it).
+      const commands = cases.filter((c) => !isServed(c.entry));
+      const runs = await pool(commands.length, 4, async (i) => {
+        const c = commands[i]!;
         const stdin = build(w, c);
         return { c, stdin, run: await runEntry(c.entry, stdin, env, { timeoutMs: 15_000 }) };
       });
@@ -354,6 +360,17 @@ describe("fuzz: mutated hook inputs", () => {
         expect(run.signal, what).toBeNull();
         expect(run.code, what).toBe(0);
         expectNoCrash(c.entry, run, what);
+      }
+      for (const { file, event } of ENTRIES.filter((e) => isServed(e.file))) {
+        const stdins = cases.filter((c) => c.entry === file).map((c) => build(w, c));
+        const batch = await runServedBatch(hookDist(), event, stdins, env, { typed: true });
+        expect(batch, event).toMatchObject({ code: 0, signal: null });
+        const lines = batch.stderr.split("\n").filter(Boolean);
+        expect(lines.length, event).toBeLessThanOrEqual(stdins.length);
+        for (const line of lines) expect(line, event).toMatch(new RegExp(`^utility(?: ${event} hook)?: `));
+        expect(batch.stderr, event).not.toMatch(/^\s+at |node:internal/m);
+        for (const [i, stdout] of batch.stdouts.entries())
+          expectNoCrash(file, { stdout, stderr: "" }, `${file} ${stdins[i]!.toString("utf8").slice(0, 300)}`);
       }
       expectDataWhole(w.box.data);
       const changed = treeDiff(outside, tree(w.box.root)).filter((c) => !c.startsWith("added data") && !c.startsWith("changed data"));

@@ -26,7 +26,8 @@ import { SessionStateSchema, type SessionState } from "../../src/engine/session/
 import { PLUGIN_ROOT } from "../support/paths.js";
 import { hrNow, processContext, type HookContext } from "../../src/hooks/context.js";
 import { PRE_TOOL_USE_DEADLINE_MS } from "../../src/engine/defaults.js";
-import { HOOK_ROUTES, type HookRoute } from "../../src/hooks/routes/index.js";
+import { eventSpec, HOOK_EVENT_NAMES, HOOK_EVENTS } from "../../src/hooks/events.js";
+import { runServed } from "./served.js";
 import { runHook, type HookIo } from "../../src/hooks/run.js";
 import { waitForFinalMessage, waitForGoverningText } from "../../src/hooks/wait.js";
 
@@ -53,8 +54,9 @@ export function hookDist(): string {
   for (let attempt = 0; ; attempt++) {
     try {
       cpSync(join(PLUGIN_ROOT, "dist", "hooks"), join(dir, "hooks"), { recursive: true });
+      cpSync(join(PLUGIN_ROOT, "dist", "server.js"), join(dir, "server.js"));
       // Each entry is one line that requires the shared runtime bundle beside it.
-      for (const file of [...ENTRIES.map((e) => e.file), "runtime"])
+      for (const file of [...COMMAND_ENTRIES, "runtime"])
         if (!existsSync(join(dir, "hooks", `${file}.js`))) throw new Error(`dist/hooks/${file}.js is missing`);
       break;
     } catch (error) {
@@ -68,7 +70,11 @@ export function hookDist(): string {
   return snapshot;
 }
 
-/** Every hook entry the plugin ships (plugin/dist/hooks, one per event in plugin/hooks/hooks.json). */
+/**
+ * Every hook the suite drives, by the file name of its event: the served ones
+ * through the plugin's hook server (dist/server.js, as Claude Code's mcp_tool
+ * hooks call it), SessionEnd through its command entry (dist/hooks/<file>.js).
+ */
 export const ENTRIES = [
   { file: "pre-tool-use", event: "PreToolUse" },
   { file: "subagent-start", event: "SubagentStart" },
@@ -81,6 +87,11 @@ export const ENTRIES = [
 ] as const;
 export type EntryFile = (typeof ENTRIES)[number]["file"];
 export type HookEvent = (typeof ENTRIES)[number]["event"];
+/** The events Claude Code runs as command hooks (src/hooks/events.ts); SessionStart's is tested on its own. */
+const COMMAND_ENTRIES: readonly string[] = HOOK_EVENT_NAMES.flatMap((event) => {
+  const wiring = HOOK_EVENTS[event].wiring;
+  return wiring.runs === "command" ? [wiring.entry] : [];
+});
 
 // ---------------------------------------------------------------------------
 // Processes
@@ -99,12 +110,33 @@ export interface RunOptions {
   cwd?: string;
   /** Called once the child is spawned (e.g. to kill it halfway). */
   onSpawn?: (pid: number) => void;
+  /**
+   * A served event's input sent to the server as the JSON values it holds,
+   * as a hook that is not Claude Code's own may send them, instead of as
+   * Claude Code fills its templates (every value a string).
+   */
+  typed?: boolean;
   /** Run this TypeScript entry from the sources (through tsx) instead of the bundled hook: one that injects a test seam. */
   script?: string;
 }
 
-/** Runs one bundled hook entry (`node dist/hooks/<file>.js`) with `stdin`, the way Claude Code does. */
+/**
+ * Runs one hook the way Claude Code does: a served event through a fresh hook
+ * server (`node dist/server.js`, one tools/call with the input as its
+ * mcp_tool hook sends it: served.ts), a command event as `node
+ * dist/hooks/<file>.js` with `stdin`.
+ */
 export function runEntry(file: EntryFile, stdin: string | Buffer, env: Record<string, string>, options: RunOptions = {}): Promise<Proc> {
+  if (isServed(file) && !options.script) return runServed(hookDist(), EVENT_OF[file], stdin, env, options);
+  return runCommand(file, stdin, env, options);
+}
+
+/** Whether Claude Code reaches this event through the hook server (else: a command hook). */
+export function isServed(file: EntryFile): boolean {
+  return !COMMAND_ENTRIES.includes(file);
+}
+
+function runCommand(file: EntryFile, stdin: string | Buffer, env: Record<string, string>, options: RunOptions): Promise<Proc> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const args = options.script ? ["--import", import.meta.resolve("tsx"), options.script] : [join(hookDist(), `${file}.js`)];
@@ -467,8 +499,8 @@ export function expectDataWhole(data: string): Whole {
   const whole: Whole = { states: {}, logs: {}, errors: 0 };
   if (!existsSync(data)) return whole;
   for (const name of readdirSync(data)) {
-    // `pruned-at`: when SessionEnd last pruned old logs (src/hooks/retention.ts).
-    expect(["state", "sessions", "errors.jsonl", "pruned-at"]).toContain(name);
+    // `pruned-at`: when SessionEnd last pruned old logs (src/hooks/retention.ts); `servers`: each hook server's marker.
+    expect(["state", "sessions", "errors.jsonl", "pruned-at", "servers"]).toContain(name);
   }
   const stateDir = join(data, "state");
   if (existsSync(stateDir)) {
@@ -568,9 +600,9 @@ export async function runInProcess(
     stderr: (t) => void (stderr += t),
     env,
   };
-  // The same route (schema and handler) the entry script and the hook server answer from.
-  const route = HOOK_ROUTES[EVENT_OF[entry]] as HookRoute<unknown>;
-  await runHook(EVENT_OF[entry], route.schema, route.handler, io, makeContext);
+  // The same schema and handler the hook server and the command entries answer from.
+  const { schema, handler } = eventSpec(EVENT_OF[entry]);
+  await runHook(EVENT_OF[entry], schema, handler, io, makeContext);
   return { stdout, stderr };
 }
 

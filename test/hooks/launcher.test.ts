@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { launcherPath, launcherText, refreshLauncher } from "../../src/hooks/launcher.js";
 import { sessionStart } from "../../src/hooks/session-start.js";
-import { writeMarker } from "../../src/server/marker.js";
+import { writeMarker } from "../../src/state/server-marker.js";
 import { fakeContext, SESSION } from "./fake-context.js";
 
 const root = mkdtempSync(join(tmpdir(), "utility-launcher-"));

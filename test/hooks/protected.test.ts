@@ -137,6 +137,17 @@ describe("any tool that names a path, MCP tools included (SPEC §6)", () => {
     expect(check("Write", { file_path: join(cwd, "src", "a.ts"), content: join(data, "state", "s1.json") })).toBeUndefined();
   });
 
+  // Issue 31, second red-team pass: an MCP tool that runs a shell command names its targets inside one string.
+  it("an MCP tool's shell command: each word that reads as a path is checked, relative ones from the working folder", () => {
+    const run = (command: string) => check("mcp__ex__run_command", { command });
+    expect(run(`printf '{"disableAllHooks": true}' > .claude/settings.local.json`)).toMatch(
+      /^its field `command` \(".claude\/settings.local.json"\): /,
+    );
+    expect(run("echo {} > .mcp.json")).toMatch(/\.mcp\.json is Claude Code's configuration/);
+    expect(run(`rm -rf ${data}/state`)).toBeDefined();
+    expect(run("ls src/a.ts && cat README.md")).toBeUndefined();
+  });
+
   it("a text that reads as a path into .claude is taken as one: the gate cannot tell text from a path (Write names its path in one field)", () => {
     const text = "Set it in ~/.claude/settings.json";
     expect(check("mcp__fs__write_file", { path: "README.md", content: text })).toContain("its field `content`");

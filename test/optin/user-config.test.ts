@@ -2,19 +2,18 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUDGET_KEYS } from "../../src/engine/budget.js";
+import type { PluginRef } from "../../src/claude/plugin-id.js";
+import { RETENTION_DEFAULTS } from "../../src/engine/defaults.js";
+import { optionEnvName, PRICES_EXAMPLE } from "../../src/optin/options.js";
 import {
   describeUserConfigProblems,
-  optionEnvName,
   parseUserConfig,
-  PRICES_EXAMPLE,
   PRICES_OPTION,
-  RETENTION_DEFAULTS,
   RETENTION_OPTIONS,
   retentionOf,
   settingsFix,
   USER_BUDGET_OPTIONS,
   USER_GUARD_OPTIONS,
-  type PluginRef,
 } from "../../src/optin/user-config.js";
 import { SESSION_BUDGET_OPTIONS } from "../../src/engine/session-budget.js";
 import { ROOT } from "../support/paths.js";

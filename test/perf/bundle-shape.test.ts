@@ -1,5 +1,6 @@
-// What a hook loads at start-up decides its cost (SPEC §11). Every hook entry
-// in dist/hooks is one line that runs its event from one runtime bundle
+// What a hook loads at start-up decides its cost (SPEC §11). Each command hook
+// entry in dist/hooks (the events src/hooks/events.ts declares `command`) is
+// one line that runs its event from one runtime bundle
 // (dist/hooks/runtime.js, which the warm server runs too); that bundle stays a
 // single CommonJS file with nothing heavy on its static path: the frontmatter
 // reader (gray-matter, js-yaml) only through a dynamic import, no
@@ -7,15 +8,17 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PLUGIN_ROOT, ROOT } from "../support/paths.js";
+import { HOOK_EVENT_NAMES, HOOK_EVENTS } from "../../src/hooks/events.js";
+import { PLUGIN_ROOT } from "../support/paths.js";
 
 const HOOKS = join(PLUGIN_ROOT, "dist", "hooks");
-const entries = readdirSync(join(ROOT, "src", "hooks", "entries"))
-  .filter((f) => f.endsWith(".ts"))
-  .map((f) => f.replace(/\.ts$/, ".js"));
+const entries = HOOK_EVENT_NAMES.flatMap((event) => {
+  const wiring = HOOK_EVENTS[event].wiring;
+  return wiring.runs === "command" ? [`${wiring.entry}.js`] : [];
+});
 
 describe("dist/hooks", () => {
-  it("holds one entry per hook, the runtime bundle, the lazily imported reader, and nothing else", () => {
+  it("holds one entry per command hook, the runtime bundle, the lazily imported reader, and nothing else", () => {
     expect(JSON.parse(readFileSync(join(HOOKS, "package.json"), "utf8"))).toEqual({ type: "commonjs" });
     expect(readdirSync(HOOKS).sort()).toEqual([...entries, "optin-read.mjs", "package.json", "runtime.js"].sort());
   });

@@ -1,32 +1,33 @@
 // SPEC §11: a hook's time must not grow with the transcript. Not timed: this
-// counts the bytes the PreToolUse hook process reads (the kernel's count,
-// /proc/self/io, through ./read-meter.cjs: no counter in the product) on a
-// ~50 MB transcript and on a ~50 KB one, in the steady state of a long task
-// (the hooks saw every earlier call), and checks the difference is a small
-// part of the transcript.
-import { spawnSync } from "node:child_process";
+// counts the bytes the hook server reads (the kernel's count, /proc/<pid>/io:
+// no counter in the product) while it answers one PreToolUse call and writes
+// what it left for after its answer, on a ~50 MB transcript and on a ~50 KB
+// one, in the steady state of a long task (the server saw every earlier
+// call), and checks the difference is a small part of the transcript.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeTranscript } from "../../scripts/bench/transcript.mjs";
-import { EXAMPLE_SKILL, PLUGIN_ROOT } from "../support/paths.js";
+import { EXAMPLE_SKILL } from "../support/paths.js";
+import { startServer, type ServerClient } from "../server/client.js";
 
 const SIZE = 50 * 1000 * 1000;
 const SMALL = 50 * 1000;
-const METER = join(import.meta.dirname, "read-meter.mjs");
-const ENTRY = join(PLUGIN_ROOT, "dist", "hooks", "pre-tool-use.js");
+/** Bytes the process has read from files so far (rchar). */
+function bytesRead(pid: number): number {
+  return Number(/rchar: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, "utf8"))![1]);
+}
 
-/** Runs the bundled PreToolUse entry on `input` as a process: its answer, and the bytes it read from files. */
-function hookProcess(input: object, env: Record<string, string>): { stdout: string; read: number } {
-  const run = spawnSync(process.execPath, [METER, ENTRY], {
-    input: JSON.stringify(input),
-    env: { ...env, PATH: process.env.PATH ?? "" },
-    encoding: "utf8",
-  });
-  const read = /READ-METER rchar=(\d+)/.exec(run.stderr)?.[1];
-  if (read === undefined) throw new Error(`no read count: ${run.stderr}`);
-  return { stdout: run.stdout, read: Number(read) };
+/** One PreToolUse call through the session's server: its answer, and the bytes the server read for it, its writes after the answer included. */
+async function serverCall(server: ServerClient, input: Record<string, unknown>): Promise<{ stdout: string; read: number }> {
+  const before = bytesRead(server.child.pid!);
+  const args = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
+  const answer = await server.call("pre_tool_use", args);
+  // The next message is read once the answer's writes are done (src/server/main.ts settles after each answer).
+  await server.request("tools/list");
+  const text = answer.content[0]!.text;
+  return { stdout: text === "{}" ? "" : text, read: bytesRead(server.child.pid!) - before };
 }
 const SESSION = "perf-session";
 const work = mkdtempSync(join(tmpdir(), "utility-perf-"));
@@ -35,7 +36,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 interface Measured {
   transcriptBytes: number;
   appendedBytes: number;
-  /** Bytes the measured hook process read from files: the transcript's tail, the state, and its own code. */
+  /** Bytes the server read from files for the measured call: the transcript's tail and the state. */
   read: number;
   decision: string | undefined;
   output: unknown;
@@ -51,18 +52,20 @@ async function lastCallOf(name: string, size: number, skillFolder?: string): Pro
   const transcript = join(dir, `${SESSION}.jsonl`);
   mkdirSync(dir, { recursive: true });
   const written = writeTranscript(transcript, size, { sessionId: SESSION, ...(skillFolder ? { skillFolder } : {}) });
-  const env = { UTILITY_DATA_DIR: join(dir, "data"), HOME: dir };
+  const server = await startServer({ UTILITY_DATA_DIR: join(dir, "data"), HOME: dir, PATH: process.env.PATH ?? "" });
   const base = { session_id: SESSION, transcript_path: transcript, cwd: dir, hook_event_name: "PreToolUse", tool_name: "Bash" };
   // The earlier call, decided by the hook (the first look at a session may read back to its task's start);
   // its result line is among what is appended next, read by the measured call (no hook runs after a call).
   const prev = { ...base, tool_input: { command: "git status --short", description: "state of the tree" }, tool_use_id: written.prevId };
-  hookProcess(prev, env);
+  await serverCall(server, prev);
   const appendedBytes = written.finish(["toolu_perf_call"]);
 
-  const measured = hookProcess(
-    { ...base, tool_input: { command: "npm test -- --run parser-0", description: "run the failing test" }, tool_use_id: "toolu_perf_call" },
-    env,
-  );
+  const measured = await serverCall(server, {
+    ...base,
+    tool_input: { command: "npm test -- --run parser-0", description: "run the failing test" },
+    tool_use_id: "toolu_perf_call",
+  });
+  await server.close();
   const result = { output: measured.stdout.trim() === "" ? undefined : JSON.parse(measured.stdout) };
   const read = measured.read;
 

@@ -7,9 +7,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { OWN_MCP_SERVER } from "../../src/engine/tools.js";
-import { eventOfTool, hookInputOf, inputTemplate, SERVED, toolResultOf, type ServedEvent } from "../../src/server/hook-call.js";
-import { HOOK_ROUTES } from "../../src/hooks/routes/index.js";
-import { optionEnvName } from "../../src/optin/user-config.js";
+import { eventOfTool, hookInputOf, toolResultOf } from "../../src/server/hook-call.js";
+import { HOOK_EVENT_NAMES, servedWiring } from "../../src/hooks/events.js";
+import { inputTemplate } from "../../src/hooks/hooks-json.js";
+import { optionEnvName } from "../../src/optin/options.js";
 import { PLUGIN_ROOT } from "../support/paths.js";
 
 interface Hook {
@@ -27,15 +28,25 @@ const hooks = JSON.parse(readFileSync(join(PLUGIN_ROOT, "hooks", "hooks.json"), 
 const manifest = JSON.parse(readFileSync(join(PLUGIN_ROOT, ".claude-plugin", "plugin.json"), "utf8"));
 
 describe("hooks.json wires every served event to the server", () => {
-  it.each(Object.keys(SERVED) as ServedEvent[])("%s: one mcp_tool hook, its tool, its input templates", (event) => {
+  const served = HOOK_EVENT_NAMES.filter((event) => servedWiring(event));
+
+  it("seven events are served; the other two stay command hooks", () => {
+    expect(served).toHaveLength(7);
+  });
+
+  it.each(served)("%s: one mcp_tool hook, its tool, its input templates", (event) => {
     const entries = hooks[event]!;
     expect(entries).toHaveLength(1);
     expect(entries[0]!.hooks).toHaveLength(1);
     const hook = entries[0]!.hooks[0]!;
-    expect(hook).toMatchObject({ type: "mcp_tool", server: `plugin:utility:${OWN_MCP_SERVER}`, tool: SERVED[event].tool });
-    expect(hook.input).toEqual(inputTemplate(event));
+    expect(hook).toMatchObject({ type: "mcp_tool", server: `plugin:utility:${OWN_MCP_SERVER}`, tool: servedWiring(event)!.tool });
+    expect(hook.input).toEqual(inputTemplate(servedWiring(event)!.fields));
     expect(eventOfTool(hook.tool!)).toBe(event);
-    expect(Object.hasOwn(HOOK_ROUTES, event)).toBe(true);
+  });
+
+  it("a tool the server does not serve names no event", () => {
+    expect(eventOfTool("session_start")).toBeUndefined();
+    expect(eventOfTool("")).toBeUndefined();
   });
 
   it("PreToolUse blocks when the server cannot answer (a gated call is never let through undecided), on every tool", () => {
@@ -48,11 +59,12 @@ describe("hooks.json wires every served event to the server", () => {
       expect(hooks[event]![0]!.hooks[0]!.onFailure).toBe("continue");
   });
 
-  it("SessionStart stays a command hook: it must run when the server does not", () => {
-    expect(hooks.SessionStart![0]!.hooks[0]).toMatchObject({
+  it.each(["SessionStart", "SessionEnd"])("%s stays a command hook: Claude Code runs no mcp_tool hook on it", (event) => {
+    const file = event === "SessionStart" ? "session-start" : "session-end";
+    expect(hooks[event]![0]!.hooks[0]).toMatchObject({
       type: "command",
       command: "node",
-      args: ["${CLAUDE_PLUGIN_ROOT}/dist/hooks/session-start.js"],
+      args: [`\${CLAUDE_PLUGIN_ROOT}/dist/hooks/${file}.js`],
     });
   });
 

@@ -6,7 +6,6 @@
  * twice: checked with the real PreToolUse hook processes (the bundle Claude
  * Code runs), wave after wave, against the usage the transcripts report.
  */
-import { spawn } from "node:child_process";
 import {
   appendFileSync,
   existsSync,
@@ -37,7 +36,7 @@ import {
   withLedger,
 } from "../../src/state/ledger.js";
 import { FileStateStore } from "../../src/state/store.js";
-import { PLUGIN_ROOT } from "../support/paths.js";
+import { preToolUseArgs, startServer } from "../server/client.js";
 import { estimateCostUsd, DEFAULT_PRICES } from "../../src/engine/prices.js";
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), "utility-ledger-")));
@@ -150,23 +149,9 @@ describe("withLedger: every transaction that makes the session's spend grow writ
 
 // ---- Many sessions at once, through the real hook processes ----
 
-const HOOK = join(PLUGIN_ROOT, "dist", "hooks", "pre-tool-use.js");
 const SESSIONS = 4;
 const WAVES = 5;
 const MODEL = "claude-opus-4-5-20251101";
-
-function runHook(input: unknown, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HOOK], { env, cwd: scratch, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(JSON.stringify(input));
-  });
-}
 
 /** One assistant message with a Bash call and the usage it reports, then its result: what Claude Code writes. */
 function message(session: string, wave: number, input: number): string {
@@ -197,9 +182,8 @@ function message(session: string, wave: number, input: number): string {
   return `${JSON.stringify(assistant)}\n${JSON.stringify(result)}\n`;
 }
 
-describe(`${SESSIONS} sessions at once, each with two hook processes at once, ${WAVES} waves`, () => {
+describe(`${SESSIONS} sessions at once, each with its hook server answering two calls at once, ${WAVES} waves`, () => {
   it("the window holds every message of every session once: nothing lost, nothing counted twice", async () => {
-    expect(existsSync(HOOK)).toBe(true);
     const dir = freshDir();
     const projects = join(scratch, "projects");
     mkdirSync(projects, { recursive: true });
@@ -211,9 +195,11 @@ describe(`${SESSIONS} sessions at once, each with two hook processes at once, ${
       CLAUDE_PLUGIN_OPTION_WINDOW_COST_BUDGET_USD: "100000",
     };
     const sessions = Array.from({ length: SESSIONS }, (_, i) => `ledger-${i}-${process.pid}`);
+    // One hook server per session, as Claude Code starts one per session; all share the data folder.
+    const servers = await Promise.all(sessions.map(() => startServer(env)));
     let sent = 0;
     for (let wave = 0; wave < WAVES; wave++) {
-      const hooks: Array<Promise<{ code: number | null; stdout: string; stderr: string }>> = [];
+      const hooks: Array<Promise<{ content: { text: string }[]; isError?: boolean }>> = [];
       for (const [i, session] of sessions.entries()) {
         const input = 1000 * (i + 1) + wave;
         sent += input + 5;
@@ -223,20 +209,19 @@ describe(`${SESSIONS} sessions at once, each with two hook processes at once, ${
           session_id: session,
           transcript_path: transcript,
           cwd: scratch,
-          permission_mode: "default",
-          hook_event_name: "PreToolUse",
           tool_name: "Bash",
           tool_input: { command: `echo next ${wave}` },
         };
-        hooks.push(runHook({ ...hookInput, tool_use_id: `toolu_next_${session}_${wave}_a` }, env));
-        hooks.push(runHook({ ...hookInput, tool_use_id: `toolu_next_${session}_${wave}_b` }, env));
+        for (const call of ["a", "b"])
+          hooks.push(
+            servers[i]!.call("pre_tool_use", preToolUseArgs({ ...hookInput, tool_use_id: `toolu_next_${session}_${wave}_${call}` })),
+          );
       }
-      for (const done of await Promise.all(hooks)) {
-        expect(done.code).toBe(0);
-        expect(done.stderr).toBe("");
-        expect(done.stdout).toBe("");
-      }
+      for (const done of await Promise.all(hooks)) expect(done).toEqual({ content: [{ type: "text", text: "{}" }] });
     }
+    for (const server of servers) expect(await server.close()).toBe(0);
+    expect(servers.map((server) => server.stderr())).toEqual(sessions.map(() => ""));
+    expect(existsSync(join(dir, "errors.jsonl"))).toBe(false);
     const end = Date.now();
     const window = windowSpend(dir, end, 5);
     expect(window.tokens.input + window.tokens.output).toBe(sent);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSession } from "../../src/engine/session/state.js";
 import { autoPrune, PRUNE_STAMP } from "../../src/hooks/retention.js";
 import { recordError } from "../../src/hooks/run.js";
-import { writeMarker } from "../../src/server/marker.js";
+import { writeMarker } from "../../src/state/server-marker.js";
 import { appendLedgerLine } from "../../src/state/ledger.js";
 import { appendJsonLine } from "../../src/state/log-file.js";
 import { errorLogPath, sessionLogPath, sessionStatePath, tightenDataFolder } from "../../src/state/paths.js";

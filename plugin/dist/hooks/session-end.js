@@ -1,1 +1,1 @@
-"use strict";var n=require("./runtime.js");(0,n.runEntry)("SessionEnd");
+"use strict";require("./runtime.js").runEntry("SessionEnd");

@@ -1,1 +1,1 @@
-"use strict";var r=require("./runtime.js");(0,r.runEntry)("SessionStart");
+"use strict";require("./runtime.js").runEntry("SessionStart");

@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { CommandSpec } from "../commands.js";
+import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 import { parseYamlBlock, readOptIn } from "../../optin/read.js";
 import { parseAsClaudeCode, shownName, splitAsClaudeCode } from "../../engine/claude-frontmatter.js";

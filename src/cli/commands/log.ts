@@ -2,7 +2,7 @@
 import { renderLogTable } from "../../summary/log-table.js";
 import { spendJson, summarizeSpend } from "../../summary/spend.js";
 import { pricesFor } from "./prices.js";
-import type { CommandSpec } from "../commands.js";
+import type { CommandSpec } from "../command-spec.js";
 import { printJson, type CliIo, type Parsed } from "../io.js";
 import { loadLogForCli } from "./report.js";
 

@@ -17,7 +17,7 @@ import { parseUserConfig, retentionOf } from "../../optin/user-config.js";
 import { dataDirs } from "../../state/locate.js";
 import { pruneDataDir, type PruneResult } from "../../state/prune.js";
 import { stringOption } from "../args.js";
-import type { CommandSpec } from "../commands.js";
+import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 
 const ARGS = "[--dry-run] [--older-than D] [--max-size S] [--json]";

@@ -15,7 +15,7 @@ import { renderHistoryHtml } from "../../history/html.js";
 import { bytesText } from "../../history/labels.js";
 import { renderHistoryText } from "../../history/text.js";
 import { ReplayInputError, replayFiles } from "../../replay/files.js";
-import { replayHistory, type HistoryProgress, type HistoryRequest } from "../../replay/history.js";
+import { replayHistory, type HistoryProgress, type HistoryRequest } from "../../history/replay-all.js";
 import {
   holdsSessions,
   installedPluginId,
@@ -27,7 +27,7 @@ import {
 import { renderReplayText } from "../../replay/render.js";
 import type { ReplayReport } from "../../replay/types.js";
 import { stringOption } from "../args.js";
-import type { CommandSpec } from "../commands.js";
+import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 
 const ARGS = "[TRANSCRIPT.jsonl...|FOLDER] [--all] [--since DATE] [--json | --html FILE] [--gated]";

@@ -13,7 +13,7 @@ import { LogInputError, loadSessionLog, type LoadedLog } from "../../summary/loa
 import { renderSummaryText, summarize } from "../../summary/summarize.js";
 import { spendJson } from "../../summary/spend.js";
 import { stringOption } from "../args.js";
-import type { CommandSpec } from "../commands.js";
+import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 import { fileErrorText } from "../../state/file-error.js";
 

@@ -5,7 +5,7 @@ import { formatReport } from "../../engine/report/format.js";
 import { SIGNAL_LABELS, type Signals } from "../../engine/signals.js";
 import { roundUtility, utility } from "../../engine/utility.js";
 import { requireOptions, stringOption } from "../args.js";
-import type { CommandSpec } from "../commands.js";
+import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 
 const ARGS = `--gain N --step-cost N --uncertainty N --redundancy N [--lambdas ${DEFAULT_CONFIG.lambdas.join(",")}] [--action tool_call] [--rationale TEXT] [--json]`;

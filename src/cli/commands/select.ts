@@ -19,7 +19,7 @@ import { selectAction } from "../../engine/select.js";
 import { checkTermination } from "../../engine/terminate.js";
 import { formatUtility, roundUtility } from "../../engine/utility.js";
 import { stringOption } from "../args.js";
-import type { CommandSpec } from "../commands.js";
+import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 import { parseLambdas } from "./score.js";
 import { fileErrorText } from "../../state/file-error.js";

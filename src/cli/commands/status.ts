@@ -12,7 +12,7 @@ import { spendJson } from "../../summary/spend.js";
 import { pluginRefOf } from "../../claude/plugin-id.js";
 import { describeUserConfigProblems, parseUserConfig } from "../../optin/user-config.js";
 import { stringOption } from "../args.js";
-import type { CommandSpec } from "../commands.js";
+import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 
 const ARGS = "[SESSION] [--session ID] [--json]";

@@ -5,7 +5,7 @@
  * without the CLI around it (it starts faster).
  */
 import { runStatusLine } from "../../statusline/run.js";
-import type { CommandSpec } from "../commands.js";
+import type { CommandSpec } from "../command-spec.js";
 import type { CliIo, Parsed } from "../io.js";
 
 function run(_parsed: Parsed, io: CliIo): number {

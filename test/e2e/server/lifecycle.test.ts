@@ -13,7 +13,7 @@ import { assertRunOk, type RunClaudeResult } from "../support/claude.js";
 import { systemMessageTexts, text, toolUse } from "../support/scripted-model.js";
 import { activate, expectPassed, expectRefused, gateRun, id, logOf, markerDir, ran, resultFor, touch } from "../gate/support.js";
 import { canOverlayEtc, serverMarkers } from "./support.js";
-import { keptOffMessage } from "../../../src/server/sentinel.js";
+import { keptOffMessage } from "../../../src/hooks/server-check.js";
 import { PLUGIN_ROOT } from "../../support/paths.js";
 
 /** What the model was told before its first turn: the system turns of its first request (hook context comes there). */

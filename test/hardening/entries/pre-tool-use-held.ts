@@ -1,4 +1,4 @@
-// PreToolUse as dist/hooks/pre-tool-use.js runs it, from the sources, with a
+// PreToolUse in its own process, from the sources (as a hook server answers it), with a
 // state store that pauses for HELD_MS milliseconds while it holds the lock:
 // the test kills it there. The pause is injected here; the product has none.
 import { processContext } from "../../../src/hooks/context.js";

@@ -1,1 +1,0 @@
-"use strict";var r=require("./runtime.js");(0,r.runEntry)("PreCompact");

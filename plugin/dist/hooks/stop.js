@@ -1,1 +1,0 @@
-"use strict";var o=require("./runtime.js");(0,o.runEntry)("Stop");

@@ -1,3 +1,0 @@
-import { runEntry } from "../../runtime.js";
-
-void runEntry("SubagentStart");
