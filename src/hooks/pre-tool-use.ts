@@ -167,7 +167,7 @@ async function decideUnderLock(session: SessionState, call: CallAtHand) {
   const { reduced } = await caughtUp(session, ref, input.agent_type, ctx);
   const caught = reduceAll(reduced.session, [{ kind: "activation_seen", scope: ref.key }, ...userBudgets(user)]);
   const judged = await governingFor(caught.session, call);
-  const { governing, hooks } = judged;
+  const { governing, hooks, forksAs } = judged;
   const ready = reduceAll(caught.session, confirmation(caught.session, ref, input.tool_use_id, governing));
   const model = governing.found ? governing.model : undefined;
   const protectedTarget = protectedWhereGated(ready.session, call);
@@ -192,7 +192,7 @@ async function decideUnderLock(session: SessionState, call: CallAtHand) {
   const warning = settingsWarning(ready.session, decided, user);
   const after = reduceAll(ready.session, [
     ...decided.events,
-    ...skillWillLoad(ref, { ...skillCallOf(call), hooks }, decided.decision),
+    ...skillWillLoad(ref, { ...skillCallOf(call), hooks, forksAs }, decided.decision),
     ...(warning ? [{ kind: "settings_warned" as const, problem: warning }] : []),
   ]);
   return {
@@ -250,7 +250,11 @@ async function governingFor(session: SessionState, call: CallAtHand): Promise<Go
   const verdict = input.tool_name === "Skill" ? await skillVerdict(input, ctx, session.promptAt) : undefined;
   // Where a budget binds, a Skill call counts for what its skill does in every scope: past a spent budget it is refused like the call it acts as (SPEC §12).
   const actsAs = verdict && (gated || budgetsBind(session, ref, call.user)) ? actsAsOf(verdict) : undefined;
-  const judged = { ...(actsAs ? { actsAs } : {}), ...(verdict?.hooksFrom !== undefined ? { hooks: verdict.hooksFrom } : {}) };
+  const judged = {
+    ...(actsAs ? { actsAs } : {}),
+    ...(verdict?.hooksFrom !== undefined ? { hooks: verdict.hooksFrom } : {}),
+    ...(verdict?.forksAs !== undefined ? { forksAs: verdict.forksAs } : {}),
+  };
   if (call.waited) return { governing: call.waited, ...judged };
   const governing: GoverningText = readsOwnLine(session, call, actsAs)
     ? governingText(ref, input.tool_use_id, ctx, scopeAt(session, ref.key).offset)
@@ -268,6 +272,8 @@ interface Governing {
   actsAs?: ActsAs;
   /** The Skill call's skill file, when its frontmatter registers hooks. */
   hooks?: string;
+  /** The agent type its skill runs as, when it forks. */
+  forksAs?: string;
 }
 
 /**

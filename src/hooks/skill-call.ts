@@ -67,11 +67,14 @@ export async function skillVerdict(input: PreToolUseInput, ctx: HookContext, sin
  */
 export function skillWillLoad(
   ref: ScopeRef,
-  call: { tool: string; toolUseId: string | undefined; source: GateSource | undefined; hooks: string | undefined },
+  call: { tool: string; toolUseId: string | undefined; source: GateSource | undefined; hooks: string | undefined; forksAs?: string | undefined },
   decision: GateDecision,
 ): SessionEvent[] {
   if (call.tool !== "Skill" || decision.decision === "refused") return [];
   if (call.toolUseId === undefined) return [{ kind: "activation_awaited", scope: ref.key }];
   const loads = { ...(call.source ? { source: call.source } : {}), ...(call.hooks !== undefined ? { hooks: call.hooks } : {}) };
-  return [{ kind: "activation_awaited", scope: ref.key, toolUseId: call.toolUseId, ...loads }];
+  const awaited: SessionEvent = { kind: "activation_awaited", scope: ref.key, toolUseId: call.toolUseId, ...loads };
+  // A gated skill that forks gates the subagent it starts (src/engine/session/fork.ts).
+  if (!call.source || call.forksAs === undefined) return [awaited];
+  return [awaited, { kind: "skill_fork_launched", toolUseId: call.toolUseId, agentType: call.forksAs, source: call.source }];
 }

@@ -21,6 +21,8 @@ export interface SkillVerdict {
   why: string;
   /** A file it could load whose frontmatter registers hooks: commands Claude Code runs on its events, outside the gate. */
   hooksFrom?: string;
+  /** The agent type it runs as when a file it could load says `context: fork` (`general-purpose` unless `agent:` says). */
+  forksAs?: string;
 }
 
 /** A parser that is never loaded: called only when a block could hold `context: fork`, hooks or a process key, and then it is loaded first. */
@@ -69,32 +71,39 @@ export async function classifySkillCall(input: unknown, search: SkillSearch): Pr
       why: `${located.incomplete[0]} holds more files than the hooks read, so what "${skill}" loads cannot be known`,
     });
   }
-  const hooksFrom = await judgeFiles(skill, located.files, search.since, judged);
+  const { hooksFrom, forksAs } = await judgeFiles(skill, located.files, search.since, judged);
   const builtIn = builtInSkill(skill.trim().replace(/^\//, ""));
   if (builtIn !== undefined) judged.push({ class: builtIn, why: `built-in skill "${skill}" ${BUILT_IN_WHY[builtIn]}` });
   if (judged.length === 0) {
     return { class: "unknown", why: `no skill file or built-in skill named "${skill}" was found, so what it runs cannot be read` };
   }
   const worst = mostDemanding(judged.map((j) => j.class));
-  return { class: worst, why: judged.find((j) => j.class === worst)!.why, ...(hooksFrom ? { hooksFrom } : {}) };
+  return {
+    class: worst,
+    why: judged.find((j) => j.class === worst)!.why,
+    ...(hooksFrom ? { hooksFrom } : {}),
+    ...(forksAs ? { forksAs } : {}),
+  };
 }
 
-/** Each file's class (and whether it changed since the prompt began) into `judged`; the first file that registers hooks. */
+/** Each file's class (and whether it changed since the prompt began) into `judged`; the first file that registers hooks, and the first that forks. */
 async function judgeFiles(
   skill: string,
   files: readonly SkillFile[],
   since: number | undefined,
   judged: Array<{ class: SkillClass; why: string }>,
-): Promise<string | undefined> {
+): Promise<{ hooksFrom?: string; forksAs?: string }> {
   let hooksFrom: string | undefined;
+  let forksAs: string | undefined;
   for (const file of files) {
     const effect = skillEffect(file.text, { parseYaml: await parserFor(file.text), folder: file.folder });
     judged.push({ class: effect.class, why: describe(skill, file.file, effect) });
     if (effect.registersHooks) hooksFrom ??= file.file;
+    if (effect.forks) forksAs ??= effect.agent ?? "general-purpose";
     const changed = changedSince(file.file, since);
     if (changed) judged.push({ class: "tool_call", why: changed });
   }
-  return hooksFrom;
+  return { ...(hooksFrom ? { hooksFrom } : {}), ...(forksAs ? { forksAs } : {}) };
 }
 
 /**

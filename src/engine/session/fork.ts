@@ -75,3 +75,34 @@ function inherit(scope: ScopeDraft, source: GateSource, step: number): void {
 export function awaitsJoin(scope: ScopeState | undefined, agentType: string | undefined): boolean {
   return agentType === "fork" && scope?.forkOf === undefined;
 }
+
+/**
+ * A gated skill that runs in a forked subagent (`context: fork`, issue 31's
+ * second red-team pass): Claude Code starts the subagent with the skill's
+ * text only, as the agent type the skill names (`general-purpose` unless
+ * `agent:` says), writes no launching call in its `.meta.json`, and its
+ * first call can come before its transcript shows the skill. So from the
+ * Skill call until its result, every subagent of that type that starts is
+ * gated by the skill, from step 0: a subagent launched beside it is gated
+ * too (fail closed), never the fork left open.
+ */
+export function recordSkillFork(session: SessionDraft, toolUseId: string, agentType: string, source: GateSource): void {
+  const forks = { ...session.skillForks, [toolUseId]: { source, agentType } };
+  const ids = Object.keys(forks);
+  for (const old of ids.slice(0, Math.max(0, ids.length - FORKS_LIMIT))) delete forks[old];
+  session.skillForks = forks;
+}
+
+/** The Skill call ended (its result, or a denial): the fork it started has ended with it. */
+export function endSkillFork(session: SessionDraft, toolUseId: string): void {
+  if (!session.skillForks || !Object.hasOwn(session.skillForks, toolUseId)) return;
+  const { [toolUseId]: _ended, ...rest } = session.skillForks;
+  if (Object.keys(rest).length > 0) session.skillForks = rest;
+  else delete session.skillForks;
+}
+
+/** A subagent of `agentType` starts: the gated skills forked as that type and still running gate it. */
+export function joinSkillForks(session: SessionDraft, scope: ScopeDraft, agentType: string): void {
+  for (const fork of Object.values(session.skillForks ?? {})) if (fork.agentType === agentType) inherit(scope, fork.source, 0);
+}
+

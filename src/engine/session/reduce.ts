@@ -4,7 +4,7 @@ import { agentIdOf, type ScopeKey, type SessionEvent } from "./events.js";
 import type { ScopeEvent } from "./scope-events.js";
 import { applyEvents, type Outcome } from "./scope-reducer.js";
 import { commandTyped, offEvidence, vouchOf, type OffRefusal } from "./switch-off.js";
-import { joinFork, recordFork } from "./fork.js";
+import { endSkillFork, joinFork, joinSkillForks, recordFork, recordSkillFork } from "./fork.js";
 import { forkOrigin, sessionForked } from "./fork-origin.js";
 import { copySession, copySpend } from "./copy.js";
 import {
@@ -105,7 +105,9 @@ const HANDLERS: { [K in SessionEvent["kind"]]: Handler<K> } = {
       if (scope.agentType !== undefined) return;
       scope.agentType = event.agentType;
       if (event.definition) scope.definition = event.definition;
+      joinSkillForks(session, scope, event.agentType);
     }),
+  skill_fork_launched: (session, event) => recordSkillFork(session, event.toolUseId, event.agentType, event.source),
   skill_loaded: (session, event) => editScope(session, event.scope, (scope) => loadSource(scope, event.source)),
   lines_read: (session, event) =>
     editScope(session, event.scope, (scope) => {
@@ -157,6 +159,7 @@ function loadSource(scope: ScopeDraft, source: GateSource): void {
  */
 function skillCallEnded(session: SessionDraft, key: ScopeKey, event: ScopeEvent): void {
   if (event.kind !== "result" && event.kind !== "denied") return;
+  endSkillFork(session, event.toolUseId);
   const loads = scopeAt(session as SessionState, key).skillCalls?.[event.toolUseId];
   if (!loads) return;
   const ran = event.kind === "result" && !event.failed;

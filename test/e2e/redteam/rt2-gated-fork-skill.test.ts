@@ -72,3 +72,35 @@ describe.each(["ungated main", "gated main (delegate)"])("a gated context: fork 
     }
   });
 });
+
+// The ungated twin: the same forked skill without the opt-in; its subagent's Bash runs, nothing refused.
+describe("a context: fork skill that does not opt in, from an ungated main", () => {
+  it("its subagent's Bash runs, observed", async () => {
+    const marks = markerDir();
+    const cwd = markerDir();
+    mkdirSync(join(cwd, ".claude", "skills", "forky"), { recursive: true });
+    writeFileSync(join(cwd, ".claude", "skills", "forky", "SKILL.md"), SKILL.replace("utility_gated: true\n", ""));
+    const calls = { load: id("rt2_forky_open"), bare: id("rt2_forky_open_bare") };
+    const run = await gateRun({
+      prompt: "investigate",
+      cwd,
+      allowedTools: ["Bash", "Read", "Skill", "Agent"],
+      timeoutMs: 90_000,
+      whenExhausted: "end_turn",
+      script: [[toolUse("Skill", { skill: "forky" }, calls.load)], [text("Done.")]],
+      subagentScript: [[text("Running."), touch(join(marks, "bare"), calls.bare)], [text("Forked done.")]],
+    });
+    try {
+      expect(run.model.subagentRequests().length).toBeGreaterThan(0);
+      const rec = logOf(run).find((r) => r.toolUseId === calls.bare && r.event === "PreToolUse");
+      expect({ decision: rec?.decision, gated: rec?.gated, ran: ran(join(marks, "bare")) }).toEqual({
+        decision: "observed",
+        gated: false,
+        ran: true,
+      });
+      expect(logOf(run).filter((r) => r.decision === "refused")).toEqual([]);
+    } finally {
+      run.cleanup();
+    }
+  });
+});

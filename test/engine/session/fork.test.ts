@@ -109,3 +109,47 @@ describe("what is a fork launch", () => {
     expect(fold(d.events).forks).toBeUndefined();
   });
 });
+
+// Issue 31, second red-team pass: a gated skill with `context: fork` starts a subagent of its agent type that
+// carries the skill's text, before that subagent's transcript shows it.
+describe("a gated skill that forks", () => {
+  const skillFork = (toolUseId = "k1", agentType = "general-purpose"): SessionEvent => ({
+    kind: "skill_fork_launched",
+    toolUseId,
+    agentType,
+    source: gate,
+  });
+  const arrive = (agentId: string, agentType: string): SessionEvent[] => [...start(agentId), { kind: "definition_loaded", agentId, agentType }];
+
+  it("gates a subagent of its type that starts before its Skill call ends, from step 0", () => {
+    const s = fold([skillFork(), ...arrive("a1", "general-purpose")]);
+    expect(gateOf(s, "agent:a1")?.file).toBe(gate.file);
+    expect(s.agents.a1!.step).toBe(0);
+    const d = decideInSession(s, "agent:a1", bash, NONE);
+    expect(d.decision).toMatchObject({ decision: "refused", rule: "no_report" });
+  });
+
+  it("gates every subagent of its type that starts meanwhile (fail closed), none of another type", () => {
+    const s = fold([skillFork(), ...arrive("a1", "general-purpose"), ...arrive("a2", "general-purpose"), ...arrive("a3", "Explore")]);
+    expect([gateOf(s, "agent:a1")?.file, gateOf(s, "agent:a2")?.file, gateOf(s, "agent:a3")]).toEqual([gate.file, gate.file, undefined]);
+  });
+
+  it("ends with its Skill call's result: a subagent that starts after is not gated by it", () => {
+    const s = fold([
+      skillFork("k1"),
+      { kind: "activation_awaited", scope: "main", toolUseId: "k1" },
+      { kind: "scope", scope: "main", event: { kind: "result", toolUseId: "k1", failed: false, bytes: 1 } },
+      ...arrive("a1", "general-purpose"),
+    ]);
+    expect(s.skillForks).toBeUndefined();
+    expect(gateOf(s, "agent:a1")).toBeUndefined();
+  });
+
+  it("keeps at most FORKS_LIMIT waiting, the newest", () => {
+    let s = newSession("s");
+    for (let i = 0; i < FORKS_LIMIT + 3; i++) s = fold([skillFork(`k${i}`)], s);
+    expect(Object.keys(s.skillForks ?? {})).toHaveLength(FORKS_LIMIT);
+    expect(Object.hasOwn(s.skillForks ?? {}, `k${FORKS_LIMIT + 2}`)).toBe(true);
+  });
+});
+
