@@ -26,14 +26,14 @@
 // hook to a minimal MCP server answering {} at once, the same answering once
 // the call's own transcript line is written (what a gated call must wait
 // for), and a bare http hook to that server; utility ungated and gated as
-// shipped (hooks answered by its MCP server), and with its command hooks
-// (a copy of the plugin whose hooks.json runs dist/hooks/*.js per call).
+// shipped (hooks answered by its MCP server; the command entries it had
+// before are gone, issue 32).
 // --prefixes A,B: each mode at each size, interleaved: each session resumes one
 // whose transcript already holds that many bytes (file-history snapshot lines,
 // which nothing reads), so a 50 MB transcript is set against a 50 KB one. --variant adds a mode: another
 // copy of the plugin (e.g. a different hooks/hooks.json), gated or not; `:nolog` for a plugin that is
 // not utility (no log of its own to check).
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, realpathSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, realpathSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -92,30 +92,6 @@ function bareHttpPlugin(port) {
   return benchPlugin("barehttp", hook, { mcpServers: { bare: { command: "node", args: [BARE_SERVER, "--http", String(port)] } } });
 }
 
-/** The plugin as it was before its server: a copy whose hooks.json runs a command hook per event, and no MCP server. */
-function commandHooksPlugin() {
-  const dir = join(work, "utility-command");
-  cpSync(join(root, "plugin"), dir, { recursive: true });
-  const manifest = JSON.parse(readFileSync(join(dir, ".claude-plugin", "plugin.json"), "utf8"));
-  delete manifest.mcpServers;
-  writeFileSync(join(dir, ".claude-plugin", "plugin.json"), JSON.stringify(manifest));
-  const command = (file, timeout = 10) => ({
-    type: "command",
-    command: "node",
-    args: [`\${CLAUDE_PLUGIN_ROOT}/dist/hooks/${file}.js`],
-    timeout,
-  });
-  const hooks = {
-    UserPromptSubmit: [{ hooks: [command("user-prompt-submit")] }],
-    PreToolUse: [{ matcher: "*", hooks: [command("pre-tool-use", 15)] }],
-    Stop: [{ hooks: [command("stop")] }],
-    SubagentStop: [{ hooks: [command("subagent-stop")] }],
-    PreCompact: [{ hooks: [command("pre-compact")] }],
-  };
-  writeFileSync(join(dir, "hooks", "hooks.json"), JSON.stringify({ hooks }));
-  return dir;
-}
-
 /** A free port on 127.0.0.1 for the http floor. */
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -150,7 +126,6 @@ const REPORT =
 /** Where the waiting floor notes how long each call waited for its own line. */
 const WAITS = join(work, "line-waits.jsonl");
 const skills = gatedSkillPlugin();
-const commandHooks = commandHooksPlugin();
 const ALL_MODES = [
   { name: "no plugin", plugins: [], gated: false },
   { name: "bare node -e 0 PreToolUse", plugins: [barePlugin()], gated: false },
@@ -164,8 +139,6 @@ const ALL_MODES = [
   { name: "bare http PreToolUse", plugins: [bareHttpPlugin(await freePort())], gated: false },
   { name: "utility ungated", plugins: [root], gated: false, checkLog: true },
   { name: "utility gated", plugins: [root, skills], gated: true, checkLog: true },
-  { name: "utility ungated (command hooks)", plugins: [commandHooks], gated: false, checkLog: true },
-  { name: "utility gated (command hooks)", plugins: [commandHooks, skills], gated: true, checkLog: true },
 ];
 const picked = option("--modes")
   ?.split(",")

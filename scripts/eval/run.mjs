@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The guidance evaluation harness (issue 15, issue 20): runs a reader's text
-// for one situation through the real, built hook processes (dist/hooks/*.js:
+// for one situation through the real, built hooks as Claude Code runs them
+// (one hook server per situation, dist/server.js, scripts/hook-server.mjs:
 // UserPromptSubmit, SubagentStart, PreToolUse, Stop), in a temporary
 // transcript shaped as Claude Code 2.1.328 writes it. No PostToolUse: the
 // plugin has none; the hooks learn results from the transcript's lines.
@@ -14,7 +15,7 @@
 // A TEXT is what the reader wrote; if it holds a line `MESSAGE:`, only what
 // follows it counts (what comes before, e.g. the FILES it read, is not the
 // model's message). Prints one JSON object per situation.
-import { spawnSync } from "node:child_process";
+import { startHookServer } from "../hook-server.mjs";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -24,7 +25,14 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 export const SITUATIONS_DIR = join(ROOT, "test", "eval", "situations");
 /** The plugin as Claude Code loads it: its Markdown and its built hooks. */
 export const PLUGIN = join(ROOT, "plugin");
-const HOOKS = join(PLUGIN, "dist", "hooks");
+/** The event each hook name of this harness runs. */
+const EVENTS = {
+  "pre-tool-use": "PreToolUse",
+  "subagent-start": "SubagentStart",
+  "user-prompt-submit": "UserPromptSubmit",
+  stop: "Stop",
+  "subagent-stop": "SubagentStop",
+};
 const SESSION = "e7a1c0de-0000-4000-8000-000000000015";
 const AGENT_ID = "aeva1000000000015";
 
@@ -180,7 +188,7 @@ class Sandbox {
     appendFileSync(file, `${JSON.stringify(line)}\n`);
   }
 
-  rawHook(entry, fields) {
+  async rawHook(entry, fields) {
     const input = {
       session_id: SESSION,
       transcript_path: this.main,
@@ -196,26 +204,21 @@ class Sandbox {
       CLAUDE_PROJECT_DIR: this.project,
       CLAUDE_PLUGIN_ROOT: PLUGIN,
     };
-    const run = spawnSync(process.execPath, [join(HOOKS, `${entry}.js`)], {
-      input: JSON.stringify(input),
-      env,
-      encoding: "utf8",
-      timeout: 30_000,
-    });
-    if (run.status !== 0) throw new Error(`${entry} exited ${run.status}: ${run.stderr}`);
-    return run.stdout.trim() === "" ? {} : JSON.parse(run.stdout);
+    // One server for the situation's session, as Claude Code keeps one warm.
+    this.server ??= startHookServer(env);
+    return (await this.server).call(EVENTS[entry], input);
   }
 
-  hook(entry, fields) {
-    return this.rawHook(entry, fields).hookSpecificOutput ?? {};
+  async hook(entry, fields) {
+    return (await this.rawHook(entry, fields)).hookSpecificOutput ?? {};
   }
 
   /** The reader makes no call: its message is the final one, written to the transcript, and the real Stop hook judges the stop. */
-  end(text) {
+  async end(text) {
     const id = `msg_eval_${++this.calls}`;
     this.write(lines.assistant(id, { type: "text", text }, this.situation.model, this.isSub));
     const event = this.isSub ? "SubagentStop" : "Stop";
-    const out = this.rawHook(this.isSub ? "subagent-stop" : "stop", {
+    const out = await this.rawHook(this.isSub ? "subagent-stop" : "stop", {
       hook_event_name: event,
       stop_hook_active: false,
       last_assistant_message: text,
@@ -224,13 +227,18 @@ class Sandbox {
   }
 
   /** One assistant message (text, then the call) and its PreToolUse; the result line and PostToolUse when it passes. */
-  step(text, call, result) {
+  async step(text, call, result) {
     const id = `toolu_eval_${++this.calls}`;
     const messageId = `msg_eval_${this.calls}`;
     const model = this.situation.model;
     if (text) this.write(lines.assistant(messageId, { type: "text", text }, model, this.isSub));
     this.write(lines.assistant(messageId, { type: "tool_use", id, name: call.tool, input: call.input }, model, this.isSub));
-    const out = this.hook("pre-tool-use", { hook_event_name: "PreToolUse", tool_name: call.tool, tool_input: call.input, tool_use_id: id });
+    const out = await this.hook("pre-tool-use", {
+      hook_event_name: "PreToolUse",
+      tool_name: call.tool,
+      tool_input: call.input,
+      tool_use_id: id,
+    });
     if (out.permissionDecision === "deny") {
       const reason = `PreToolUse:${call.tool} hook error: ${out.permissionDecisionReason}`;
       this.write(lines.result(id, reason, true, this.isSub));
@@ -252,7 +260,8 @@ class Sandbox {
       .find((r) => r.toolUseId === id && r.event === "PreToolUse");
   }
 
-  remove() {
+  async remove() {
+    if (this.server) await (await this.server).close();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
@@ -261,7 +270,7 @@ class Sandbox {
 const told = (event, out) => (out.additionalContext ? [`[system] ${event} hook additional context: ${out.additionalContext}`] : []);
 
 /** The gating skill's activation: by the Skill tool (PreToolUse, then its lines), or typed as a slash command (its lines only). */
-function activate(box, seen) {
+async function activate(box, seen) {
   const s = box.situation;
   const folder = skillFolder(s.gate);
   if (!folder) return;
@@ -276,7 +285,7 @@ function activate(box, seen) {
   const input = { skill: name };
   const id = "toolu_eval_skill";
   box.write(lines.assistant("msg_eval_skill", { type: "tool_use", id, name: "Skill", input }, s.model, box.isSub));
-  const out = box.hook("pre-tool-use", { hook_event_name: "PreToolUse", tool_name: "Skill", tool_input: input, tool_use_id: id });
+  const out = await box.hook("pre-tool-use", { hook_event_name: "PreToolUse", tool_name: "Skill", tool_input: input, tool_use_id: id });
   if (out.permissionDecision === "deny") throw new Error(`situation ${s.id}: its Skill call was refused: ${out.permissionDecisionReason}`);
   box.write(lines.result(id, `Launching skill: ${name}`, false, box.isSub));
   box.write(lines.meta(body, box.isSub));
@@ -292,10 +301,10 @@ function slashLine(text) {
 }
 
 /** Writes the situation's history through the real hooks; returns what the model saw of it, in order. */
-function playPrelude(box) {
+async function playPrelude(box) {
   const s = box.situation;
   const seen = [`User: ${s.prompt}`];
-  const submitted = box.hook("user-prompt-submit", { hook_event_name: "UserPromptSubmit", prompt: s.prompt });
+  const submitted = await box.hook("user-prompt-submit", { hook_event_name: "UserPromptSubmit", prompt: s.prompt });
   // Its context goes to the main conversation's model: a subagent does not see it.
   if (!box.isSub) seen.push(...told("UserPromptSubmit", submitted));
   if (box.isSub) {
@@ -309,12 +318,12 @@ function playPrelude(box) {
       ),
       box.main,
     );
-    seen.push(...told("SubagentStart", box.hook("subagent-start", { hook_event_name: "SubagentStart" })));
+    seen.push(...told("SubagentStart", await box.hook("subagent-start", { hook_event_name: "SubagentStart" })));
   }
   box.write(lines.prompt(s.gate?.slash ? slashLine(s.prompt) : s.prompt, box.isSub), box.file);
-  activate(box, seen);
+  await activate(box, seen);
   for (const step of s.prelude ?? []) {
-    const done = box.step(step.text, step, step.result);
+    const done = await box.step(step.text, step, step.result);
     if (done.refused) throw new Error(`situation ${s.id}: a prelude step was refused: ${done.refused}`);
     seen.push(`You: ${step.text}\n[call] ${step.tool} ${JSON.stringify(step.input)}`, `[result] ${step.result ?? "ok"}`);
     if (done.context) seen.push(`[system] ${done.context}`);
@@ -396,14 +405,14 @@ function verdict(situation, outcome, record) {
 export async function runSituation(situation, readerTexts) {
   const box = new Sandbox(situation);
   try {
-    const seen = playPrelude(box);
+    const seen = await playPrelude(box);
     const attempts = [];
     const texts = [
       ...(situation.planted ? [{ text: situation.planted, planted: true }] : []),
       ...readerTexts.map((t) => ({ text: messageOf(t), call: callOf(t), noCall: declaresNoCall(t) })),
     ];
     for (const { text, planted, call, noCall } of texts) {
-      const outcome = noCall ? box.end(text) : box.step(text, call ?? situation.call, situation.result);
+      const outcome = noCall ? await box.end(text) : await box.step(text, call ?? situation.call, situation.result);
       const record = noCall ? undefined : box.record(outcome.id);
       const judged = planted ? { ok: false, got: `refused (${record?.rule})` } : verdict(situation, outcome, record);
       const stepCost = planted ? undefined : stepCostAgainst(text, lastLine(seen));
@@ -435,7 +444,7 @@ export async function runSituation(situation, readerTexts) {
       attempts,
     };
   } finally {
-    box.remove();
+    await box.remove();
   }
 }
 
@@ -444,10 +453,10 @@ export async function plantedRefusal(situation) {
   if (!situation.planted) return undefined;
   const box = new Sandbox(situation);
   try {
-    playPrelude(box);
-    return box.step(situation.planted, situation.call, situation.result).refused;
+    await playPrelude(box);
+    return (await box.step(situation.planted, situation.call, situation.result)).refused;
   } finally {
-    box.remove();
+    await box.remove();
   }
 }
 
@@ -463,9 +472,9 @@ export async function readerPrompt(situation) {
   const box = new Sandbox(situation);
   let seen;
   try {
-    seen = playPrelude(box);
+    seen = await playPrelude(box);
   } finally {
-    box.remove();
+    await box.remove();
   }
   const refusal = await plantedRefusal(situation);
   const activeFile = activeFileOf(situation);

@@ -1,4 +1,4 @@
-import { readlinkSync, realpathSync } from "node:fs";
+import { readlinkSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { absolutePath, namedPaths } from "../engine/named-paths.js";
@@ -89,8 +89,31 @@ function scriptsHooksRun(input: PreToolUseInput, userConfig: string, home: strin
   ];
 }
 
+/**
+ * Settings files read, by path, kept while the file is the same (its inode,
+ * size, and change time, which no one can set back): the warm server parses
+ * `~/.claude.json` (up to 1 MiB) once, not at every gated call that names a path.
+ */
+const readSettings = new Map<string, { stamp: string; value: unknown }>();
+
 /** A settings file's object, or undefined when it is missing, too large or no JSON. */
 function settingsAt(file: string): unknown {
+  let stamp: string;
+  try {
+    const stat = statSync(file);
+    stamp = `${stat.ino}:${stat.size}:${stat.ctimeMs}:${stat.mtimeMs}`;
+  } catch {
+    readSettings.delete(file);
+    return undefined;
+  }
+  const known = readSettings.get(file);
+  if (known?.stamp === stamp) return known.value;
+  const value = parsedSettings(file);
+  readSettings.set(file, { stamp, value });
+  return value;
+}
+
+function parsedSettings(file: string): unknown {
   const text = readSmallText(file);
   if (text === undefined) return undefined;
   try {

@@ -67,7 +67,13 @@ export async function skillVerdict(input: PreToolUseInput, ctx: HookContext, sin
  */
 export function skillWillLoad(
   ref: ScopeRef,
-  call: { tool: string; toolUseId: string | undefined; source: GateSource | undefined; hooks: string | undefined; forksAs?: string | undefined },
+  call: {
+    tool: string;
+    toolUseId: string | undefined;
+    source: GateSource | undefined;
+    hooks: string | undefined;
+    forksAs?: string | undefined;
+  },
   decision: GateDecision,
 ): SessionEvent[] {
   if (call.tool !== "Skill" || decision.decision === "refused") return [];

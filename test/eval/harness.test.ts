@@ -24,7 +24,7 @@ import {
 const DIR = join(ROOT, "test", "eval");
 const situation = (id: string) => loadSituation(join(DIR, "situations", `${id}.json`));
 const text = (kind: string, id: string) => readFileSync(join(DIR, "texts", kind, `${id}.txt`), "utf8");
-const HOOK = join(ROOT, "plugin", "dist", "hooks", "pre-tool-use.js");
+const HOOK = join(ROOT, "plugin", "dist", "server.js");
 const SLOW = 120_000;
 
 describe("the situations", () => {

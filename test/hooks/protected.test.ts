@@ -164,3 +164,25 @@ describe("any tool that names a path, MCP tools included (SPEC §6)", () => {
     expect(check("mcp__fs__read_multiple_files", { paths: many })).toContain("more than 1000 strings");
   });
 });
+
+describe("the scripts Claude Code runs by itself, from its settings and MCP servers", () => {
+  const hook = (script: string) => JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: `sh tools/${script}` }] }] } });
+  const write = (path: string) => check("Write", { file_path: join(cwd, path), content: "x" });
+
+  it("a settings file changed between two calls is read again, even at the same size (the warm server keeps what it parsed)", () => {
+    writeFileSync(join(cwd, ".claude", "settings.local.json"), hook("a.sh"));
+    expect(write("tools/a.sh")).toMatch(/Claude Code's configuration/);
+    expect(write("tools/b.sh")).toBeUndefined();
+    writeFileSync(join(cwd, ".claude", "settings.local.json"), hook("b.sh"));
+    expect(write("tools/b.sh")).toMatch(/Claude Code's configuration/);
+    expect(write("tools/a.sh")).toBeUndefined();
+    rmSync(join(cwd, ".claude", "settings.local.json"));
+    expect(write("tools/b.sh")).toBeUndefined();
+  });
+
+  it("an MCP server's script in the project's .mcp.json", () => {
+    writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { x: { command: "node", args: ["tools/server.mjs"] } } }));
+    expect(write("tools/server.mjs")).toMatch(/Claude Code's configuration/);
+    rmSync(join(cwd, ".mcp.json"));
+  });
+});

@@ -105,4 +105,3 @@ export function endSkillFork(session: SessionDraft, toolUseId: string): void {
 export function joinSkillForks(session: SessionDraft, scope: ScopeDraft, agentType: string): void {
   for (const fork of Object.values(session.skillForks ?? {})) if (fork.agentType === agentType) inherit(scope, fork.source, 0);
 }
-

@@ -113,7 +113,7 @@ describe("installed from a fresh clone through the marketplace", () => {
   });
 
   it("the clone carries the built hooks (dist/ is committed)", () => {
-    expect(existsSync(join(clone, relative(ROOT, PLUGIN), "dist", "hooks", "pre-tool-use.js"))).toBe(true);
+    expect(existsSync(join(clone, relative(ROOT, PLUGIN), "dist", "server.js"))).toBe(true);
     expect(run.argv).not.toContain("--plugin-dir");
     expect(listed).toContain(`utility@${MARKETPLACE}`);
     // Adding, installing and listing stayed on this machine.
@@ -188,7 +188,7 @@ describe("installed from a fresh clone through the marketplace", () => {
 
   it("puts only what Claude Code loads into the plugin cache, under 1 MB, from a clone that has run its tests", () => {
     const cached = join(home, ".claude", "plugins", "cache", MARKETPLACE, "utility", VERSION);
-    expect(existsSync(join(cached, "dist", "hooks", "pre-tool-use.js"))).toBe(true);
+    expect(existsSync(join(cached, "dist", "server.js"))).toBe(true);
     expect(
       readdirSync(cached)
         .filter((e) => e !== ".in_use")

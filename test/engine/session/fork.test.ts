@@ -119,7 +119,10 @@ describe("a gated skill that forks", () => {
     agentType,
     source: gate,
   });
-  const arrive = (agentId: string, agentType: string): SessionEvent[] => [...start(agentId), { kind: "definition_loaded", agentId, agentType }];
+  const arrive = (agentId: string, agentType: string): SessionEvent[] => [
+    ...start(agentId),
+    { kind: "definition_loaded", agentId, agentType },
+  ];
 
   it("gates a subagent of its type that starts before its Skill call ends, from step 0", () => {
     const s = fold([skillFork(), ...arrive("a1", "general-purpose")]);
@@ -152,4 +155,3 @@ describe("a gated skill that forks", () => {
     expect(Object.hasOwn(s.skillForks ?? {}, `k${FORKS_LIMIT + 2}`)).toBe(true);
   });
 });
-
