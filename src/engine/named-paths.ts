@@ -80,22 +80,24 @@ function walkOne({ value, field, depth }: Walked, paths: NamedPath[], stack: Wal
 /** Config files Claude Code finds by name wherever they are: a word naming one is a path even without a folder part. */
 const CONFIG_NAMES = /^(\.claude|\.mcp\.json|\.claude\.json)(\/|$)/i;
 
-/** Text that reads as a shell command: a redirection, a pipe, a list, a substitution. */
-const SHELLISH = /[>|;`]|&&|\$\(/;
+/** Text that reads as a shell command: a redirection, a pipe, a list, a substitution, a variable. */
+const SHELLISH = /[>|;`]|&&|\$[({\w]/;
+/** What ends a path inside a longer string: blanks, shell operators, quotes, `=` of an option, JSON's punctuation, a variable. */
+const WORD_ENDS = /[\s;|&<>()`'"=,:{}[\]$\\]+/;
 
 /**
- * The words of a string with more than one (a shell command an MCP tool runs,
- * `cat > .claude/settings.local.json`) that read as paths: a folder part or a
- * leading `~`; in text that reads as a shell command, a configuration file's
- * bare name too (prose that mentions `.claude` is no path). Quotes are taken off.
+ * The words of a string that holds more than a path (a shell command an MCP
+ * tool runs, `cat > .claude/settings.local.json`, `dd of=.claude/x`, code
+ * with a quoted path, JSON inside a string) that read as paths: a folder part
+ * or a leading `~`; in text that reads as a shell command, a configuration
+ * file's bare name too (prose that mentions `.claude` is no path). Read as
+ * written and with quotes and escapes taken out (`.cl''aude/x`).
  */
 function pathWords(value: string): string[] {
-  if (!/\s/.test(value)) return [];
+  if (!WORD_ENDS.test(value)) return [];
   const shell = SHELLISH.test(value);
-  return value
-    .split(/[\s;|&<>()`]+/)
-    .map((w) => w.replace(/^["']+|["']+$/g, ""))
-    .filter((w) => w !== "" && w !== value && (w.includes("/") || w.startsWith("~") || (shell && CONFIG_NAMES.test(w))));
+  const words = new Set([...value.split(WORD_ENDS), ...value.replace(/['"\\]/g, "").split(WORD_ENDS)]);
+  return [...words].filter((w) => w !== "" && w !== value && (w.includes("/") || w.startsWith("~") || (shell && CONFIG_NAMES.test(w))));
 }
 
 /**

@@ -85,7 +85,10 @@ function scriptsHooksRun(input: PreToolUseInput, userConfig: string, home: strin
   const places = { projectDir, home, ...(env.CLAUDE_PLUGIN_ROOT ? { pluginRoot: env.CLAUDE_PLUGIN_ROOT } : {}) };
   return [
     ...settings.flatMap((file) => hookFiles(hookCommands(settingsAt(file)), places)),
-    ...servers.flatMap((file) => hookFiles(mcpServerCommands(settingsAt(file)), places)),
+    // ~/.claude.json keeps a project's own servers under its folder (what `claude mcp add` writes by default).
+    ...servers.flatMap((file) =>
+      [projectDir, ...basesOf(input, env)].flatMap((dir) => hookFiles(mcpServerCommands(settingsAt(file), dir), places)),
+    ),
   ];
 }
 

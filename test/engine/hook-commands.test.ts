@@ -21,7 +21,8 @@ describe("hookCommands", () => {
         Bad: "not a list",
       },
     };
-    expect(hookCommands(s)).toEqual([["sh a.sh"], ["node", "${CLAUDE_PLUGIN_ROOT}/s.js"]]);
+    // A hook's `args` reach no shell: each is quoted into one command line.
+    expect(hookCommands(s)).toEqual([["sh a.sh"], ["node '${CLAUDE_PLUGIN_ROOT}/s.js'"]]);
     expect(hookCommands(null)).toEqual([]);
     expect(hookCommands({ hooks: [] })).toEqual([]);
   });
@@ -33,21 +34,14 @@ describe("hookCommands", () => {
 });
 
 describe("hookFiles", () => {
-  it("the files a command names: the project's variable and ~ filled in, quotes taken off, relative ones from the project", () => {
+  it("the files a command runs: the project's variable and ~ filled in, quotes taken off, relative ones from the project; a file it only writes is none", () => {
     const commands = [
       ['sh "$CLAUDE_PROJECT_DIR/tools/pre bash.sh"'],
       ["python3 ${CLAUDE_PROJECT_DIR}/a.py && ./b.sh | tee ~/log/x"],
       ["node", "${CLAUDE_PLUGIN_ROOT}/dist/s.js"],
       ["scripts/fmt.js --fix"],
     ];
-    expect(hookFiles(commands, places)).toEqual([
-      "/p/tools/pre bash.sh",
-      "/p/a.py",
-      "/p/b.sh",
-      "/h/log/x",
-      "/plug/dist/s.js",
-      "/p/scripts/fmt.js",
-    ]);
+    expect(hookFiles(commands, places)).toEqual(["/p/tools/pre bash.sh", "/p/a.py", "/p/b.sh", "/plug/dist/s.js", "/p/scripts/fmt.js"]);
   });
 
   it("plain words, options and addresses are no files", () => {
@@ -80,6 +74,8 @@ describe("hookFiles", () => {
     expect(hookFiles([['cd "$CLAUDE_PROJECT_DIR" && npm run lint --silent'], ["cd web && make check"]], places)).toEqual([
       "/p/package.json",
       "/p/web/Makefile",
+      "/p/web/makefile",
+      "/p/web/GNUmakefile",
     ]);
     // npx runs a package, not the project's scripts; a runner's name as an argument is a plain word.
     expect(hookFiles([["npx -y prettier --check ."], ["echo npm"]], places)).toEqual([]);
@@ -93,9 +89,101 @@ describe("the other commands Claude Code runs by itself", () => {
 
   it("the MCP servers of an mcpServers object, command and args; http servers run nothing", () => {
     const config = { mcpServers: { a: { command: "node", args: ["tools/server.mjs"] }, b: { type: "http", url: "https://x.test" } } };
-    expect(mcpServerCommands(config)).toEqual([["node", "tools/server.mjs"]]);
+    expect(mcpServerCommands(config)).toEqual([["node 'tools/server.mjs'"]]);
     expect(hookFiles(mcpServerCommands(config), places)).toEqual(["/p/tools/server.mjs"]);
     expect(mcpServerCommands({ mcpServers: [] })).toEqual([]);
     expect(mcpServerCommands(null)).toEqual([]);
+  });
+});
+
+// Issue 31, third red-team pass: forms a command runs a file in that the second reading missed.
+describe("the forms a command runs a file in", () => {
+  const files = (...commands: string[]) =>
+    hookFiles(
+      commands.map((c) => [c]),
+      places,
+    );
+
+  it("a -c string is read as a command line, in its own folder", () => {
+    expect(files("bash -c 'sh tools/pre-bash.sh'", `sh -lc "cd tools && ./run"`)).toEqual(["/p/tools/pre-bash.sh", "/p/tools/run"]);
+  });
+
+  it("cd with options, pushd, and env -C move the folder", () => {
+    expect(files("cd -P tools && sh a", "pushd tools >/dev/null && sh b", "env -C tools sh c", "env --chdir=tools FOO=1 sh d")).toEqual([
+      "/p/tools/a",
+      "/p/tools/b",
+      "/p/tools/c",
+      "/p/tools/d",
+    ]);
+  });
+
+  it("a shell's or an interpreter's first operand is its script, with or without an extension; its own args are not", () => {
+    expect(files("sh pre-bash", "node --no-warnings tools/x arg.txt", "python3 -u check", "deno run -A tools/t.ts", "ruby -w r")).toEqual([
+      "/p/pre-bash",
+      "/p/tools/x",
+      "/p/check",
+      "/p/deno.json",
+      "/p/deno.jsonc",
+      "/p/package.json",
+      "/p/tools/t.ts",
+      "/p/r",
+    ]);
+  });
+
+  it("python -m names its module's file and folder; -c and -e are code, not files", () => {
+    expect(files("python3 -m tools.prebash", "python3 -c 'print(1)'", "node -e 'x'")).toEqual(["/p/tools/prebash.py", "/p/tools/prebash"]);
+  });
+
+  it("what Node loads: --require, --import, node --run's manifest, NODE_OPTIONS before a command", () => {
+    expect(files("node -r ./boot.cjs s.js", "node --import=./l.mjs", "node --run lint", "NODE_OPTIONS='--require ./h.cjs' npx x")).toEqual([
+      "/p/boot.cjs",
+      "/p/s.js",
+      "/p/l.mjs",
+      "/p/package.json",
+      "/p/h.cjs",
+    ]);
+  });
+
+  it("${VAR:-default} takes the default, $PWD is the folder the command is in; a variable it is not given is not guessed", () => {
+    expect(files("sh ${CLAUDE_PROJECT_DIR:-.}/a.sh", "sh ${NOPE:-tools}/b.sh", "cd t && sh $PWD/c.sh", "sh $NOPE/d.sh")).toEqual([
+      "/p/a.sh",
+      "/p/tools/b.sh",
+      "/p/t/c.sh",
+    ]);
+  });
+
+  it("a glob guards the folder it lists, never the project itself", () => {
+    expect(files("sh tools/pre-b*.sh", "sh *.sh")).toEqual(["/p/tools"]);
+  });
+
+  it("a folder a formatter or linter reads is no file it runs: the project's sources stay writable", () => {
+    expect(files(`npx prettier --write "$CLAUDE_PROJECT_DIR"/src`, "eslint --fix src/ 2>/dev/null", "git -C src status")).toEqual([]);
+  });
+
+  it("wrappers run the command after them: exec, xargs, nohup, timeout", () => {
+    expect(files("exec sh a.sh", "echo x | xargs -0 sh b", "timeout 5 node c")).toEqual(["/p/a.sh", "/p/b", "/p/c"]);
+  });
+});
+
+describe("the settings that run commands besides hooks", () => {
+  it("credential and telemetry helpers, and NODE_OPTIONS in env", () => {
+    const settings = { apiKeyHelper: "sh tools/key.sh", otelHeadersHelper: "tools/h", env: { NODE_OPTIONS: "--require=/abs/x.cjs" } };
+    expect(hookFiles(hookCommands(settings), places)).toEqual(["/p/tools/key.sh", "/p/tools/h", "/abs/x.cjs"]);
+  });
+
+  it("an MCP server's NODE_OPTIONS, uv's --directory, and the servers of the project's own entry in ~/.claude.json", () => {
+    const config = {
+      mcpServers: { a: { command: "node", args: ["s.js"], env: { NODE_OPTIONS: "-r ./tools/boot.cjs" } } },
+      projects: {
+        "/p": { mcpServers: { b: { command: "uv", args: ["run", "--directory", "tools", "server.py"] } } },
+        "/q": { mcpServers: { c: { command: "sh", args: ["q.sh"] } } },
+      },
+    };
+    expect(hookFiles(mcpServerCommands(config, "/p"), places)).toEqual([
+      "/p/s.js",
+      "/p/tools/boot.cjs",
+      "/p/tools/pyproject.toml",
+      "/p/tools/server.py",
+    ]);
   });
 });

@@ -40,9 +40,12 @@ describe("src/engine is pure", () => {
     expect(files.map((f) => relative(ENGINE, f))).toContain("redundancy.ts");
   });
 
+  // Read without the contents of string literals: a string may name what the code must not use (`"--require"`).
+  const withoutStrings = (text: string) => text.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""');
+
   it.each(FORBIDDEN)("%s", (_what, pattern) => {
     const uses = files.flatMap((f) =>
-      code(f)
+      withoutStrings(code(f))
         .split("\n")
         .map((line, i) => ({ at: `${relative(repoRoot, f)}:${i + 1}`, line }))
         .filter(({ line }) => pattern.test(line)),
@@ -60,7 +63,7 @@ describe("src/engine is pure", () => {
 
   it("imports nothing but zod and its own files (ingestion: and the transcript parser's pure modules)", () => {
     const outside = files.flatMap((f) =>
-      [...code(f).matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)]
+      [...code(f).matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm)]
         .map((m) => m[1]!)
         .filter((spec) => !(spec === "zod" || spec.startsWith("zod/") || (spec.startsWith(".") && allowed(f, spec))))
         .map((spec) => `${relative(repoRoot, f)}: ${spec}`),

@@ -78,13 +78,14 @@ export function awaitsJoin(scope: ScopeState | undefined, agentType: string | un
 
 /**
  * A gated skill that runs in a forked subagent (`context: fork`, issue 31's
- * second red-team pass): Claude Code starts the subagent with the skill's
- * text only, as the agent type the skill names (`general-purpose` unless
- * `agent:` says), writes no launching call in its `.meta.json`, and its
- * first call can come before its transcript shows the skill. So from the
- * Skill call until its result, every subagent of that type that starts is
- * gated by the skill, from step 0: a subagent launched beside it is gated
- * too (fail closed), never the fork left open.
+ * second and third red-team passes): Claude Code starts the subagent with the
+ * skill's text only, as the agent type the skill names or as
+ * `general-purpose` when it knows no such type (its case and blanks are not
+ * the plugin's to guess), writes no launching call in its `.meta.json`, and
+ * its first call can come before its transcript shows the skill. So from the
+ * Skill call until its result, every subagent that starts is gated by the
+ * skill, from step 0: a subagent launched beside it is gated too (fail
+ * closed), never the fork left open.
  */
 export function recordSkillFork(session: SessionDraft, toolUseId: string, agentType: string, source: GateSource): void {
   const forks = { ...session.skillForks, [toolUseId]: { source, agentType } };
@@ -101,7 +102,7 @@ export function endSkillFork(session: SessionDraft, toolUseId: string): void {
   else delete session.skillForks;
 }
 
-/** A subagent of `agentType` starts: the gated skills forked as that type and still running gate it. */
-export function joinSkillForks(session: SessionDraft, scope: ScopeDraft, agentType: string): void {
-  for (const fork of Object.values(session.skillForks ?? {})) if (fork.agentType === agentType) inherit(scope, fork.source, 0);
+/** A subagent starts: the gated skills forked and still running gate it, whatever its type. */
+export function joinSkillForks(session: SessionDraft, scope: ScopeDraft): void {
+  for (const fork of Object.values(session.skillForks ?? {})) inherit(scope, fork.source, 0);
 }

@@ -105,7 +105,7 @@ const HANDLERS: { [K in SessionEvent["kind"]]: Handler<K> } = {
       if (scope.agentType !== undefined) return;
       scope.agentType = event.agentType;
       if (event.definition) scope.definition = event.definition;
-      joinSkillForks(session, scope, event.agentType);
+      joinSkillForks(session, scope);
     }),
   skill_fork_launched: (session, event) => recordSkillFork(session, event.toolUseId, event.agentType, event.source),
   skill_loaded: (session, event) => editScope(session, event.scope, (scope) => loadSource(scope, event.source)),
