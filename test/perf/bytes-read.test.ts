@@ -4,7 +4,7 @@
 // what it left for after its answer, on a ~50 MB transcript and on a ~50 KB
 // one, in the steady state of a long task (the server saw every earlier
 // call), and checks the difference is a small part of the transcript.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +17,20 @@ const SMALL = 50 * 1000;
 /** Bytes the process has read from files so far (rchar). */
 function bytesRead(pid: number): number {
   return Number(/rchar: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, "utf8"))![1]);
+}
+
+/**
+ * The server warms its handlers up when it starts, with made-up calls in a
+ * folder of its own (src/server/warm-up.ts) that it removes when done: wait
+ * for that, so that only the measured call's reads are counted.
+ */
+async function warmedUp(pid: number): Promise<void> {
+  const mine = () => readdirSync(tmpdir()).some((name) => name.startsWith(`utility-warm-up-${pid}-`));
+  let seen = false;
+  for (const started = Date.now(); Date.now() - started < 15_000; await new Promise((r) => setTimeout(r, 20))) {
+    if (mine()) seen = true;
+    else if (seen || Date.now() - started > 3_000) return;
+  }
 }
 
 /** One PreToolUse call through the session's server: its answer, and the bytes the server read for it, its writes after the answer included. */
@@ -53,6 +67,7 @@ async function lastCallOf(name: string, size: number, skillFolder?: string): Pro
   mkdirSync(dir, { recursive: true });
   const written = writeTranscript(transcript, size, { sessionId: SESSION, ...(skillFolder ? { skillFolder } : {}) });
   const server = await startServer({ UTILITY_DATA_DIR: join(dir, "data"), HOME: dir, PATH: process.env.PATH ?? "" });
+  await warmedUp(server.child.pid!);
   const base = { session_id: SESSION, transcript_path: transcript, cwd: dir, hook_event_name: "PreToolUse", tool_name: "Bash" };
   // The earlier call, decided by the hook (the first look at a session may read back to its task's start);
   // its result line is among what is appended next, read by the measured call (no hook runs after a call).
