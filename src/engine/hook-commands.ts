@@ -158,7 +158,7 @@ const operands = (words: readonly string[]) => words.filter((w) => !w.startsWith
 /** `sh -c STRING` reads the string as a command line; `sh FILE` runs the file. */
 function readShell(rest: readonly string[], reading: Reading, depth: number): void {
   const c = rest.findIndex((w) => /^-[a-z]*c[a-z]*$/.test(w));
-  if (c >= 0 && rest[c + 1] !== undefined) readLine(rest[c + 1]!, { ...reading, files: reading.files }, depth + 1);
+  if (c >= 0 && rest[c + 1] !== undefined) readLine(rest[c + 1]!, { ...reading }, depth + 1);
   else guard(operands(rest)[0], reading);
 }
 

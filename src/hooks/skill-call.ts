@@ -82,5 +82,5 @@ export function skillWillLoad(
   const awaited: SessionEvent = { kind: "activation_awaited", scope: ref.key, toolUseId: call.toolUseId, ...loads };
   // A gated skill that forks gates the subagent it starts (src/engine/session/fork.ts).
   if (!call.source || call.forksAs === undefined) return [awaited];
-  return [awaited, { kind: "skill_fork_launched", toolUseId: call.toolUseId, agentType: call.forksAs, source: call.source }];
+  return [awaited, { kind: "skill_fork_launched", toolUseId: call.toolUseId, source: call.source }];
 }

@@ -71,10 +71,10 @@ export const SessionEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("fork_launched"), scope, toolUseId: z.string() }),
   /**
    * A Skill call let through whose skill opts in and runs in a forked
-   * subagent (`context: fork`): until the call's result, a subagent of that
-   * type that starts is gated by it (./fork.ts).
+   * subagent (`context: fork`): until the call's result, any subagent that
+   * starts is gated by it (./fork.ts).
    */
-  z.object({ kind: z.literal("skill_fork_launched"), toolUseId: z.string(), agentType: z.string(), source: GateSourceSchema }),
+  z.object({ kind: z.literal("skill_fork_launched"), toolUseId: z.string(), source: GateSourceSchema }),
   /**
    * A fork's first sight: the launching call its `.meta.json` names
    * (`toolUseId`), or none when that file could not be read (then the oldest

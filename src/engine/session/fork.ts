@@ -87,8 +87,8 @@ export function awaitsJoin(scope: ScopeState | undefined, agentType: string | un
  * skill, from step 0: a subagent launched beside it is gated too (fail
  * closed), never the fork left open.
  */
-export function recordSkillFork(session: SessionDraft, toolUseId: string, agentType: string, source: GateSource): void {
-  const forks = { ...session.skillForks, [toolUseId]: { source, agentType } };
+export function recordSkillFork(session: SessionDraft, toolUseId: string, source: GateSource): void {
+  const forks = { ...session.skillForks, [toolUseId]: { source } };
   const ids = Object.keys(forks);
   for (const old of ids.slice(0, Math.max(0, ids.length - FORKS_LIMIT))) delete forks[old];
   session.skillForks = forks;

@@ -107,7 +107,7 @@ const HANDLERS: { [K in SessionEvent["kind"]]: Handler<K> } = {
       if (event.definition) scope.definition = event.definition;
       joinSkillForks(session, scope);
     }),
-  skill_fork_launched: (session, event) => recordSkillFork(session, event.toolUseId, event.agentType, event.source),
+  skill_fork_launched: (session, event) => recordSkillFork(session, event.toolUseId, event.source),
   skill_loaded: (session, event) => editScope(session, event.scope, (scope) => loadSource(scope, event.source)),
   lines_read: (session, event) =>
     editScope(session, event.scope, (scope) => {

@@ -210,8 +210,8 @@ export const SessionStateSchema = z.object({
   forkedFrom: z.optional(z.string()),
   /** Forks a gated scope launched, by the launching call's id, not yet matched to the fork that started (./fork.ts). */
   forks: z.optional(z.record(z.string(), z.object({ source: GateSourceSchema, step: z.number() }))),
-  /** Gated `context: fork` skills launched, by the Skill call's id, until its result: the subagent type they run as, and their opt-in (./fork.ts). */
-  skillForks: z.optional(z.record(z.string(), z.object({ source: GateSourceSchema, agentType: z.string() }))),
+  /** Gated `context: fork` skills launched, by the Skill call's id, until its result: their opt-in (./fork.ts). */
+  skillForks: z.optional(z.record(z.string(), z.object({ source: GateSourceSchema }))),
   /** The user's budgets (userConfig) as the last hook saw them: `/utility status` runs without that environment. */
   userBudgets: z.optional(BudgetsSchema),
   /** The invalid settings the user was last told about (SPEC §10: once per session and problem). */

@@ -169,7 +169,7 @@ const EVERY_SESSION_EVENT: SessionEvent[] = [
   { kind: "command_typed", key: "p1", switch: "off", after: 120, transcriptId: "dev:ino" },
   { kind: "off_evidence", shown: true },
   { kind: "fork_launched", scope: "main", toolUseId: "t1" },
-  { kind: "skill_fork_launched", toolUseId: "t2", agentType: "general-purpose", source: gateSource },
+  { kind: "skill_fork_launched", toolUseId: "t2", source: gateSource },
   { kind: "fork_joined", agentId: "a1", toolUseId: "t1" },
   { kind: "session_forked" },
   { kind: "fork_origin", from: "s0", gated: true },
