@@ -2,6 +2,7 @@
 // places are judged by target, not by tool name. Pure: an input in, strings out.
 import { isNeutralTool, isReadOnlyTool, JOB_OUTPUT_TOOLS, WRITING_TOOL_PATH_KEYS } from "./tools.js";
 import { normalizePath } from "./redundancy.js";
+import { tokens } from "./shell-words.js";
 
 /** A string of a call's input that may name a path, and the field it was found in (`destination`, `edits[0].path`, `key of files`). */
 export interface NamedPath {
@@ -97,7 +98,18 @@ function pathWords(value: string): string[] {
   if (!WORD_ENDS.test(value)) return [];
   const shell = SHELLISH.test(value);
   const words = new Set([...value.split(WORD_ENDS), ...value.replace(/['"\\]/g, "").split(WORD_ENDS)]);
-  return [...words].filter((w) => w !== "" && w !== value && (w.includes("/") || w.startsWith("~") || (shell && CONFIG_NAMES.test(w))));
+  const found = [...words].filter(
+    (w) => w !== "" && w !== value && !ROOTS.has(w) && (w.includes("/") || w.startsWith("~") || (shell && CONFIG_NAMES.test(w))),
+  );
+  return [...found, ...(shell ? rootWords(value) : [])];
+}
+
+/** `/` and `~` alone: in prose a ratio or an estimate ("read / write", "eta ~ 5 min"), in a shell command the root or the home. */
+const ROOTS = new Set(["/", "~"]);
+
+/** The `/` and `~` that stand as whole words of a shell command (`rm -rf ~`), not inside its quoted text. */
+function rootWords(value: string): string[] {
+  return tokens(value).flatMap((t) => ("word" in t && ROOTS.has(t.word) ? [t.word] : []));
 }
 
 /**

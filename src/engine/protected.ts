@@ -19,6 +19,8 @@ export interface GuardedPlaces {
    * takes the configuration with it.
    */
   config?: readonly string[];
+  /** Files a command Claude Code runs by itself names (a hook, a status line, a helper, an MCP server): ./command-files.ts. */
+  runs?: readonly string[];
 }
 
 function within(path: string, folder: string): boolean {
@@ -101,7 +103,21 @@ function isConfigByName(target: string): boolean {
 
 /** Why `path` (absolute) may not be named by a call that is not known to only read, where gated: the gate's records first, then the configuration. */
 export function guardedReason(path: string, places: GuardedPlaces): string | undefined {
-  return protectedReason(path, places) ?? configReason(path, places.config);
+  return protectedReason(path, places) ?? configReason(path, places.config) ?? runReason(path, places.runs);
+}
+
+const RUN_WHAT =
+  "a command Claude Code runs by itself (a hook, a status line, a helper or an MCP server in its settings) runs it: writing it changes what Claude Code runs, outside the gate";
+
+/** Why `path` (absolute) is, is in or holds a file Claude Code's own commands run, or undefined. */
+export function runReason(path: string, runs: readonly string[] = []): string | undefined {
+  const target = normalizePath(path);
+  if (target === null) return undefined;
+  for (const file of runs) {
+    if (within(target, file)) return target === file ? `${path}: ${RUN_WHAT}` : `${path} is in ${file}: ${RUN_WHAT}`;
+    if (within(file, target)) return `${path} holds ${file}: ${RUN_WHAT}`;
+  }
+  return undefined;
 }
 
 /** The refusal's words for one field of the input: the field, what it says when that is not the path itself, and why. */

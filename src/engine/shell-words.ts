@@ -3,13 +3,13 @@
 // shell: no globbing, no command substitution; what it cannot know (a
 // variable it was not given) it says so, and the caller stays on the safe side.
 
-/** A word (quoted and bare parts run together, quotes taken off), or an operator that ends a simple command. */
+/** A word (quoted and bare parts run together, quotes taken off), or an operator that ends a simple command (a newline and a backquote too). */
 export type Token = { word: string } | { op: string };
 
 /** The tokens of a shell command. */
 export function tokens(command: string): Token[] {
   const out: Token[] = [];
-  for (const m of command.matchAll(/((?:"(?:[^"\\]|\\.)*"|'[^']*'|\\.|[^\s"'\\;|&<>()])+)|(&&|\|\||[;|&()])|[<>]+/g)) {
+  for (const m of command.matchAll(/((?:"(?:[^"\\]|\\.)*"|'[^']*'|\\.|[^\s"'\\;|&<>()`])+)|(&&|\|\||[;|&()\n`])|[<>]+/g)) {
     if (m[2] !== undefined) out.push({ op: m[2] });
     else if (m[1] !== undefined) out.push({ word: unquoted(m[1]) });
   }
@@ -20,16 +20,6 @@ function unquoted(word: string): string {
   return word.replace(/"((?:[^"\\]|\\.)*)"|'([^']*)'|\\(.)/g, (_all, d?: string, s?: string, e?: string) =>
     d !== undefined ? d.replace(/\\(.)/g, "$1") : (s ?? e ?? ""),
   );
-}
-
-/** The simple commands of a command line, each as its words (operators split them). */
-export function simpleCommands(command: string): string[][] {
-  const commands: string[][] = [[]];
-  for (const token of tokens(command)) {
-    if ("op" in token) commands.push([]);
-    else commands.at(-1)!.push(token.word);
-  }
-  return commands.filter((c) => c.length > 0);
 }
 
 /**

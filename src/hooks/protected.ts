@@ -2,7 +2,8 @@ import { readlinkSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { absolutePath, namedPaths } from "../engine/named-paths.js";
-import { hookCommands, hookFiles, mcpServerCommands } from "../engine/hook-commands.js";
+import { hookCommands, mcpServerCommands } from "../engine/hook-commands.js";
+import { hookFiles } from "../engine/command-files.js";
 import { readSmallText } from "../claude/files.js";
 import { guardedReason, namedTargetReason, type GuardedPlaces } from "../engine/protected.js";
 import type { PreToolUseInput } from "./input.js";
@@ -61,8 +62,8 @@ function placesOf(input: PreToolUseInput, ref: ScopeRef, dataDir: string, env: R
       join(home, ".claude.json"),
       "/etc/claude-code",
       ...(env.CLAUDE_PLUGIN_ROOT ? [resolve(env.CLAUDE_PLUGIN_ROOT)] : []),
-      ...scriptsHooksRun(input, userConfig, home, env),
     ],
+    runs: scriptsHooksRun(input, userConfig, home, env),
   };
 }
 
@@ -72,7 +73,7 @@ function placesOf(input: PreToolUseInput, ref: ScopeRef, dataDir: string, env: R
  * ones, the user's, the managed ones) and the MCP servers it starts (the
  * project's `.mcp.json`, the user's `~/.claude.json`). A script kept outside
  * `.claude/` that one of them runs is configuration too
- * (src/engine/hook-commands.ts).
+ * (src/engine/hook-commands.ts, src/engine/command-files.ts).
  */
 function scriptsHooksRun(input: PreToolUseInput, userConfig: string, home: string, env: Record<string, string | undefined>): string[] {
   const projectDir = resolve(env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd());
@@ -133,6 +134,7 @@ function realPlaces(places: GuardedPlaces): GuardedPlaces {
     transcriptDir: realTarget(places.transcriptDir),
     ...(places.sessionDir ? { sessionDir: realTarget(places.sessionDir) } : {}),
     config: (places.config ?? []).map((place) => realTarget(place)),
+    runs: (places.runs ?? []).map((file) => realTarget(file)),
   };
 }
 

@@ -1,6 +1,7 @@
-// The files Claude Code's command hooks run, from a settings object (src/engine/hook-commands.ts).
+// The files the commands Claude Code runs by itself name: from settings and MCP configuration (src/engine/hook-commands.ts) to files (src/engine/command-files.ts, program-files.ts).
 import { describe, expect, it } from "vitest";
-import { hookCommands, hookFiles, MAX_HOOK_COMMANDS, mcpServerCommands } from "../../src/engine/hook-commands.js";
+import { hookFiles } from "../../src/engine/command-files.js";
+import { hookCommands, MAX_HOOK_COMMANDS, mcpServerCommands } from "../../src/engine/hook-commands.js";
 
 const places = { projectDir: "/p", home: "/h", pluginRoot: "/plug" };
 const settings = (...hooks: unknown[]) => ({ hooks: { PreToolUse: [{ matcher: "Bash", hooks }] } });

@@ -80,6 +80,28 @@ describe("the strings a call's input names (SPEC §6)", () => {
   });
 });
 
+describe("the words of a longer string that read as paths", () => {
+  const words = (value: string) => {
+    const named = namedPaths("mcp__sh__run", { cmd: value });
+    return named.ok ? named.paths.filter((p) => p.value !== value && p.field === "cmd").map((p) => p.value) : [];
+  };
+
+  it("a folder part or a leading ~, read as written and with quotes taken out; a config name only in shell-like text", () => {
+    expect(words("cat x > .cl''aude/s.json")).toEqual(["aude/s.json", ".claude/s.json"]);
+    expect(words("dd of=~/.claude/x")).toEqual(["~/.claude/x"]);
+    expect(words("mentions .claude in prose")).toEqual([]);
+    expect(words("echo hi > .mcp.json")).toEqual([".mcp.json"]);
+  });
+
+  // Fourth red-team pass: a lone / or ~ in prose named the root or the home, and refused ordinary notes.
+  it("a lone / or ~ is a path only as a whole word of a shell command", () => {
+    expect(words("echo 'read / write ratio is 3' > notes.txt")).toEqual([]);
+    expect(words("eta ~ 5 min, x / y")).toEqual([]);
+    expect(words("rm -rf ~ && echo done")).toEqual(["~"]);
+    expect(words("rm -rf / ; true")).toEqual(["/"]);
+  });
+});
+
 describe("where a path as written points", () => {
   it.each([
     ["/a/b/../c", "/a/c"],

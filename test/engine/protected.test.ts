@@ -4,7 +4,7 @@
 // Any other tool's paths, and Claude Code's configuration: ./named-paths.test.ts.
 import { describe, expect, it } from "vitest";
 import { namedPaths } from "../../src/engine/named-paths.js";
-import { protectedReason } from "../../src/engine/protected.js";
+import { guardedReason, protectedReason, runReason } from "../../src/engine/protected.js";
 
 describe("the paths a writing tool names (SPEC §6)", () => {
   const values = (tool: string, input: unknown) => {
@@ -149,5 +149,24 @@ describe("why a write is refused: the data folder and the transcripts (SPEC §6,
     const relativeTranscripts = { dataDir: places.dataDir, transcriptDir: "projects" };
     expect(protectedReason("/work/app/projects/s.jsonl", relativeTranscripts)).toBeUndefined();
     expect(protectedReason(`${places.dataDir}/x`, relativeTranscripts)).toContain("data folder");
+  });
+});
+
+describe("a file a command Claude Code runs by itself names", () => {
+  const runs = ["/p/tools/pre-bash", "/p/scripts"];
+
+  it("is refused with its own reason: the file, what is in a folder a glob lists, and what holds them", () => {
+    expect(runReason("/p/tools/pre-bash", runs)).toMatch(/^\/p\/tools\/pre-bash: a command Claude Code runs by itself .* runs it/);
+    expect(runReason("/p/scripts/a.sh", runs)).toContain("/p/scripts/a.sh is in /p/scripts: a command");
+    expect(runReason("/p/tools", runs)).toContain("/p/tools holds /p/tools/pre-bash: a command");
+    expect(runReason("/p/tools/other", runs)).toBeUndefined();
+    expect(runReason("relative", runs)).toBeUndefined();
+  });
+
+  it("comes after the records and the configuration", () => {
+    const places = { dataDir: "/d", transcriptDir: "/t", config: ["/p/.claude"], runs: ["/d/x", "/p/.claude/h.sh", "/p/y"] };
+    expect(guardedReason("/d/x", places)).toContain("data folder");
+    expect(guardedReason("/p/.claude/h.sh", places)).toContain("configuration");
+    expect(guardedReason("/p/y", places)).toContain("runs it");
   });
 });

@@ -171,10 +171,10 @@ describe("the scripts Claude Code runs by itself, from its settings and MCP serv
 
   it("a settings file changed between two calls is read again, even at the same size (the warm server keeps what it parsed)", () => {
     writeFileSync(join(cwd, ".claude", "settings.local.json"), hook("a.sh"));
-    expect(write("tools/a.sh")).toMatch(/Claude Code's configuration/);
+    expect(write("tools/a.sh")).toMatch(/a command Claude Code runs by itself .* runs it/);
     expect(write("tools/b.sh")).toBeUndefined();
     writeFileSync(join(cwd, ".claude", "settings.local.json"), hook("b.sh"));
-    expect(write("tools/b.sh")).toMatch(/Claude Code's configuration/);
+    expect(write("tools/b.sh")).toMatch(/a command Claude Code runs by itself .* runs it/);
     expect(write("tools/a.sh")).toBeUndefined();
     rmSync(join(cwd, ".claude", "settings.local.json"));
     expect(write("tools/b.sh")).toBeUndefined();
@@ -182,7 +182,7 @@ describe("the scripts Claude Code runs by itself, from its settings and MCP serv
 
   it("an MCP server's script in the project's .mcp.json", () => {
     writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { x: { command: "node", args: ["tools/server.mjs"] } } }));
-    expect(write("tools/server.mjs")).toMatch(/Claude Code's configuration/);
+    expect(write("tools/server.mjs")).toMatch(/a command Claude Code runs by itself .* runs it/);
     rmSync(join(cwd, ".mcp.json"));
   });
 });
