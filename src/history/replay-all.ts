@@ -5,7 +5,8 @@
 // and repeats, plain data) on, so a session's replay is dropped once read.
 import type { UserSettings } from "../engine/session/decide.js";
 import { DEFAULT_PRICES, withOverride } from "../engine/prices.js";
-import { HistoryBuilder, sessionFindings, type HistoryReport } from "./report.js";
+import { sessionFindings } from "./findings.js";
+import { HistoryBuilder, type HistoryReport } from "./report.js";
 import { REPLAY_POLICY, replaySession } from "../replay/core.js";
 import { ReplayInputError, sessionInputs, skillSource, type ReadCounter } from "../replay/files.js";
 import { nodeSha256Hex } from "../hash/node-sha256.js";

@@ -2,14 +2,14 @@
 // every task's spend, its percentiles and largest tasks, what budgets would
 // have stopped, exact repeats and identical outcomes, and the budgets to set.
 // Pure: each replayed session is added as it is read (the file layer, which
-// holds one session at a time), then the report is made.
+// holds one session at a time; its findings are ./findings.ts), then the report is made.
 import { estimateCostUsd, type PriceTable } from "../engine/prices.js";
 import { addSpend, totalTokens, zeroSpend, type Spend, type TokenCounts } from "../engine/spend.js";
-import type { EventsReplay } from "../replay/core.js";
 import { BUDGET_SETTINGS, suggestBudgets, whatIf, whereOf, type BudgetEffect, type BudgetSetting, type Suggestions } from "./budgets.js";
+import type { ScopeFindings, SessionFindings } from "./findings.js";
 import type { TaskWhere } from "./labels.js";
 import { percentilesOf, type Percentiles } from "./percentiles.js";
-import { identicalTasksOf, tasksOfSession, type SessionPlace, type SubagentRow, type TaskRow } from "./tasks.js";
+import type { SubagentRow, TaskRow } from "./tasks.js";
 
 /** A task as the report shows it: where it is, what it spent, and its largest subagents. */
 export interface TaskView extends TaskWhere {
@@ -104,45 +104,6 @@ export interface HistoryOptions {
 
 const LARGEST = 5;
 const SHOWN_SUBAGENTS = 3;
-
-/** What one scope adds to the history's repeats: each repeat with the task it counts toward. */
-export interface ScopeFindings {
-  /** A subagent's: the task it was launched in. */
-  rootTask?: number;
-  repeats: Array<{ tool: string; tokens: number; task: number }>;
-  /** The task each identical outcome counts toward. */
-  identical: number[];
-}
-
-/** What a history keeps of one replayed session: its tasks and its scopes' repeats (small, and plain data: it may come from a worker thread). */
-export interface SessionFindings {
-  place: SessionPlace;
-  files: { count: number; bytes: number };
-  rows: TaskRow[];
-  scopes: ScopeFindings[];
-}
-
-/** A session's findings from its replay: the session machine's figures, nothing counted again. */
-export function sessionFindings(
-  replay: EventsReplay,
-  place: SessionPlace,
-  files: SessionFindings["files"],
-  prices: PriceTable,
-): SessionFindings {
-  return {
-    place,
-    files,
-    rows: tasksOfSession(replay, place, prices),
-    scopes: replay.scopes.map((scope) => {
-      const rootTask = scope.scope === "main" ? undefined : scope.rootTask;
-      return {
-        ...(rootTask !== undefined ? { rootTask } : {}),
-        repeats: scope.repeats.map((r) => ({ tool: r.tool, tokens: r.tokens, task: rootTask ?? r.repeat.task })),
-        identical: identicalTasksOf(scope, replay.tasks[0]?.task ?? 1),
-      };
-    }),
-  };
-}
 
 /** Accumulates replayed sessions, one at a time, into a HistoryReport. */
 export class HistoryBuilder {

@@ -6,7 +6,7 @@
 import { estimateCostUsd, type PriceTable } from "../engine/prices.js";
 import { sumSpend, totalTokens, zeroSpend, type Spend, type TokenCounts } from "../engine/spend.js";
 import { launchesFrom } from "../engine/session/views.js";
-import type { EventsReplay } from "../replay/core.js";
+import type { EventsReplay } from "../replay/types.js";
 import type { ScopeReplay, TaskReplay } from "../replay/types.js";
 
 /** Where a session's files are. */

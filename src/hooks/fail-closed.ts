@@ -4,7 +4,7 @@ import type { SessionEvent } from "../engine/session/events.js";
 import { reduceAll } from "../engine/session/reduce.js";
 import { newScope, type GateSource, type SessionState } from "../engine/session/state.js";
 import { gateOf } from "../engine/session/views.js";
-import { StateUnreadableError } from "../state/store.js";
+import { StateUnreadableError } from "../state/state-file.js";
 import type { HookContext } from "./context.js";
 import { DeadlineError } from "./deadline.js";
 import type { PreToolUseInput } from "./input.js";

@@ -2,7 +2,7 @@ import { callDigest } from "../engine/redundancy.js";
 import { decideInSession, scopeLineOf, type SessionDecision, type UserSettings } from "../engine/session/decide.js";
 import type { SessionEvent } from "../engine/session/events.js";
 import { reduceAll, scopeAt } from "../engine/session/reduce.js";
-import { callMessageOf } from "../engine/session/scope-reducer.js";
+import { callMessageOf } from "../engine/session/scope-usage.js";
 import type { GateSource, SessionState } from "../engine/session/state.js";
 import { frontmatterBudgetsOf, gateOf, sessionSpend, stillAwaiting } from "../engine/session/views.js";
 import { hasBudget } from "../engine/budget.js";

@@ -4,7 +4,7 @@ import type { Evaluation } from "../engine/report/check.js";
 import type { Report } from "../engine/report/types.js";
 import type { ScopedOutcome } from "../engine/session/reduce.js";
 import { scopeAt } from "../engine/session/reduce.js";
-import { callMessageOf } from "../engine/session/scope-reducer.js";
+import { callMessageOf } from "../engine/session/scope-usage.js";
 import type { SessionState } from "../engine/session/state.js";
 import { decisionScopeOf, frontmatterBudgetsOf, gateOf } from "../engine/session/views.js";
 import { hasBudget, tightestBudgets } from "../engine/budget.js";

@@ -2,7 +2,7 @@
 // the stored offset, and trouble the hook can see (SPEC §10, issue 18).
 import type { ScopeState } from "../engine/session/state.js";
 import { isPrompt, keepsLine } from "../transcript/line-filter.js";
-import type { TranscriptEvent } from "../transcript/line.js";
+import type { TranscriptEvent } from "../transcript/line-events.js";
 import { readEventsFrom } from "../transcript/forward-reader.js";
 import { readEventsBackward } from "../transcript/reverse-reader.js";
 import { openTranscript, type OpenedTranscript } from "../transcript/source.js";

@@ -3,7 +3,8 @@
 // Pure. A skill's activation comes out as `skill_seen`: reading its file is
 // the caller's I/O, which turns it into a `skill_loaded` event.
 import { scoped, type ScopeKey, type SessionEvent } from "../engine/session/events.js";
-import { skillBaseDir, type TranscriptEvent } from "../transcript/line.js";
+import type { TranscriptEvent } from "../transcript/line-events.js";
+import { skillBaseDir } from "../transcript/line.js";
 import { observedEvents } from "../transcript/scope-events.js";
 import type { Sha256Hex } from "../engine/redundancy.js";
 import { promptKey } from "./prompts.js";

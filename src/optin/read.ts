@@ -18,7 +18,9 @@ import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import matter from "gray-matter";
 import { blockTooLong, isYamlBoundsError, tooLarge, YamlBoundsError } from "../engine/bounded-value.js";
 import { MAX_FILE_BYTES } from "../claude/files.js";
-import { defaultOptIn, isPlainObject, optInProblem, resolveOptIn, type OptIn, type OptInProblem } from "./schema.js";
+import { resolveOptIn } from "./resolve.js";
+import { defaultOptIn, optInProblem, type OptIn, type OptInProblem } from "./schema.js";
+import { isPlainObject } from "./yaml-value.js";
 
 /** Languages accepted after the opening `---` (case-insensitive); empty means YAML. */
 export const FRONTMATTER_LANGUAGES = ["", "yaml", "yml"] as const;

@@ -43,7 +43,7 @@ import {
 import { RETENTION_DEFAULTS } from "../engine/defaults.js";
 import { exampleOf, optionEnvName, PRICES_EXAMPLE } from "./options.js";
 import type { PluginRef } from "../claude/plugin-id.js";
-import { describeValue } from "./schema.js";
+import { describeValue } from "./yaml-value.js";
 
 /** The manifest's userConfig option for each budget key (the frontmatter name without `utility_`). */
 export const USER_BUDGET_OPTIONS: Record<BudgetKey, string> = {

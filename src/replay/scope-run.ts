@@ -1,4 +1,4 @@
-// One scope's run through replay (./core.ts): the calls it made and what was
+// One scope's run through replay (./session-replay.ts): the calls it made and what was
 // found in them, and the report made of it at the end; the subagent scopes
 // linked to the calls that launched them.
 import type { CallEffect } from "../engine/redundancy.js";
@@ -12,6 +12,7 @@ import type { LocatedEvent } from "../transcript/reverse-reader.js";
 import type {
   CallRef,
   DecidedCall,
+  Delegation,
   GateReplay,
   IdenticalOutcomeFinding,
   RepeatFinding,
@@ -22,16 +23,6 @@ import type {
 
 export type AssistantEvent = Extract<LocatedEvent, { kind: "assistant" }>;
 export type ToolUseBlock = Extract<AssistantEvent["blocks"][number], { type: "tool_use" }>;
-
-/** A delegating call of the main scope (Task, Agent), kept to link subagent scopes to it by prompt. */
-export interface Delegation {
-  toolUseId: string;
-  line: number;
-  tool: string;
-  prompt?: string;
-  description?: string;
-  subagentType?: string;
-}
 
 export interface CallState {
   ref: CallRef;

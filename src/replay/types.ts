@@ -1,8 +1,27 @@
-// What offline replay reports (the shape of `utility replay --json`).
+// What offline replay takes and reports: its options, one session's replay
+// (./core.ts), and the shape of `utility replay --json`.
+import type { Sha256Hex } from "../engine/redundancy.js";
+import type { UserSettings } from "../engine/session/decide.js";
+import type { GateSource, SessionState } from "../engine/session/state.js";
+import type { Config } from "../engine/signals.js";
 import type { Conversation, RuleId } from "../engine/vocabulary.js";
 import type { Spend } from "../engine/spend.js";
 
 import type { TokenCounts } from "../engine/spend.js";
+
+export interface ReplayOptions {
+  /** Also gate every scope (the default configuration, or `config`): "what if every scope were gated". */
+  gated?: boolean;
+  config?: Config;
+  /** The events are a subagent's own file: every line is that one scope. */
+  subagentFile?: { agentId?: string };
+  /** A skill's opt-in from its SKILL.md, as the hooks read it; undefined when the file is gone or opts in to nothing. */
+  skillSource?: (skillFile: string) => GateSource | undefined;
+  /** The user's settings to replay budgets under (default: none). */
+  user?: UserSettings;
+  /** How call inputs are hashed for their digests (default: the engine's own SHA-256; the file layer passes node:crypto's, the same digests faster). */
+  sha256?: Sha256Hex;
+}
 
 /** Tokens a scope's assistant messages spent, as their `usage` says, and the estimated cost (SPEC §12). */
 export interface ReplaySpend {
@@ -180,6 +199,31 @@ export interface TaskReplay {
    * budgets are checked against (SPEC §12), in the order the calls were decided.
    */
   trail: Array<{ tokens: number; costUsd: number }>;
+}
+
+/** A delegating call of the main scope (Task, Agent), kept to link subagent scopes to it by prompt. */
+export interface Delegation {
+  toolUseId: string;
+  line: number;
+  tool: string;
+  prompt?: string;
+  description?: string;
+  subagentType?: string;
+}
+
+/** One session's events replayed (./core.ts). */
+export interface EventsReplay {
+  scopes: ScopeReplay[];
+  /** Delegating calls of the main scope, in order. */
+  delegations: Delegation[];
+  /** The first prompt each subagent scope received, by scope id (to link it to a delegation). */
+  prompts: Record<string, string>;
+  /** Highest line number seen. */
+  lines: number;
+  /** The session machine's state at the end: what every surface reads. */
+  session: SessionState;
+  /** The main scope's tasks, in order: each one's prompt and the spend its budgets would have been checked against, call by call. */
+  tasks: TaskReplay[];
 }
 
 export interface FileReplay {

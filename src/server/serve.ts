@@ -8,7 +8,8 @@
  */
 import { errorLine } from "../state/file-error.js";
 import { dataDir } from "../state/paths.js";
-import { DEFAULT_LOCK, FileStateStore, type LockOptions } from "../state/store.js";
+import { DEFAULT_LOCK, type LockOptions } from "../state/lock-file.js";
+import { FileStateStore } from "../state/store.js";
 import { hrNow, lockWithin, processContext } from "../hooks/context.js";
 import type { Deadline } from "../hooks/deadline.js";
 import { eventSpec } from "../hooks/events.js";

@@ -3,7 +3,7 @@
 // hook shows it to the user with no model turn (the switch already applied);
 // `utility command`, behind the skill's shell line, gives it to the model
 // when that hook did not answer.
-import { renderReportText } from "./summarize.js";
+import { renderReportText } from "./report-text.js";
 import { renderStatus, type SessionView } from "./status-text.js";
 
 /** What `/utility` takes: no argument (the model scores the situation) or one of these. */

@@ -9,7 +9,8 @@ import type { RuleId } from "../engine/vocabulary.js";
 import { scopeKey, type LogRecord, type LoggedReport } from "../log/record.js";
 import { outcomesById } from "./log-table.js";
 import type { SessionSpend } from "./spend.js";
-import { scopeTitle, summarize, type ScopeSummary, type SessionSummary } from "./summarize.js";
+import { scopeTitle } from "./report-text.js";
+import { summarize, type ScopeSummary, type SessionSummary } from "./summarize.js";
 
 /**
  * Calls that told nothing, per scope (SPEC §13): counted by the code that

@@ -1,5 +1,5 @@
 // Which lines of a transcript file a reader keeps: a filter, not a scope. Pure.
-import type { TranscriptEvent } from "./line.js";
+import type { TranscriptEvent } from "./line-events.js";
 
 /**
  * `main`: the main conversation's lines (isSidechain false). `sidechain`: subagent lines

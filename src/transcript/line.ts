@@ -1,163 +1,17 @@
-// One transcript line → normalized events. Pure: no I/O, never throws.
-//
-// zod/mini rather than the classic `zod` API: bundled, classic zod adds about
-// 20 ms to a hook's start (≈0.4× of `node -e 0`), mini about 3 ms (SPEC §11).
-import * as z from "zod/mini";
-import { LINE_KINDS, lineKind } from "../engine/session/prompt-kind.js";
+// One transcript line → normalized events (./line-events.ts), read from what
+// Claude Code writes (./raw-line.ts). Pure: no I/O, never throws.
+import type * as z from "zod/mini";
+import { lineKind } from "../engine/session/prompt-kind.js";
 import { conformingValue, type ReadAs } from "./conforms.js";
+import type { AssistantBlock, LineUsageSchema, ToolResultEvent, TranscriptEvent, UserTextEvent } from "./line-events.js";
+import { AgentProgressData, RawLineSchema, RawTextBlock, RawToolResultBlock, RawToolUseBlock, RawUsage, type RawLine } from "./raw-line.js";
 
 /** Lines longer than this are skipped, not parsed (SPEC §10: huge lines). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 export const SKILL_BASE_DIR_PREFIX = "Base directory for this skill:";
 
-// ---- What Claude Code writes (only the parts we use; everything else passes through) ----
-
-const RawTextBlock = z.looseObject({ type: z.literal("text"), text: z.string() });
-const RawToolUseBlock = z.looseObject({
-  type: z.literal("tool_use"),
-  id: z.string(),
-  name: z.string(),
-  input: z.optional(z.unknown()),
-});
-const RawToolResultBlock = z.looseObject({
-  type: z.literal("tool_result"),
-  tool_use_id: z.string(),
-  content: z.optional(z.unknown()),
-  is_error: z.nullish(z.boolean()),
-});
-
-const RawCount = z.nullish(z.number());
-const RawUsage = z.looseObject({
-  input_tokens: RawCount,
-  output_tokens: RawCount,
-  cache_creation_input_tokens: RawCount,
-  cache_read_input_tokens: RawCount,
-});
-
-const RawMessage = z.looseObject({
-  id: z.nullish(z.string()),
-  model: z.nullish(z.string()),
-  role: z.nullish(z.string()),
-  content: z.nullish(z.union([z.string(), z.array(z.unknown())])),
-  usage: z.optional(z.unknown()),
-});
-
-export const RawLineSchema = z.looseObject({
-  type: z.string(),
-  subtype: z.nullish(z.string()),
-  uuid: z.nullish(z.string()),
-  parentUuid: z.nullish(z.string()),
-  isSidechain: z.nullish(z.boolean()),
-  isMeta: z.nullish(z.boolean()),
-  isCompactSummary: z.nullish(z.boolean()),
-  sessionId: z.nullish(z.string()),
-  agentId: z.nullish(z.string()),
-  timestamp: z.nullish(z.string()),
-  message: z.nullish(RawMessage),
-  data: z.optional(z.unknown()),
-  /** Set on the result line of a call Claude Code's permissions refused (e.g. "user-rejected"): it never ran. */
-  toolDenialKind: z.nullish(z.string()),
-  // Who wrote a user line (SPEC §2): see prompt-kind.ts.
-  promptId: z.nullish(z.string()),
-  /** A `queue-operation` line: `enqueue` with the queued prompt's text as `content`. */
-  operation: z.nullish(z.string()),
-  content: z.optional(z.unknown()),
-  origin: z.nullish(z.looseObject({ kind: z.nullish(z.string()) })),
-  promptSource: z.nullish(z.string()),
-  turnOrigin: z.nullish(z.string()),
-  wakeupSource: z.nullish(z.string()),
-});
-export type RawLine = z.infer<typeof RawLineSchema>;
-
-/** 2.1.x writes a subagent's messages into the main file as `progress` lines (data.type "agent_progress"). */
-const AgentProgressData = z.looseObject({
-  type: z.literal("agent_progress"),
-  agentId: z.nullish(z.string()),
-  message: z.looseObject({ type: z.string() }),
-});
-
-// ---- What we produce ----
-
-const LineFields = {
-  uuid: z.optional(z.string()),
-  sidechain: z.boolean(),
-  agentId: z.optional(z.string()),
-  timestamp: z.optional(z.string()),
-};
-
-export const TextBlockSchema = z.object({ type: z.literal("text"), text: z.string() });
-export const ToolUseBlockSchema = z.object({
-  type: z.literal("tool_use"),
-  id: z.string(),
-  name: z.string(),
-  input: z.unknown(),
-});
-export const AssistantBlockSchema = z.discriminatedUnion("type", [TextBlockSchema, ToolUseBlockSchema]);
-
-const count = () => z.int().check(z.minimum(0));
-/** The message's `usage` as this line reports it (SPEC §12); Claude Code repeats it, growing, on each line of a message. */
-export const LineUsageSchema = z.object({ input: count(), output: count(), cacheCreation: count(), cacheRead: count() });
-
-export const AssistantEventSchema = z.object({
-  kind: z.literal("assistant"),
-  messageId: z.string(),
-  /** `message.model` as written (`claude-opus-4-5-…`), when present. */
-  model: z.optional(z.string()),
-  blocks: z.array(AssistantBlockSchema),
-  usage: z.optional(LineUsageSchema),
-  ...LineFields,
-});
-export const ToolResultEventSchema = z.object({
-  kind: z.literal("tool_result"),
-  toolUseId: z.string(),
-  isError: z.boolean(),
-  /** Claude Code refused the call (its permissions, or a hook): it never ran. */
-  denied: z.optional(z.literal(true)),
-  text: z.string(),
-  bytes: z.number(),
-  /** The content held more than text (an image): `text` is not all the call returned. */
-  notOnlyText: z.optional(z.literal(true)),
-  ...LineFields,
-});
-export const UserTextEventSchema = z.object({
-  kind: z.literal("user_text"),
-  text: z.string(),
-  isMeta: z.boolean(),
-  /** What Claude Code's own fields say the line is (prompt-kind.ts). */
-  lineKind: z.enum(LINE_KINDS),
-  /** Looks typed by the user by those fields: not meta, not a notification or wakeup, not a marker. Whether a UserPromptSubmit vouched for it is the hooks' question. */
-  isPrompt: z.boolean(),
-  /** The id Claude Code gives one prompt's lines and hooks (`prompt_id` in hook input). */
-  promptId: z.optional(z.string()),
-  /** From a `queue-operation` line: a notification queued for the model, not a prompt line (it ends a job, nothing more). */
-  queued: z.optional(z.literal(true)),
-  ...LineFields,
-});
-export const CompactEventSchema = z.object({
-  kind: z.literal("compact"),
-  /** `boundary`: a system compact_boundary line; `summary`: the user line carrying the summary. */
-  source: z.enum(["boundary", "summary"]),
-  ...LineFields,
-});
-export const TranscriptEventSchema = z.discriminatedUnion("kind", [
-  AssistantEventSchema,
-  ToolResultEventSchema,
-  UserTextEventSchema,
-  CompactEventSchema,
-]);
-
-export type TextBlock = z.infer<typeof TextBlockSchema>;
-export type ToolUseBlock = z.infer<typeof ToolUseBlockSchema>;
-export type AssistantBlock = z.infer<typeof AssistantBlockSchema>;
-export type AssistantEvent = z.infer<typeof AssistantEventSchema>;
-export type ToolResultEvent = z.infer<typeof ToolResultEventSchema>;
-export type UserTextEvent = z.infer<typeof UserTextEventSchema>;
-export type CompactEvent = z.infer<typeof CompactEventSchema>;
-export type TranscriptEvent = z.infer<typeof TranscriptEventSchema>;
 type LineInfo = Pick<TranscriptEvent, "uuid" | "sidechain" | "agentId" | "timestamp">;
-
-// ---- Parsing ----
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 

@@ -1,6 +1,7 @@
 // The questions the hooks ask of a transcript, each reading backwards only as far as it needs.
 import type { LineReadOptions } from "./line-bytes.js";
-import { skillBaseDir, type AssistantEvent, type CompactEvent, type ToolUseBlock } from "./line.js";
+import type { AssistantEvent, CompactEvent, ToolUseBlock } from "./line-events.js";
+import { skillBaseDir } from "./line.js";
 import { readEventsBackward, type LocatedEvent } from "./reverse-reader.js";
 import { keepsLine, isPrompt, type LineFilterOptions } from "./line-filter.js";
 import { withSource, type ByteSource, type TranscriptSource } from "./source.js";

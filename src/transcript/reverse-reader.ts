@@ -1,6 +1,7 @@
 // Read a transcript from its end, newest line first, only as far as the caller iterates.
 import { DEFAULT_CHUNK_SIZE, PendingLine, readChunk, type LineBytes, type LineReadOptions } from "./line-bytes.js";
-import { MAX_LINE_BYTES, parseLineBytes, type TranscriptEvent } from "./line.js";
+import type { TranscriptEvent } from "./line-events.js";
+import { MAX_LINE_BYTES, parseLineBytes } from "./line.js";
 import { openFileSource, type ByteSource, type TranscriptSource } from "./source.js";
 
 /** An event and where its line starts; `lineNo` (1-based) only when read forward from the start. */

@@ -4,7 +4,7 @@ import { launchedJobId, notificationEnd, resultShowsFinished } from "../engine/b
 import type { ScopeEvent } from "../engine/session/scope-events.js";
 import type { Sha256Hex } from "../engine/redundancy.js";
 import { sha256Hex } from "../engine/sha256.js";
-import type { TranscriptEvent } from "./line.js";
+import type { TranscriptEvent } from "./line-events.js";
 
 /** Epoch ms of a line's timestamp, when it has a valid one. */
 export function lineTime(event: TranscriptEvent): number | undefined {

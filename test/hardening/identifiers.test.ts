@@ -276,7 +276,7 @@ describe("hostile tool-use ids (keys of the state, never paths)", () => {
   });
 
   // pending["__proto__"] = call would set the object's prototype, and the schema drops such a key on reading:
-  // the reducer keeps ids under idKey (src/engine/session/scope-reducer.ts).
+  // the reducer keeps ids under idKey (src/engine/session/scope-copy.ts).
   it('a call whose tool_use_id is "__proto__" is kept like any other', async () => {
     await callsWithIds("tool-id-proto", ["toolu_before", "__proto__", "toolu_after"]);
   });

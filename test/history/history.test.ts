@@ -7,7 +7,8 @@ import { budgetEffect, roundUpNicely, suggestBudgets, whatIf } from "../../src/h
 import { renderHistoryHtml } from "../../src/history/html.js";
 import { grouped, subagentLabel, taskLabel, tokensText, usdText } from "../../src/history/labels.js";
 import { nearestRank, percentilesOf } from "../../src/history/percentiles.js";
-import { HistoryBuilder, sessionFindings, type HistoryReport } from "../../src/history/report.js";
+import { sessionFindings } from "../../src/history/findings.js";
+import { HistoryBuilder, type HistoryReport } from "../../src/history/report.js";
 import { firstWords, tasksOfSession, type TaskRow } from "../../src/history/tasks.js";
 import { renderHistoryText } from "../../src/history/text.js";
 import { replayLines } from "../replay/support.js";

@@ -12,7 +12,8 @@ import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { LogRecordSchema } from "../../src/log/record.js";
 import { summarize } from "../../src/summary/summarize.js";
 import { newSession, type SessionDraft } from "../../src/engine/session/state.js";
-import { StateUnreadableError, type StateStore } from "../../src/state/store.js";
+import { StateUnreadableError } from "../../src/state/state-file.js";
+import type { StateStore } from "../../src/state/store.js";
 import { assistant, call, jsonl, meta, prompt, result, tempDir, type TempDir } from "../transcript/helpers.js";
 import { denyReason, fakeContext, GOOD, preInput, report, SESSION, seedMainGate, source, type FakeContext } from "./fake-context.js";
 

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
 import { stopHook } from "../../src/hooks/stop.js";
-import { rootTaskSpend } from "../../src/engine/session/scope-reducer.js";
+import { rootTaskSpend } from "../../src/engine/session/scope-usage.js";
 import { assistant, call, jsonl, prompt, result, tempDir, type TempDir } from "../transcript/helpers.js";
 import { fakeContext, preInput, SESSION } from "./fake-context.js";
 

@@ -1,6 +1,7 @@
 /** The SPEC §12 budget keys in frontmatter, validated like the other opt-in keys (SPEC §5). */
 import { describe, expect, it } from "vitest";
-import { resolveOptIn, type OptInProblem } from "../../src/optin/schema.js";
+import { resolveOptIn } from "../../src/optin/resolve.js";
+import type { OptInProblem } from "../../src/optin/schema.js";
 
 const FILE = "skills/x/SKILL.md";
 

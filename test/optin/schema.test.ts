@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { DEFAULT_CONFIG, UTILITY_MAX, UTILITY_MIN } from "../../src/engine/defaults.js";
-import { OPT_IN_KEYS, OptInSchema, describeValue, formatProblemLine, resolveOptIn, type OptInProblem } from "../../src/optin/schema.js";
+import { resolveOptIn } from "../../src/optin/resolve.js";
+import { OPT_IN_KEYS, OptInSchema, formatProblemLine, type OptInProblem } from "../../src/optin/schema.js";
+import { describeValue } from "../../src/optin/yaml-value.js";
 
 const FILE = "skills/x/SKILL.md";
 

@@ -2,7 +2,8 @@
 // agent_progress copies and a quick way to replay text in hand.
 import { bufferSource } from "../../src/transcript/source.js";
 import { readAll } from "../../src/transcript/forward-reader.js";
-import { replayEvents, type ReplayOptions } from "../../src/replay/core.js";
+import { replayEvents } from "../../src/replay/core.js";
+import type { ReplayOptions } from "../../src/replay/types.js";
 import { assistant, jsonl, type Block } from "../transcript/helpers.js";
 
 export * from "../transcript/helpers.js";

@@ -4,7 +4,8 @@ import type { LogRecord } from "../../src/log/record.js";
 import { renderReportHtml } from "../../src/summary/html.js";
 import { buildReportView } from "../../src/summary/report-view.js";
 import { describeSpend, summarizeSpend } from "../../src/summary/spend.js";
-import { renderSummaryText, summarize } from "../../src/summary/summarize.js";
+import { renderSummaryText } from "../../src/summary/report-text.js";
+import { summarize } from "../../src/summary/summarize.js";
 
 const tokens = (input: number, output: number, cacheCreation = 0, cacheRead = 0) => ({ input, output, cacheCreation, cacheRead });
 

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { LogRecord } from "../../src/log/record.js";
 import { parseLogText } from "../../src/summary/load.js";
 import { renderLogTable } from "../../src/summary/log-table.js";
-import { NO_REPORT, renderReportText, summarize } from "../../src/summary/summarize.js";
+import { renderReportText } from "../../src/summary/report-text.js";
+import { NO_REPORT, summarize } from "../../src/summary/summarize.js";
 import { roundUtility, utility } from "../../src/engine/utility.js";
 import { ROOT } from "../support/paths.js";
 

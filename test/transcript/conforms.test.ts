@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { writeProjectsFolder } from "../../scripts/bench/projects-folder.mjs";
 import { conforms, parsedValue } from "../../src/transcript/conforms.js";
-import { MAX_LINE_BYTES, parseLine, parseLineBytes, RawLineSchema } from "../../src/transcript/line.js";
+import { MAX_LINE_BYTES, parseLine, parseLineBytes } from "../../src/transcript/line.js";
+import { RawLineSchema } from "../../src/transcript/raw-line.js";
 import { FIXTURES_DIR } from "./helpers.js";
 
 /** The fast reader (the default) and the reference give the same answer for this line. */

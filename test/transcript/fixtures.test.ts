@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readAll } from "../../src/transcript/forward-reader.js";
-import { TranscriptEventSchema } from "../../src/transcript/line.js";
+import { TranscriptEventSchema } from "../../src/transcript/line-events.js";
 import { findGoverningText, findSkillActivations, lastUserPrompt } from "../../src/transcript/queries.js";
 import { bufferSource } from "../../src/transcript/source.js";
 import { FIXTURES_DIR } from "./helpers.js";

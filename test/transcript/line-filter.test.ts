@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TranscriptEvent } from "../../src/transcript/line.js";
+import type { TranscriptEvent } from "../../src/transcript/line-events.js";
 import { keepsLine, isPrompt } from "../../src/transcript/line-filter.js";
 
 const text = (over: Partial<TranscriptEvent> = {}) =>

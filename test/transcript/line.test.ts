@@ -1,13 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  MAX_LINE_BYTES,
-  parseLine,
-  parseLineBytes,
-  skillBaseDir,
-  TranscriptEventSchema,
-  type TranscriptEvent,
-} from "../../src/transcript/line.js";
+import { TranscriptEventSchema, type TranscriptEvent } from "../../src/transcript/line-events.js";
+import { MAX_LINE_BYTES, parseLine, parseLineBytes, skillBaseDir } from "../../src/transcript/line.js";
 import { assistant, call, compactBoundary, compactSummary, meta, prompt, result, snapshot, text } from "./helpers.js";
 
 function only(line: string): TranscriptEvent {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { lineTime, observedEvents, resultDigest } from "../../src/transcript/scope-events.js";
-import type { TranscriptEvent } from "../../src/transcript/line.js";
+import type { TranscriptEvent } from "../../src/transcript/line-events.js";
 
 const TIME = "2026-12-01T10:00:00.000Z";
 const MS = Date.parse(TIME);

@@ -1,6 +1,6 @@
 import { ActionSchema, ACTIONS, LambdasSchema, type Lambdas } from "../../engine/vocabulary.js";
 import { DEFAULT_CONFIG } from "../../engine/defaults.js";
-import { parseNumber } from "../../engine/report/parse.js";
+import { parseNumber } from "../../engine/report/fields.js";
 import { formatReport } from "../../engine/report/format.js";
 import { SIGNAL_LABELS, type Signals } from "../../engine/signals.js";
 import { roundUtility, utility } from "../../engine/utility.js";

@@ -1,9 +1,11 @@
 import { launchesAgents } from "../tools.js";
-import { addSpend, addTokens, sumSpend, zeroSpend, zeroTokens, type Spend, type TokenCounts } from "../spend.js";
+import type { TokenCounts } from "../spend.js";
 import type { ScopeEvent } from "./scope-events.js";
 import type { RanCallDraft, ScopeDraft, ScopeState } from "./state.js";
 import { endJob, isJobStop, type JobRef } from "../background.js";
 import { identicalOutcomeOf } from "../no-progress.js";
+import { copyScope, idKey, own, startApply } from "./scope-copy.js";
+import { callMessageOf, spendOf, usage } from "./scope-usage.js";
 
 /**
  * The reducer of one scope's own events (the session machine, ./reduce.ts,
@@ -21,20 +23,8 @@ import { identicalOutcomeOf } from "../no-progress.js";
  * ends. A real result always wins over a denial line.
  */
 
-/**
- * A tool_use_id or message id as a key of the state's maps. `__proto__` is
- * the one name a plain object cannot hold as a key (an assignment sets the
- * prototype, and the schema drops it when the state is read back): it is
- * kept under another name. Every read and write of those maps goes through it.
- */
-export function idKey(id: string): string {
-  return id === "__proto__" ? "\u0000__proto__" : id;
-}
-
 /** How many calls a scope remembers for exact repeats; older ones age out (the same for the hooks and replay). */
 export const HISTORY_LIMIT = 256;
-/** How many assistant messages' usage a scope remembers, to count a message spanning several lines once. */
-export const MESSAGE_MEMORY = 32;
 
 /** A step's outcome (SPEC §8), joined to its decision by tool_use_id. */
 export interface Outcome {
@@ -59,66 +49,11 @@ export interface Reduced {
 }
 
 /**
- * A copy of the scope's own fields, so the caller's state is never touched.
- * Its maps and lists (pending, history, the message memories) stay shared
- * with the caller's state until an event changes one: `own` copies it then,
- * once per applyEvents (copy on write). Copying them all for every event cost
- * replay about 40% of its time (issue 23). A transient reduction (see
- * Reduction options in ./reduce.ts) copies nothing: its caller gave the state up.
- */
-function copyScope(state: ScopeState): ScopeDraft {
-  if (transient) return state as ScopeDraft;
-  const copy = { ...state } as ScopeDraft;
-  if (state.spend) copy.spend = copySpend(state.spend);
-  return copy;
-}
-
-type Shared = "pending" | "history" | "messages" | "messageModels" | "callMessages";
-
-/** The maps and lists the current applyEvents made (each a copy of its input's, or new): only these may change in place. */
-let madeHere = new WeakSet<object>();
-/** The current applyEvents changes its state in place (its caller will not read the state it passed again). */
-let transient = false;
-
-/** The scope's `field`, made its own (a copy of the shared one, or a new one) before it is changed in place. */
-function own<K extends Shared>(scope: ScopeDraft, field: K): NonNullable<ScopeDraft[K]> {
-  const value = scope[field] as object | undefined;
-  if (value !== undefined && (transient || madeHere.has(value))) return value as NonNullable<ScopeDraft[K]>;
-  const copy = Array.isArray(value)
-    ? [...(value as unknown[])]
-    : copyRecord((value ?? (field === "history" ? [] : {})) as Record<string, unknown>);
-  madeHere.add(copy);
-  (scope as Record<K, unknown>)[field] = copy;
-  return copy as NonNullable<ScopeDraft[K]>;
-}
-
-/**
- * A record's own entries, in order. Id-keyed records are in V8's dictionary
- * mode, which `{ ...record }` copies about four times slower than this loop.
- * A `__proto__` key (a state file written by hand) is defined, never assigned.
- */
-function copyRecord(record: Record<string, unknown>): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) {
-    if (key === "__proto__") Object.defineProperty(copy, key, { value: record[key], enumerable: true, writable: true, configurable: true });
-    else copy[key] = record[key];
-  }
-  return copy;
-}
-
-function copySpend(spend: NonNullable<ScopeState["spend"]>): Spend {
-  const byModel: Spend["byModel"] = {};
-  for (const [model, tokens] of Object.entries(spend.byModel)) byModel[model] = { ...tokens };
-  return { ...spend, tokens: { ...spend.tokens }, byModel };
-}
-
-/**
  * The scope after `events`. `inPlace`: the caller gives `state` up (it reads
  * only the returned state from now on), so it is changed in place, not copied.
  */
 export function applyEvents(state: ScopeState, events: readonly ScopeEvent[], inPlace = false): Reduced {
-  madeHere = new WeakSet();
-  transient = inPlace;
+  startApply(inPlace);
   const scope = copyScope(state);
   const outcomes: Outcome[] = [];
   for (const event of events) apply(scope, event, outcomes);
@@ -340,89 +275,6 @@ function backgroundEnded(scope: ScopeDraft, end: JobRef): void {
   if (call.effect.kind === "exec" && call.effect.background) own(scope, "pending")[key] = { ...call, effect: { kind: "exec" } };
 }
 
-/**
- * An assistant line's usage. A message spans several lines sharing its id, and
- * Claude Code writes its counts as they grow (output tokens rise line by
- * line): each message is counted once, at the largest count seen per field.
- */
-function usage(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "usage" }>): void {
-  const message = idKey(event.messageId);
-  const counted = scope.messages && Object.hasOwn(scope.messages, message) ? scope.messages[message]! : zeroTokens();
-  const largest: TokenCounts = {
-    input: Math.max(counted.input, event.tokens.input),
-    output: Math.max(counted.output, event.tokens.output),
-    cacheCreation: Math.max(counted.cacheCreation, event.tokens.cacheCreation),
-    cacheRead: Math.max(counted.cacheRead, event.tokens.cacheRead),
-  };
-  const added = subtract(largest, counted);
-  const spend = spendOf(scope);
-  addTokens(spend.tokens, added);
-  addTokens((spend.byModel[event.model] ??= zeroTokens()), added);
-  // The memories are changed only when this line tells them something new (most lines of a message repeat it): copying them is the cost.
-  if (!isNewest(scope.messages, message) || !sameCounts(largest, counted))
-    putNewest(own(scope, "messages"), message, largest, MESSAGE_MEMORY);
-  if (!isNewest(scope.messageModels, message) || scope.messageModels![message] !== event.model)
-    putNewest(own(scope, "messageModels"), message, event.model, MESSAGE_MEMORY);
-  const ids = event.toolUseIds.map(idKey);
-  if (!newestAre(scope.callMessages, ids, event.messageId)) {
-    const calls = own(scope, "callMessages");
-    for (const key of ids) putNewest(calls, key, event.messageId, MESSAGE_MEMORY * 4);
-  }
-  refreshPending(scope, event.messageId, largest);
-}
-
-/** Sets `key` as the record's newest entry (insertion order: newest last) and forgets the oldest past `keep`. */
-function putNewest<V>(record: Record<string, V>, key: string, value: V, keep: number): void {
-  delete record[key];
-  record[key] = value;
-  forgetOldest(record, keep);
-}
-
-/** A call decided before its line was read holds the counts it had then: bring them up to date. */
-function refreshPending(scope: ScopeDraft, messageId: string, largest: TokenCounts): void {
-  const calls = scope.callMessages!;
-  for (const [key, call] of Object.entries(scope.pending))
-    if (Object.hasOwn(calls, key) && calls[key] === messageId && !(call.tokens && sameCounts(call.tokens, largest)))
-      own(scope, "pending")[key] = { ...call, tokens: largest };
-}
-
-/** Is `key` the newest (last) key of the record? */
-function isNewest(record: Readonly<Record<string, unknown>> | undefined, key: string): boolean {
-  return record !== undefined && Object.hasOwn(record, key) && Object.keys(record).at(-1) === key;
-}
-
-/** Are `keys` the record's newest keys, in this order, each naming `value`? (Re-adding them would change nothing.) */
-function newestAre(record: Readonly<Record<string, string>> | undefined, keys: readonly string[], value: string): boolean {
-  if (record === undefined) return false;
-  if (!keys.every((key) => Object.hasOwn(record, key) && record[key] === value)) return false;
-  const all = Object.keys(record);
-  return keys.every((key, i) => all[all.length - keys.length + i] === key);
-}
-
-function sameCounts(a: TokenCounts, b: TokenCounts): boolean {
-  return a.input === b.input && a.output === b.output && a.cacheCreation === b.cacheCreation && a.cacheRead === b.cacheRead;
-}
-
-/** The message that made a call, its usage and model, when its line was read (SPEC §8: a step's tokens). */
-export function callMessageOf(
-  scope: ScopeState,
-  toolUseId: string,
-): { messageId: string; model?: string; tokens: TokenCounts } | undefined {
-  const callKey = idKey(toolUseId);
-  const messageId = scope.callMessages && Object.hasOwn(scope.callMessages, callKey) ? scope.callMessages[callKey]! : undefined;
-  if (messageId === undefined) return undefined;
-  const key = idKey(messageId);
-  if (!scope.messages || !Object.hasOwn(scope.messages, key)) return undefined;
-  const model = scope.messageModels && Object.hasOwn(scope.messageModels, key) ? scope.messageModels[key] : undefined;
-  return { messageId, ...(model !== undefined ? { model } : {}), tokens: { ...scope.messages[key]! } };
-}
-
-/** Keeps a record's newest `keep` keys (insertion order: newest last). */
-function forgetOldest(record: Record<string, unknown>, keep: number): void {
-  const keys = Object.keys(record);
-  for (let i = 0; i < keys.length - keep; i++) delete record[keys[i]!];
-}
-
 /** The loop ended: what is still pending was let through but never ran (refused by Claude Code's permissions, interrupted): not a step. */
 function turnEnd(scope: ScopeDraft, subagent: boolean, outcomes: Outcome[]): void {
   for (const [id, call] of Object.entries(scope.pending)) {
@@ -438,27 +290,4 @@ function turnEnd(scope: ScopeDraft, subagent: boolean, outcomes: Outcome[]): voi
 /** Calls let through but never run, as the last turn_end will take off the count. */
 export function neverRan(scope: ScopeState): number {
   return Object.keys(scope.pending).length;
-}
-
-function spendOf(scope: ScopeDraft): Spend {
-  return (scope.spend ??= zeroSpend());
-}
-
-function subtract(a: TokenCounts, b: TokenCounts): TokenCounts {
-  return {
-    input: a.input - b.input,
-    output: a.output - b.output,
-    cacheCreation: a.cacheCreation - b.cacheCreation,
-    cacheRead: a.cacheRead - b.cacheRead,
-  };
-}
-
-/**
- * What the root task has spent (SPEC §12): the main scope's task and every
- * subagent launched in it (nested ones too: each is launched in the root task).
- */
-export function rootTaskSpend(main: ScopeState, agents: readonly ScopeState[]): Spend {
-  const total = main.spend ? sumSpend([main.spend]) : zeroSpend();
-  for (const agent of agents) if (agent.rootTask === main.task && agent.spend) addSpend(total, agent.spend);
-  return total;
 }

@@ -12,9 +12,9 @@ import { GuardsSchema } from "../guards.js";
  * replay folds it from a recorded transcript. One shape, one set of rules.
  *
  * Outside the machine the state is read-only (`SessionState`, `ScopeState`):
- * only ./reduce.ts and ./scope-reducer.ts change a copy of it (the `…Draft`
- * types), and test/engine/session/ownership.test.ts fails when code elsewhere
- * assigns a field.
+ * only ./reduce.ts and ./scope-reducer.ts (with ./scope-copy.ts and
+ * ./scope-usage.ts) change a copy of it (the `…Draft` types), and
+ * test/engine/session/ownership.test.ts fails when code elsewhere assigns a field.
  */
 
 /** Read-only fields, and read-only lists and maps in them: the state as every surface outside the machine sees it. */

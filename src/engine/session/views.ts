@@ -4,7 +4,7 @@ import { zeroSpend, type Spend } from "../spend.js";
 import type { Scope } from "../vocabulary.js";
 import { agentIdOf, type ScopeKey } from "./events.js";
 import { scopeAt } from "./reduce.js";
-import { rootTaskSpend } from "./scope-reducer.js";
+import { rootTaskSpend } from "./scope-usage.js";
 import type { GateSource, ScopeState, SessionState } from "./state.js";
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseCandidateTable, parseLastReport, parseSignals } from "../../../src/engine/report/parse.js";
+import { parseSignals } from "../../../src/engine/report/fields.js";
+import { parseCandidateTable, parseLastReport } from "../../../src/engine/report/parse.js";
 
 const ROW = "- retrieve: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0";
 const signals = { gain: 0.6, stepCost: 0.1, uncertainty: 0.4, redundancy: 0 };

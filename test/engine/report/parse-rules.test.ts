@@ -3,15 +3,9 @@
 // problem is worded. Each case holds one rule that the broader cases in parse.test.ts and
 // parse-problems.test.ts pass through without pinning.
 import { describe, expect, it } from "vitest";
-import {
-  candidateRow,
-  normalizeLine,
-  parseCandidateTable,
-  parseLastReport,
-  parseNumber,
-  parseReports,
-  parseSignals,
-} from "../../../src/engine/report/parse.js";
+import { parseNumber, parseSignals } from "../../../src/engine/report/fields.js";
+import { candidateRow, normalizeLine } from "../../../src/engine/report/lines.js";
+import { parseCandidateTable, parseLastReport, parseReports } from "../../../src/engine/report/parse.js";
 
 const BREAKDOWN = "Breakdown: Gain=0.6 StepCost=0.1 Uncertainty=0.4 Redundancy=0.0";
 const SIGNALS = { gain: 0.6, stepCost: 0.1, uncertainty: 0.4, redundancy: 0 };

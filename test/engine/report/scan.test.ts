@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { candidateRow, labelLine, signalPairs } from "../../../src/engine/report/parse.js";
+import { candidateRow, labelLine, signalPairs } from "../../../src/engine/report/lines.js";
 import { isSpace, stripDecorAndSpace } from "../../../src/engine/report/scan.js";
 
 const OLD_LABEL_LINE = /^[*_`]*\s*(action|utility|breakdown|rationale|candidates)\s*[*_`]*\s*:\s*[*_`]*\s*(.*)$/i;

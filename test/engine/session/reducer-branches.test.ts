@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ScopeEvent } from "../../../src/engine/session/scope-events.js";
-import {
-  HISTORY_LIMIT,
-  MESSAGE_MEMORY,
-  applyEvent,
-  applyEvents,
-  callMessageOf,
-  neverRan,
-} from "../../../src/engine/session/scope-reducer.js";
+import { HISTORY_LIMIT, applyEvent, applyEvents, neverRan } from "../../../src/engine/session/scope-reducer.js";
+import { MESSAGE_MEMORY, callMessageOf } from "../../../src/engine/session/scope-usage.js";
 import { newScope, type ScopeState } from "../../../src/engine/session/state.js";
 import { sumSpend, zeroSpend } from "../../../src/engine/spend.js";
 

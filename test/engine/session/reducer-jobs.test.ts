@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ScopeEvent } from "../../../src/engine/session/scope-events.js";
-import { applyEvents, callMessageOf } from "../../../src/engine/session/scope-reducer.js";
+import { applyEvents } from "../../../src/engine/session/scope-reducer.js";
+import { callMessageOf } from "../../../src/engine/session/scope-usage.js";
 import { newScope, type RanCallState, type ScopeState } from "../../../src/engine/session/state.js";
 
 type Effect = RanCallState["effect"];

@@ -1,10 +1,11 @@
-// The scope reducer's memories of messages (src/engine/session/scope-reducer.ts, `usage`): each
+// The scope reducer's memories of messages (src/engine/session/scope-usage.ts, `usage`): each
 // message counted once however many lines repeat it, the newest kept, a repeated line copying
 // nothing (issue 23: copying the memories was replay's cost); ids that a plain object cannot
 // hold as keys; a transient fold changing the given state in place.
 import { describe, expect, it } from "vitest";
 import type { ScopeEvent } from "../../../src/engine/session/scope-events.js";
-import { applyEvents, callMessageOf, MESSAGE_MEMORY } from "../../../src/engine/session/scope-reducer.js";
+import { applyEvents } from "../../../src/engine/session/scope-reducer.js";
+import { callMessageOf, MESSAGE_MEMORY } from "../../../src/engine/session/scope-usage.js";
 import { newScope, ScopeStateSchema, type ScopeState } from "../../../src/engine/session/state.js";
 
 const tokens = (input: number, output = 0, cacheCreation = 0, cacheRead = 0) => ({ input, output, cacheCreation, cacheRead });

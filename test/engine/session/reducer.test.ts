@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { decideCall } from "../../../src/engine/session/decide.js";
 import type { ScopeEvent } from "../../../src/engine/session/scope-events.js";
 import { ScopeEventSchema } from "../../../src/engine/session/scope-events.js";
-import { HISTORY_LIMIT, applyEvents, rootTaskSpend } from "../../../src/engine/session/scope-reducer.js";
+import { HISTORY_LIMIT, applyEvents } from "../../../src/engine/session/scope-reducer.js";
+import { rootTaskSpend } from "../../../src/engine/session/scope-usage.js";
 import { newScope, ScopeStateSchema, type ScopeState } from "../../../src/engine/session/state.js";
 import { effectOf, inputDigest } from "../../../src/engine/redundancy.js";
 

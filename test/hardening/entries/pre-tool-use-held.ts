@@ -6,7 +6,8 @@ import { PreToolUseInputSchema } from "../../../src/hooks/input.js";
 import { preToolUse } from "../../../src/hooks/pre-tool-use.js";
 import { runHook } from "../../../src/hooks/run.js";
 import { dataDir } from "../../../src/state/paths.js";
-import { DEFAULT_LOCK, FileStateStore } from "../../../src/state/store.js";
+import { DEFAULT_LOCK } from "../../../src/state/lock-file.js";
+import { FileStateStore } from "../../../src/state/store.js";
 
 const pauseMs = Number(process.env.HELD_MS);
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

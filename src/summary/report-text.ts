@@ -1,0 +1,83 @@
+// A session's summary (./summarize.ts) as text: what `utility report` prints
+// and `/utility report` shows. Pure.
+import type { LogRecord } from "../log/record.js";
+import { NO_OUTCOME } from "./log-table.js";
+import { describeSpend, type SessionSpend } from "./spend.js";
+import { summarize, type ScopeSummary, type SessionSummary } from "./summarize.js";
+import { taskLabel } from "./task-label.js";
+import { terminalSafe } from "./text.js";
+
+function counts(map: Record<string, number>): string {
+  const entries = Object.entries(map).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return entries.map(([name, n]) => `${name} ${n}`).join(", ");
+}
+
+export function scopeTitle(s: Pick<ScopeSummary, "agentId" | "agentType" | "scope">): string {
+  if (s.agentId === undefined) return `main (${s.scope})`;
+  return `subagent ${s.agentId}${s.agentType ? ` (${s.agentType})` : ""}`;
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The summary as text: what `utility report` prints and `/utility report` shows. */
+export function renderSummaryText(summary: SessionSummary): string {
+  const out: string[] = [];
+  const span = summary.from && summary.to ? `, ${summary.from} → ${summary.to}` : "";
+  out.push(`session ${summary.session ?? "(unknown)"}: ${summary.records} record${summary.records === 1 ? "" : "s"}${span}`);
+  if (summary.scopes.length === 0) out.push("  nothing recorded yet");
+  for (const s of summary.scopes) out.push(...scopeTextLines(s, summary.spend));
+  out.push(...totalLines(summary));
+  return `${out.map(terminalSafe).join("\n")}\n`;
+}
+
+function scopeTextLines(s: ScopeSummary, spend: SessionSpend): string[] {
+  const gating = s.gatedBy.length > 0 ? `gated by ${s.gatedBy.join(", ")}` : "not gated";
+  const out = [
+    `${scopeTitle(s)}: ${gating}`,
+    `  steps ${s.steps}${s.steps > 0 ? `: ${counts(s.stepsByAction)}` : ""}`,
+    `  refused ${s.refusals}${s.refusals > 0 ? `: ${counts(s.refusalsByRule)}` : ""}`,
+    `  overrides ${s.overrides.length}${s.overrides.map((o) => `; ${taskLabel(o.task)} step ${o.step}: ${o.action} Gain ${o.gain} (U ${o.utility})`).join("")}`,
+    `  repeats caught ${s.repeats}${s.repeats > 0 ? ` (${s.repeatsRefused} refused)` : ""}`,
+  ];
+  if (s.steps > 0)
+    out.push(
+      `  outcomes: ran ${s.outcomes.ran}, failed ${s.outcomes.failed}, ${NO_OUTCOME} ${s.outcomes.missing}; results ${s.outcomes.resultBytes} bytes`,
+    );
+  if (s.stopsBlocked > 0) out.push(`  stops blocked ${s.stopsBlocked}`);
+  const tasks = s.tasks.map((t) => `${taskLabel(t.task)} ${t.steps}/${t.maxSteps}${t.refusals > 0 ? ` (${t.refusals} refused)` : ""}`);
+  out.push(`  budget: ${tasks.join(", ") || "-"}`);
+  for (const o of s.overrides) out.push(`    override rationale: ${clip(o.rationale, 100)}`);
+  out.push(...spendLines(spend, s.key));
+  return out;
+}
+
+function totalLines(summary: SessionSummary): string[] {
+  const out: string[] = [];
+  const t = summary.totals;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (summary.spend.steps.length > 0) {
+    out.push(
+      `spend: ${describeSpend(summary.spend.total)} at the prices of ${summary.spend.prices.date}${summary.spend.assumedModels.length > 0 ? ` (priced at the dearest rate: ${summary.spend.assumedModels.join(", ")})` : ""}`,
+    );
+  }
+  out.push(
+    `total: ${plural(t.steps, "step")}, ${t.refusals} refused, ${plural(t.overrides, "override")}, ${plural(t.repeats, "repeat")} caught${t.stopsBlocked > 0 ? `, ${plural(t.stopsBlocked, "stop")} blocked` : ""}`,
+  );
+  return out;
+}
+
+function spendLines(spend: SessionSpend, key: string): string[] {
+  const scope = spend.scopes.find((s) => s.key === key);
+  if (!scope) return [];
+  const lines = [`  spend: ${describeSpend(scope.total)}`];
+  if (scope.tasks.length > 1) for (const t of scope.tasks) lines.push(`    ${taskLabel(t.task)}: ${describeSpend(t)}`);
+  return lines;
+}
+
+/** The session report as text, straight from the records (for `/utility report`). */
+export function renderReportText(records: readonly LogRecord[]): string {
+  return renderSummaryText(summarize(records));
+}
