@@ -1,36 +1,31 @@
-import { callDigest } from "../engine/redundancy.js";
-import { decideInSession, scopeLineOf, type SessionDecision, type UserSettings } from "../engine/session/decide.js";
+import { planCall, identicalNotices } from "../engine/session/call-plan.js";
+import { atStepLimit, budgetsBind, isPlanning, mayBeUnprovenRepeat, planningDecided, readsOwnLine } from "../engine/session/call-waits.js";
+import type { SessionDecision, UserSettings } from "../engine/session/decide.js";
 import type { SessionEvent } from "../engine/session/events.js";
 import { reduceAll, scopeAt } from "../engine/session/reduce.js";
-import { callMessageOf } from "../engine/session/scope-usage.js";
 import type { GateSource, SessionState } from "../engine/session/state.js";
-import { frontmatterBudgetsOf, gateOf, sessionSpend, stillAwaiting } from "../engine/session/views.js";
-import { hasBudget } from "../engine/budget.js";
-import type { GuardsInForce } from "../engine/guards.js";
+import { gateOf, sessionSpend, stillAwaiting } from "../engine/session/views.js";
 import { ledgerLine } from "../engine/ledger.js";
-import { identicalNotice } from "../engine/no-progress.js";
-import type { ScopedOutcome } from "../engine/session/reduce.js";
-import { hasSessionBudget, windowHoursOf } from "../engine/session-budget.js";
+import { windowHoursOf } from "../engine/session-budget.js";
 import type { Spend } from "../engine/spend.js";
+import type { ActsAs } from "../engine/tools.js";
+import { actsAsOf } from "../skills/classify.js";
 import { windowSpend } from "../state/ledger.js";
-import { isNeutralTool } from "../engine/tools.js";
-import type { LogRecord, RecordSpend } from "../log/record.js";
+import type { Later } from "../state/store.js";
 import type { GoverningText } from "../transcript/queries.js";
 import type { HookContext } from "./context.js";
 import { failClosed } from "./fail-closed.js";
 import type { PreToolUseInput } from "./input.js";
+import { waitsInVain } from "./no-transcript.js";
+import { answer, record, withWarning } from "./pre-tool-use-answer.js";
 import { protectedTargetOf } from "./protected.js";
-import { baseRecord, loggedReport, logOutcomes, type HookResult, type RecordScope } from "./records.js";
+import { logOutcomes, type HookResult } from "./records.js";
 import { scopeOf, type ScopeRef } from "./scope.js";
 import { arrivalEvents, caughtUp, promptKeysSince, storedSession } from "./session-io.js";
 import { settingsOf, type HookSettings } from "./settings.js";
+import { skillGateSource, skillVerdict } from "./skill-call.js";
 import { logSwitches } from "./switches.js";
 import { openOrTrouble } from "./transcript.js";
-import { waitsInVain } from "./no-transcript.js";
-import { skillGateSource, skillVerdict, skillWillLoad } from "./skill-call.js";
-import { actsAsOf } from "../skills/classify.js";
-import type { ActsAs } from "../engine/tools.js";
-import type { Later } from "../state/store.js";
 
 /**
  * PreToolUse, top to bottom: the input and the transcript's new lines become
@@ -51,7 +46,7 @@ export async function preToolUse(input: PreToolUseInput, ctx: HookContext): Prom
 async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookResult> {
   const started = ctx.now();
   // A Skill call is judged by what its skill does, in a gated scope (./skill-call.ts); other planning tools never are.
-  if (isPlanning(input) && !mayWindDown(input, ctx)) return {};
+  if (isPlanning(input.tool_name) && !mayWindDown(input, ctx)) return {};
   const ref = scopeOf(input);
   const user = settingsOf(ctx);
   // Outside the lock: whether to wait for the call's own line (the report is in no hook input).
@@ -84,7 +79,7 @@ async function decide(input: PreToolUseInput, ctx: HookContext): Promise<HookRes
     const logs = decidedNow(ctx);
     done.later(() => writeLogs(logs));
   } else writeLogs(ctx);
-  const notices = identicalNotices(done.learned, ref, done.decided.guards);
+  const notices = identicalNotices(done.learned, ref.key, done.decided.guards);
   return withWarning(answer(done.decided, done.context, notices), done.warning);
 }
 
@@ -109,18 +104,6 @@ function answerFirst(
 function decidedNow(ctx: HookContext): HookContext {
   const decided = ctx.now();
   return { ...ctx, now: () => decided };
-}
-
-/**
- * SPEC §13: the calls of this scope whose results this hook learned to be
- * identical outcomes, told to the model now (the next hook of the scope).
- * Not when the user turned the rule off (`stuck_after` 0).
- */
-function identicalNotices(learned: ReadonlyArray<{ outcomes: readonly ScopedOutcome[] }>, ref: ScopeRef, guards: GuardsInForce): string[] {
-  if (guards.stuckAfter === 0) return [];
-  return learned.flatMap(({ outcomes }) =>
-    outcomes.flatMap((o) => (o.scope === ref.key && o.identical ? [identicalNotice(o.tool, o.step, o.identical.ofStep)] : [])),
-  );
 }
 
 /** What one call is decided with, besides the session. */
@@ -161,79 +144,34 @@ async function activationOf(
   return { source, model: text.found ? text.model : undefined };
 }
 
-/** Under the state lock: the scope's new lines reduced, the call decided and its events reduced. */
+/** Under the state lock: the scope's new lines reduced, the call planned (src/engine/session/call-plan.ts). */
 async function decideUnderLock(session: SessionState, call: CallAtHand) {
   const { input, ref, ctx, user } = call;
   const { reduced } = await caughtUp(session, ref, input.agent_type, ctx);
   const caught = reduceAll(reduced.session, [{ kind: "activation_seen", scope: ref.key }, ...userBudgets(user)]);
-  const judged = await governingFor(caught.session, call);
-  const { governing, hooks, forksAs } = judged;
-  const ready = reduceAll(caught.session, confirmation(caught.session, ref, input.tool_use_id, governing));
-  const model = governing.found ? governing.model : undefined;
-  const protectedTarget = protectedWhereGated(ready.session, call);
-  const windowSpend = windowSpendFor(session, ready.session, input.session_id, ctx, user);
-  const decided = decideInSession(
-    ready.session,
+  const { governing, actsAs, hooks, forksAs } = await governingFor(caught.session, call);
+  // Only where gated (it reads the file system): a path the call names in the gate's records or Claude Code's configuration.
+  const protectedTarget = gateOf(caught.session, ref.key) ? protectedTargetOf(input, ref, ctx.dataDir, ctx.env) : undefined;
+  const windowSpend = windowSpendFor(session, caught.session, input.session_id, ctx, user);
+  const plan = planCall(
+    caught.session,
     ref.key,
     {
       tool: input.tool_name,
       input: input.tool_input,
       ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
-      ...(governing.found ? { reportText: governing.text } : {}),
+      ...(governing.found ? { text: governing } : {}),
       startedAt: ctx.clock().getTime(),
       ...(protectedTarget ? { protectedTarget } : {}),
-      ...(model !== undefined ? { model } : {}),
-      ...skillFields(judged),
+      ...(call.activation?.model !== undefined ? { model: call.activation.model } : {}),
+      ...(actsAs ? { actsAs } : {}),
+      skill: { source: call.activation?.source, hooks, forksAs },
       ...(windowSpend ? { windowSpend } : {}),
     },
     user,
     ctx.sha256,
   );
-  const warning = settingsWarning(ready.session, decided, user);
-  const after = reduceAll(ready.session, [
-    ...decided.events,
-    ...skillWillLoad(ref, { ...skillCallOf(call), hooks, forksAs }, decided.decision),
-    ...(warning ? [{ kind: "settings_warned" as const, problem: warning }] : []),
-  ]);
-  return {
-    decided,
-    session: after.session,
-    learned: [reduced, ready],
-    context: lineFor(after.session, ref.key, decided, { user, model: model ?? call.activation?.model, activation: call.activation }),
-    ...(warning ? { warning } : {}),
-  };
-}
-
-/** Only where gated (it reads the file system): a path the call names in the gate's records or Claude Code's configuration (SPEC §6). */
-function protectedWhereGated(session: SessionState, { input, ref, ctx }: CallAtHand): string | undefined {
-  return gateOf(session, ref.key) ? protectedTargetOf(input, ref, ctx.dataDir, ctx.env) : undefined;
-}
-
-/** The call as a Skill call: the skill it loads, when it gates. */
-function skillCallOf({ input, activation }: CallAtHand) {
-  return { tool: input.tool_name, toolUseId: input.tool_use_id, source: activation?.source };
-}
-
-/**
- * The hooks' line for this call (src/engine/context-line.ts): after a call
- * that passes; after a Skill call whose skill gates the scope, as the scope
- * will be once it loads (before the task's first gated call); and with the
- * refusal of a call that had no report, so the rescored one has the numbers.
- */
-function lineFor(
-  session: SessionState,
-  key: ScopeRef["key"],
-  decided: SessionDecision,
-  told: { user: UserSettings; model: string | undefined; activation: Activation | undefined },
-): string | undefined {
-  const { decision } = decided;
-  const { user, model, activation } = told;
-  if (decision.decision === "refused") return decision.rule === "no_report" ? scopeLineOf(session, key, user, model) : undefined;
-  if (activation) {
-    const loaded = reduceAll(session, [{ kind: "skill_loaded", scope: key, source: activation.source }]).session;
-    return scopeLineOf(loaded, key, user, model);
-  }
-  return decision.decision === "passed" ? scopeLineOf(session, key, user, model) : undefined;
+  return { ...plan, learned: [reduced, plan.confirmed] };
 }
 
 /**
@@ -249,22 +187,17 @@ async function governingFor(session: SessionState, call: CallAtHand): Promise<Go
   // Every Skill call is judged: one whose skill registers hooks is remembered even where nothing is gated.
   const verdict = input.tool_name === "Skill" ? await skillVerdict(input, ctx, session.promptAt) : undefined;
   // Where a budget binds, a Skill call counts for what its skill does in every scope: past a spent budget it is refused like the call it acts as (SPEC §12).
-  const actsAs = verdict && (gated || budgetsBind(session, ref, call.user)) ? actsAsOf(verdict) : undefined;
+  const actsAs = verdict && (gated || budgetsBind(session, ref.key, call.user)) ? actsAsOf(verdict) : undefined;
   const judged = {
     ...(actsAs ? { actsAs } : {}),
     ...(verdict?.hooksFrom !== undefined ? { hooks: verdict.hooksFrom } : {}),
     ...(verdict?.forksAs !== undefined ? { forksAs: verdict.forksAs } : {}),
   };
   if (call.waited) return { governing: call.waited, ...judged };
-  const governing: GoverningText = readsOwnLine(session, call, actsAs)
+  const governing: GoverningText = readsOwnLine(session, ref.key, input.tool_name, actsAs)
     ? governingText(ref, input.tool_use_id, ctx, scopeAt(session, ref.key).offset)
     : { found: false, reason: "absent" };
   return { governing, ...judged };
-}
-
-/** What a Skill call's skill was judged to do, as the session machine takes it. */
-function skillFields({ actsAs, hooks }: Governing): { actsAs?: ActsAs; registersHooks?: string } {
-  return { ...(actsAs ? { actsAs } : {}), ...(hooks !== undefined ? { registersHooks: hooks } : {}) };
 }
 
 interface Governing {
@@ -295,38 +228,9 @@ function windowSpendFor(
   return windowSpend(ctx.dataDir, t, windowHoursOf(user.session), line ? { sessionId, line } : undefined);
 }
 
-/**
- * Invalid user settings never block an ungated scope (SPEC §10): the user is
- * told once per session, on screen, what is wrong and how to fix it, and the
- * valid ones still apply. A gated scope refuses with the same words instead
- * (a refusal the user sees too), while a budget or the prices are invalid.
- */
-function settingsWarning(session: SessionState, decided: SessionDecision, user: HookSettings): string | undefined {
-  if (!user.warning || session.settingsWarned === user.warning) return undefined;
-  const { decision } = decided;
-  if (decision.decision === "refused" && decision.rule === "budget_invalid") return undefined;
-  return user.warning;
-}
-
-function withWarning(result: HookResult, warning: string | undefined): HookResult {
-  if (!warning) return result;
-  const told = `utility: ${warning} Until then the plugin goes on without it; the valid settings still apply.`;
-  return { ...result, output: { ...(result.output ?? {}), systemMessage: told }, stderr: told };
-}
-
 /** The user's budgets, kept for `/utility status` (its command has no such environment). */
 function userBudgets(user: HookSettings): SessionEvent[] {
   return [{ kind: "user_budgets", budgets: user.budgets }];
-}
-
-/**
- * The hook read the call's own line in a gated scope: every result of an
- * earlier message is written before it, so a refused call of an earlier
- * message with no real result never ran (src/engine/session/scope-reducer.ts).
- */
-function confirmation(session: SessionState, ref: ScopeRef, toolUseId: string | undefined, governing: GoverningText): SessionEvent[] {
-  if (!toolUseId || !governing.found || !gateOf(session, ref.key)) return [];
-  return [{ kind: "call_line_seen", scope: ref.key, toolUseId, messageId: governing.messageId }];
 }
 
 /**
@@ -368,138 +272,23 @@ async function needsTranscript(
 /** See needsTranscript. A planning call needs no report: it waits only where a spend budget binds (its message's spend, as for every call there). */
 function waitsForLine(arrived: SessionState, ref: ScopeRef, input: PreToolUseInput, ctx: HookContext, user: HookSettings): boolean {
   return (
-    (gateOf(arrived, ref.key) !== undefined && (!isPlanning(input) || atStepLimit(arrived, ref))) ||
-    budgetsBind(arrived, ref, user) ||
-    mayBeUnprovenRepeat(arrived, ref, input, ctx) ||
+    (gateOf(arrived, ref.key) !== undefined && (!isPlanning(input.tool_name) || atStepLimit(arrived, ref.key))) ||
+    budgetsBind(arrived, ref.key, user) ||
+    mayBeUnprovenRepeat(arrived, ref.key, input.tool_name, input.tool_input, ctx.sha256) ||
     stillAwaiting(scopeAt(arrived, ref.key), () => promptKeysSince(arrived, ref))
   );
 }
 
 /**
- * A budget binds the scope (the user's, or its task's frontmatter): the spend
- * it is checked against must include every message written before the call,
- * so the call waits for its own line, as a gated one does (SPEC §12).
- */
-function budgetsBind(session: SessionState, ref: ScopeRef, user: HookSettings): boolean {
-  return hasBudget(user.budgets) || hasSessionBudget(user.session) || hasBudget(frontmatterBudgetsOf(session, ref.key));
-}
-
-/** Under the gate, a call reads its own line for its report: a Skill call acting as more than text, any other call but planning (and planning at the step limit). */
-function readsOwnLine(session: SessionState, { input, ref }: CallAtHand, actsAs: ActsAs | undefined): boolean {
-  if (gateOf(session, ref.key) === undefined) return false;
-  if (input.tool_name === "Skill") return actsAs !== undefined;
-  return !isPlanning(input) || atStepLimit(session, ref);
-}
-
-/**
- * A gated scope at or past its step budget: a planning call's decision then
- * depends on the step count (capped past it), which a call refused or denied
- * in lines not read yet may lower, so it reads up to its own line as a gated call does.
- */
-function atStepLimit(session: SessionState, ref: ScopeRef): boolean {
-  const gate = gateOf(session, ref.key);
-  return gate !== undefined && scopeAt(session, ref.key).step >= gate.config.maxSteps;
-}
-
-/** A planning tool's call (a Skill call is judged by its skill instead): it needs no report. */
-function isPlanning(input: PreToolUseInput): boolean {
-  return isNeutralTool(input.tool_name) && input.tool_name !== "Skill";
-}
-
-/**
- * A planning call is decided only where a budget may be spent (SPEC §12: past
- * one, planning calls are capped, src/engine/gate-budgets.ts): the user set a
- * budget, or the scope, as last stored, is gated (its steps), may be gated
- * by a skill loaded since, or is bound by its task's frontmatter budgets. Elsewhere it is answered at once, as before.
- * It waits for its own line only where a spend budget binds, or a gated scope is at its step limit (waitsForLine).
+ * A planning call is decided only where a budget may be spent
+ * (src/engine/session/call-waits.ts); elsewhere it is answered at once. It
+ * waits for its own line only where a spend budget binds, or a gated scope is
+ * at its step limit (waitsForLine).
  */
 function mayWindDown(input: PreToolUseInput, ctx: HookContext): boolean {
   try {
-    const user = settingsOf(ctx);
-    if (hasBudget(user.budgets) || hasSessionBudget(user.session)) return true;
-    const stored = ctx.store.read(input.session_id);
-    const key = scopeOf(input).key;
-    return (
-      stored !== undefined &&
-      (gateOf(stored, key) !== undefined || mayGate(scopeAt(stored, key)) || hasBudget(frontmatterBudgetsOf(stored, key)))
-    );
+    return planningDecided(ctx.store.read(input.session_id), scopeOf(input).key, settingsOf(ctx));
   } catch {
     return false; // trouble reading: the planning call goes on undecided, as it did before budgets capped it
   }
-}
-
-/** A skill may have loaded in lines not read yet (a Skill call let through, a slash command typed): the scope may be gated by now. */
-function mayGate(scope: ReturnType<typeof scopeAt>): boolean {
-  return scope.awaitingActivation === true || Object.keys(scope.skillCalls ?? {}).length > 0;
-}
-
-/** An ungated call that could repeat an earlier one while calls are still pending: their results may be in lines not flushed yet. */
-function mayBeUnprovenRepeat(session: SessionState, ref: ScopeRef, input: PreToolUseInput, ctx: HookContext): boolean {
-  const scope = scopeAt(session, ref.key);
-  const pending = Object.values(scope.pending);
-  if (pending.length === 0) return false;
-  const digest = callDigest(input.tool_name, input.tool_input, ctx.sha256);
-  const same = (c: { tool: string; digest: string }) => c.tool === input.tool_name && c.digest === digest;
-  return pending.some(same) || scope.history.some(same);
-}
-
-/**
- * What Claude Code is told: a refusal ("deny", with the reason the model
- * reads), the user asked (SPEC §14: "ask", with the reason the user reads;
- * in `-p` the model reads it as a refusal), or a line of context. Never
- * "allow". Identical-outcome notices go with whichever it is.
- */
-function answer(decided: SessionDecision, context: string | undefined, notices: readonly string[]): HookResult {
-  const { decision } = decided;
-  const told = notices.length > 0 ? `\n${notices.join("\n")}` : "";
-  if (decision.decision === "refused") return permission("deny", `utility gate: ${decision.reason}${context ? `\n${context}` : ""}${told}`);
-  if (decision.decision === "passed" && decision.fallback) return permission("ask", `${decision.fallback.reason}${told}`);
-  const hints = [context ?? (decision.decision === "observed" ? decision.hint : undefined), ...notices].filter(
-    (h): h is string => h !== undefined,
-  );
-  return hints.length > 0 ? { output: { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: hints.join("\n") } } } : {};
-}
-
-function permission(permissionDecision: "deny" | "ask", permissionDecisionReason: string): HookResult {
-  return { output: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision, permissionDecisionReason } } };
-}
-
-function record(ctx: HookContext, where: RecordScope & { input: PreToolUseInput }, decided: SessionDecision, started: number): LogRecord {
-  const { decision } = decided;
-  const { input, ref, session } = where;
-  const spend = recordSpendOf(session, ref, input.tool_use_id);
-  return {
-    ...baseRecord(ctx, "PreToolUse", where, started),
-    tool: input.tool_name,
-    ...(input.tool_use_id ? { toolUseId: input.tool_use_id } : {}),
-    inputDigest: decided.digest,
-    decision: decision.decision === "refused" || decision.decision === "passed" ? decision.decision : "observed",
-    ...(decision.decision === "refused" ? { rule: decision.rule, reason: decision.reason } : {}),
-    ...(decision.decision === "passed" && decision.fallback ? { fallback: decision.fallback.to, reason: decision.fallback.reason } : {}),
-    ...(decided.stuck ? { stuck: { steps: decided.stuck.map((run) => run.at) } } : {}),
-    ...reportFields(decision),
-    ...(decided.repeat
-      ? { repeat: { ofStep: decided.repeat.at, ...(decided.repeat.toolUseId ? { toolUseId: decided.repeat.toolUseId } : {}) } }
-      : {}),
-    ...(spend ? { spend } : {}),
-  };
-}
-
-/** The usage of the assistant message that made this call, when its line has been read (SPEC §8). */
-function recordSpendOf(session: SessionState, ref: ScopeRef, toolUseId: string | undefined): RecordSpend | undefined {
-  const found = toolUseId ? callMessageOf(scopeAt(session, ref.key), toolUseId) : undefined;
-  return found
-    ? { messageId: found.messageId, ...(found.model !== undefined ? { model: found.model } : {}), tokens: found.tokens }
-    : undefined;
-}
-
-/** The report the decision read, as logged, and the selection it claims; nothing when there was none. */
-function reportFields(decision: SessionDecision["decision"]): Pick<LogRecord, "report" | "selection"> {
-  const evaluation = decision.decision === "passed" || decision.decision === "refused" ? decision.evaluation : undefined;
-  const report = evaluation?.report ?? (decision.decision === "refused" ? decision.report : undefined);
-  if (!report) return {};
-  return {
-    report: loggedReport(report, evaluation),
-    selection: { strategy: "reported" as const, candidates: report.candidates?.length ?? 1, chosen: report.action },
-  };
 }

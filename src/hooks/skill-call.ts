@@ -7,13 +7,10 @@
  * a gated model cannot run commands or start agents through a skill without
  * one. An ungated scope is never refused for it.
  */
-import type { GateDecision } from "../engine/gate.js";
-import type { SessionEvent } from "../engine/session/events.js";
 import { classifySkillCall, type SkillVerdict } from "../skills/classify.js";
 import type { HookContext } from "./context.js";
 import { PLUGIN_NAME } from "./context.js";
 import type { PreToolUseInput } from "./input.js";
-import type { ScopeRef } from "./scope.js";
 import type { GateSource } from "../engine/session/state.js";
 import { locateSkillFiles, type SkillSearch } from "../skills/locate.js";
 
@@ -38,7 +35,7 @@ export function judgeSkillFromEnv(env: HookContext["env"]): NonNullable<HookCont
  * gates: of several files Claude Code could load for the name, the first that
  * opts in (as for an agent type defined twice). The model is told its numbers
  * before its first gated call, and the call keeps it until its result, which
- * loads it (skillWillLoad); a slash command's skill still comes from its
+ * loads it (skillWillLoad, src/engine/session/call-plan.ts); a slash command's skill still comes from its
  * "Base directory" line.
  */
 export async function skillGateSource(toolInput: unknown, cwd: string | undefined, ctx: HookContext): Promise<GateSource | undefined> {
@@ -56,31 +53,4 @@ export async function skillGateSource(toolInput: unknown, cwd: string | undefine
 export async function skillVerdict(input: PreToolUseInput, ctx: HookContext, since: number | undefined): Promise<SkillVerdict> {
   const judge = ctx.judgeSkill ?? judgeSkillFromEnv(ctx.env);
   return judge(input.tool_input, input.cwd, since);
-}
-
-/**
- * A Skill call the gate did not refuse will load its skill, whose lines may
- * not be written yet: the scope's next call waits for them. The skill's
- * opt-in, when it gates, is kept with the call: its result loads it
- * (src/engine/session/reduce.ts), whatever line Claude Code writes for the load.
- * (Learnt here, not after the call: no hook runs after a call, docs/decisions/0001.)
- */
-export function skillWillLoad(
-  ref: ScopeRef,
-  call: {
-    tool: string;
-    toolUseId: string | undefined;
-    source: GateSource | undefined;
-    hooks: string | undefined;
-    forksAs?: string | undefined;
-  },
-  decision: GateDecision,
-): SessionEvent[] {
-  if (call.tool !== "Skill" || decision.decision === "refused") return [];
-  if (call.toolUseId === undefined) return [{ kind: "activation_awaited", scope: ref.key }];
-  const loads = { ...(call.source ? { source: call.source } : {}), ...(call.hooks !== undefined ? { hooks: call.hooks } : {}) };
-  const awaited: SessionEvent = { kind: "activation_awaited", scope: ref.key, toolUseId: call.toolUseId, ...loads };
-  // A gated skill that forks gates the subagent it starts (src/engine/session/fork.ts).
-  if (!call.source || call.forksAs === undefined) return [awaited];
-  return [awaited, { kind: "skill_fork_launched", toolUseId: call.toolUseId, source: call.source }];
 }
