@@ -3,71 +3,185 @@
 //
 // A hook in `.claude/settings.json` may run a script kept anywhere
 // (`sh "$CLAUDE_PROJECT_DIR/tools/pre-bash.sh"`, `cd tools && sh pre.sh`,
-// `/usr/bin/env bash -c 'python3 -m tools.check'`, `cat x | sh`, `npm run
+// `/usr/bin/env bash -c 'python3 -m tools.check'`, `bash -s < x`, `npm run
 // lint`), and `.mcp.json` may start `node tools/server.mjs`: writing such a
 // file changes what Claude Code runs, outside the gate and outside its
 // sandbox, as writing a settings file would. So those files are guarded as
 // Claude Code's configuration is (../hooks/protected.ts). The line is read as
-// sh reads it (./shell-words.ts): programs by their base name, reserved words
-// and wrappers passed over, options that take a value skipped, `-c` strings
-// read in turn, a `cd` kept to its subshell, what a pipe feeds a shell. What
-// cannot be known (a variable the plugin is not given) is not guessed.
-import { guard, moveTo, operands, programName, type HookPlaces, type Reading } from "./command-reading.js";
-import { readProgram } from "./program-files.js";
-import { isGlob, tokens } from "./shell-words.js";
+// bash reads it (./shell-words.ts): programs by their base name, looked up in
+// a PATH the line sets, reserved words and wrappers passed over, options that
+// take a value skipped, `-c` strings and `eval` read in turn, a `cd` kept to
+// its subshell, what a pipe or a `<` feeds a shell, what a command
+// substitution reads. What cannot be known (a variable the plugin is not
+// given) is not guessed.
+import { guard, moveTo, newReading, operands, pathDirs, programName, type HookPlaces, type Reading } from "./command-reading.js";
+import { readProgram, type Feed } from "./program-files.js";
+import { braced, isGlob, tokens } from "./shell-words.js";
 
 /** `-c` strings read inside `-c` strings, at most. */
 const MAX_NESTING = 4;
 
-/** Absolute paths of the files the commands name (relative ones from the project folder, or where a `cd` went). */
-export function hookFiles(commands: readonly string[][], places: HookPlaces): string[] {
-  const files = new Set<string>();
-  for (const command of commands) readLine(command.join(" "), { places, dir: places.projectDir, outer: [], files }, 0);
-  return [...files];
+/** The files the commands run: absolute, and relative to the folder a hook starts in (Claude Code starts it where the session's shell is). */
+export interface CommandFiles {
+  files: string[];
+  relative: string[];
 }
 
-/** Reads a command line: each simple command, with what a pipe feeds it; `( … )` and `$( … )` keep their `cd` to themselves. */
+/** What the commands run (relative words from the project folder, or where a `cd` went; and kept relative). */
+export function commandFiles(commands: readonly string[][], places: HookPlaces): CommandFiles {
+  const files = new Set<string>();
+  const relative = new Set<string>();
+  for (const command of commands) readLine(command.join(" "), newReading(places, files, relative), 0);
+  return { files: [...files], relative: [...relative] };
+}
+
+/** Absolute paths of the files the commands run. */
+export const hookFiles = (commands: readonly string[][], places: HookPlaces): string[] => commandFiles(commands, places).files;
+
+/** Reads a command line: each simple command, with what a pipe or a `<` feeds it; `( … )` and `$( … )` keep their `cd` to themselves. */
 export function readLine(line: string, reading: Reading, depth: number): void {
   if (depth > MAX_NESTING) return;
   let words: string[] = [];
-  let piped: readonly string[] = [];
+  let feed: Feed = { piped: [] };
+  let redirect: string | undefined;
   for (const token of [...tokens(line.replace(/\\\n/g, "")), { op: ";" }]) {
-    if ("word" in token) {
-      words.push(token.word);
-      continue;
+    if ("redirect" in token) redirect = token.redirect;
+    else if ("word" in token) {
+      if (redirect === undefined) words.push(token.word);
+      else feed = fed(feed, redirect, token.word);
+      redirect = undefined;
+    } else {
+      const opens = token.op === "(" && words.at(-1)?.endsWith("$") === true;
+      if (opens) words[words.length - 1] = words.at(-1)!.slice(0, -1);
+      words = words.filter((w) => w !== "");
+      if (words.length > 0) readSimple(words, reading, depth, feed);
+      feed = { piped: token.op === "|" ? words : [] };
+      words = [];
+      redirect = undefined;
+      nest(token.op, opens, reading);
     }
-    if (words.length > 0) readSimple(words, reading, depth, piped);
-    piped = token.op === "|" ? words : [];
-    words = [];
-    if (token.op === "(") reading.outer.push(reading.dir);
-    else if (token.op === ")") reading.dir = reading.outer.pop() ?? reading.dir;
+  }
+}
+
+/** What a redirection feeds the command: `< file` its standard input, `<<< text` a line; output and here-documents feed nothing. */
+function fed(feed: Feed, redirect: string, word: string): Feed {
+  if (redirect === "<") return { ...feed, file: word };
+  if (redirect === "<<<") return { ...feed, text: word };
+  return feed;
+}
+
+/** `(` and a backquote open a subshell (a substitution after `$`, or a backquote); `)` and the closing backquote go back. */
+function nest(op: string, substitution: boolean, reading: Reading): void {
+  const closesQuote = op === "`" && reading.outer.at(-1)?.backquote === true;
+  if (op === "(" || (op === "`" && !closesQuote)) {
+    reading.outer.push({ dir: reading.dir, anchored: reading.anchored, substitution: reading.substitution, backquote: op === "`" });
+    reading.substitution ||= substitution || op === "`";
+  } else if (op === ")" || closesQuote) {
+    const outer = reading.outer.pop();
+    if (outer) ({ dir: reading.dir, anchored: reading.anchored, substitution: reading.substitution } = outer);
   }
 }
 
 /** Words that open or close a compound command, or negate one: the command follows them. */
-const RESERVED = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "[[", "]]", "function"]);
+const RESERVED = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "do",
+  "done",
+  "while",
+  "until",
+  "!",
+  "{",
+  "}",
+  "[[",
+  "]]",
+  "function",
+  "coproc",
+]);
 /** Commands that run the command after them (their own options first). */
-const WRAPPERS = new Set(["exec", "command", "nohup", "time", "nice", "sudo", "xargs", "builtin", "stdbuf", "timeout", "busybox"]);
-/** Options of a wrapper that take the next word as their value (`nice -n 5`, `sudo -u bob`, `timeout -s KILL`). */
-const WRAPPER_VALUED = new Set(["-n", "-u", "-g", "-s", "-k", "-I", "-L", "-P", "-d"]);
+const WRAPPERS = new Set([
+  "exec",
+  "command",
+  "nohup",
+  "time",
+  "nice",
+  "sudo",
+  "xargs",
+  "builtin",
+  "stdbuf",
+  "timeout",
+  "busybox",
+  "setsid",
+  "ionice",
+  "chrt",
+  "taskset",
+  "doas",
+]);
+/** Options of a wrapper that take the next word as their value (`nice -n 5`, `sudo -u bob`, `timeout -s KILL`, `exec -a name`). */
+const WRAPPER_VALUED = new Set(["-n", "-u", "-g", "-s", "-k", "-I", "-L", "-P", "-d", "-a", "-c"]);
 const SCRIPT_EXT = /\.(sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|php|ps1|lua|tcl)$/i;
+/** Programs that print a file: inside a command substitution, what they print may be run (`eval "$(cat f)"`). */
+const PRINTERS = new Set(["cat", "head", "tail", "base64", "zcat", "gunzip", "xxd", "tac", "sed", "awk", "tr"]);
 
-function readSimple(all: readonly string[], reading: Reading, depth: number, piped: readonly string[]): void {
-  // What `env -C`, `ruby -C` or `uv --directory` move holds for this command only; a `cd` moves the rest of the line.
+function readSimple(all: readonly string[], reading: Reading, depth: number, feed: Feed): void {
+  // What `env -C`, a PATH before the command or `ruby -C` change holds for this command only; a `cd` or an `export` holds on.
   const local = { ...reading };
-  const words = unwrapped(all, local, depth);
+  const words = unwrapped(all.flatMap(braced), local, depth);
   const [head, ...rest] = words;
   if (head === undefined) return;
+  for (const word of words) substituted(word, local, depth);
   const name = programName(head);
-  if (name === "cd" || name === "pushd") return moveTo(operands(rest)[0], reading);
-  if (head.includes("/")) guard(head, local);
-  if (name === "source" || name === ".") guard(operands(rest)[0], local);
-  readProgram(name, rest, { reading: local, depth, piped, readLine });
+  if (readWhole(name, rest, { reading, local, depth })) return;
+  runsHead(head, local);
+  readProgram(name, rest, { reading: local, depth, feed, readLine, readWords: (w, r) => readSimple(w, r, depth + 1, { piped: [] }) });
   // A file with a script's name on the line is run somewhere (`pytest tests/test_a.py`); not options, -c strings or globs (`prettier 'src/**/*.ts'`).
   for (const word of rest) if (SCRIPT_EXT.test(word) && !/^[-+]/.test(word) && !/\s/.test(word) && !isGlob(word)) guard(word, local);
 }
 
-/** The words from the command on: reserved words, assignments (NODE_OPTIONS read), `env` and other wrappers taken off. */
+/** Builtins and the programs that run a command line of their own: true when the command is read whole here. */
+function readWhole(name: string, rest: readonly string[], at: { reading: Reading; local: Reading; depth: number }): boolean {
+  const { reading, local, depth } = at;
+  if (name === "cd" || name === "pushd") moveTo(operands(rest)[0], reading);
+  else if (name === "export") exported(rest, reading);
+  else if (name === "eval") readLine(rest.join(" "), { ...local, outer: [] }, depth + 1);
+  else if (name === "find") findExec(rest, local, depth);
+  else {
+    if (local.substitution && PRINTERS.has(name)) for (const word of operands(rest)) guard(word, local);
+    if (name === "source" || name === ".") guard(operands(rest)[0], local);
+    return false;
+  }
+  return true;
+}
+
+/** The command word: a path runs that file; a bare name is looked up in a PATH the line set first. */
+function runsHead(head: string, reading: Reading): void {
+  if (head.includes("/")) guard(head, reading);
+  else for (const dir of reading.path) guard(`${dir}/${head}`, reading);
+}
+
+/** A command substitution inside a word (`"$(cat f)"`, a backquoted one): read as a line whose printers' files may be run. */
+function substituted(word: string, reading: Reading, depth: number): void {
+  for (const m of word.matchAll(/\$\(([^()]*)\)|`([^`]*)`/g))
+    readLine(m[1] ?? m[2] ?? "", { ...reading, outer: [], substitution: true }, depth + 1);
+}
+
+/** `export PATH=…` holds for the rest of the line. */
+function exported(words: readonly string[], reading: Reading): void {
+  for (const word of words) if (word.startsWith("PATH=")) reading.path = pathDirs(word.slice(5), reading);
+}
+
+/** `find … -exec CMD … ;` (and -execdir, -ok, -okdir) runs CMD. */
+function findExec(rest: readonly string[], reading: Reading, depth: number): void {
+  const at = rest.findIndex((w) => ["-exec", "-execdir", "-ok", "-okdir"].includes(w));
+  if (at < 0) return;
+  const end = rest.findIndex((w, i) => i > at && (w === ";" || w === "+"));
+  readSimple(rest.slice(at + 1, end < 0 ? undefined : end), reading, depth + 1, { piped: [] });
+}
+
+/** The words from the command on: reserved words, assignments (NODE_OPTIONS read, PATH kept), `env` and other wrappers taken off. */
 function unwrapped(words: readonly string[], reading: Reading, depth: number): string[] {
   let i = 0;
   for (;;) {
@@ -76,13 +190,20 @@ function unwrapped(words: readonly string[], reading: Reading, depth: number): s
     const assigned = /^(\w+)=(.*)$/s.exec(word);
     const name = programName(word);
     if (assigned) {
-      if (assigned[1] === "NODE_OPTIONS") readLine(`node ${assigned[2]}`, { ...reading, outer: [] }, MAX_NESTING);
+      assign(assigned[1]!, assigned[2]!, reading);
       i += 1;
     } else if (RESERVED.has(word)) i += 1;
     else if (name === "env") return afterEnv(words, i + 1, reading, depth);
     else if (WRAPPERS.has(name)) i = afterOptions(words, i + 1) + (name === "timeout" ? 1 : 0);
     else return words.slice(i);
   }
+}
+
+/** An assignment before a command: NODE_OPTIONS makes Node load files; PATH is where the command is looked up. */
+function assign(name: string, value: string, reading: Reading): void {
+  if (name === "NODE_OPTIONS") readLine(`node ${value}`, { ...reading, outer: [] }, MAX_NESTING);
+  else if (name === "PATH") reading.path = pathDirs(value, reading);
+  else if (name === "BASH_ENV" || name === "ENV") guard(value, reading);
 }
 
 /** Options of `env` that take the next word as their value. */

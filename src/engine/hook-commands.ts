@@ -27,17 +27,16 @@ const COMMAND_SETTINGS = [
   "subagentStatusLine",
 ];
 
-/** The commands of a settings object: every `type: command` hook, the command settings, policy helpers, and what NODE_OPTIONS loads. */
+/** The commands of a settings object: every `type: command` hook, the command settings (through its `env`'s PATH), policy helpers, and what its `env` makes every command run. */
 export function hookCommands(settings: unknown): string[][] {
   if (!isRecord(settings)) return [];
   const groups = isRecord(settings.hooks) ? Object.values(settings.hooks).flatMap((g) => (Array.isArray(g) ? g : [])) : [];
   const hooks = groups.flatMap((group) => (isRecord(group) && Array.isArray(group.hooks) ? (group.hooks as unknown[]) : []));
-  return [
+  const commands = [
     ...hooks.slice(0, MAX_HOOK_COMMANDS).flatMap(commandOf),
     ...COMMAND_SETTINGS.flatMap((key) => settingCommand(settings[key])),
-    ...policyHelpers(settings),
-    ...nodeOptions(settings.env),
   ];
+  return [...withPath(commands, settings.env), ...policyHelpers(settings), ...envCommands(settings.env)];
 }
 
 function settingCommand(value: unknown): string[][] {
@@ -67,7 +66,7 @@ export function mcpServerCommands(config: unknown, projectDir?: string): string[
   );
   return servers
     .slice(0, MAX_HOOK_COMMANDS)
-    .flatMap((server) => [...commandOf(server), ...(isRecord(server) ? nodeOptions(server.env) : [])]);
+    .flatMap((server) => [...commandOf(server), ...(isRecord(server) ? envCommands(server.env) : [])]);
 }
 
 /** One hook's or server's command and its `args`, when it runs one; the args quoted, since they reach no shell. */
@@ -79,7 +78,26 @@ function commandOf(hook: unknown): string[][] {
 
 const quoted = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 
-/** NODE_OPTIONS in an `env` object, as the options of a `node` command (its `--require` loads a file into every Node process). */
-function nodeOptions(env: unknown): string[][] {
-  return isRecord(env) && typeof env.NODE_OPTIONS === "string" ? [[`node ${env.NODE_OPTIONS}`]] : [];
+/**
+ * What an `env` object makes every command run: NODE_OPTIONS as the options
+ * of a `node` command (its `--require` loads a file into every Node process),
+ * BASH_ENV and ENV (files bash and sh read first), the shell Claude Code runs
+ * hooks with (CLAUDE_CODE_SHELL) and the prefix it runs commands through
+ * (CLAUDE_CODE_SHELL_PREFIX).
+ */
+function envCommands(env: unknown): string[][] {
+  if (!isRecord(env)) return [];
+  const text = (key: string) => (typeof env[key] === "string" ? (env[key] as string) : undefined);
+  return [
+    ...(text("NODE_OPTIONS") !== undefined ? [[`node ${text("NODE_OPTIONS")}`]] : []),
+    ...["BASH_ENV", "ENV"].flatMap((key) => (text(key) !== undefined ? [[`source ${quoted(text(key)!)}`]] : [])),
+    ...(text("CLAUDE_CODE_SHELL") !== undefined ? [[quoted(text("CLAUDE_CODE_SHELL")!)]] : []),
+    ...(text("CLAUDE_CODE_SHELL_PREFIX") !== undefined ? [[text("CLAUDE_CODE_SHELL_PREFIX")!]] : []),
+  ];
+}
+
+/** A PATH in the settings' `env`: every command of those settings looks its programs up there first. */
+function withPath(commands: string[][], env: unknown): string[][] {
+  const path = isRecord(env) && typeof env.PATH === "string" ? env.PATH : undefined;
+  return path === undefined ? commands : commands.map((c) => [`export PATH=${quoted(path)};`, ...c]);
 }

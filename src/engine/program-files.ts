@@ -1,15 +1,24 @@
 // What a program on a command line runs, by its name (./command-files.ts):
 // a shell's script or `-c` string, an interpreter's script, module and
-// loaded files, a runner's manifest, and what a pipe feeds one that reads its
-// standard input. Pure.
+// loaded files, a runner's manifest (in the folder or file its options
+// name) and the command its `run` runs, and what a pipe or a `<` feeds one
+// that reads its standard input. Pure.
 import { guard, moveTo, operands, programName, type Reading } from "./command-reading.js";
 
-/** A simple command being read: its folder, its `-c` depth, the words of the command piping into it, and how to read a line. */
+/** What feeds a command's standard input: the words of the command piping into it, a file (`<`), a line (`<<<`). */
+export interface Feed {
+  piped: readonly string[];
+  file?: string;
+  text?: string;
+}
+
+/** A simple command being read: its folder, its `-c` depth, its standard input, and how to read a line or a command's words. */
 export interface ProgramContext {
   reading: Reading;
   depth: number;
-  piped: readonly string[];
+  feed: Feed;
   readLine: (line: string, reading: Reading, depth: number) => void;
+  readWords: (words: readonly string[], reading: Reading) => void;
 }
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"]);
@@ -74,10 +83,60 @@ const unversioned = (name: string) => name.replace(/[\d.]+$/, "");
 /** Guards what the program `name` runs, given the words after it. */
 export function readProgram(name: string, rest: readonly string[], context: ProgramContext): void {
   if (SHELLS.has(name) || SHELLS.has(unversioned(name))) return readShell(rest, context);
-  if (name === "uv") uvDirectory(rest, context.reading);
-  for (const manifest of MANIFESTS[name] ?? []) guard(manifest, context.reading);
+  if (Object.hasOwn(MANIFESTS, name)) readRunner(name, rest, context);
   const interpreter = INTERPRETERS[name] ?? INTERPRETERS[unversioned(name)];
   if (interpreter) readInterpreter(interpreter, rest, context);
+}
+
+/** Options of a runner that name the folder it runs in, or its manifest (`make -C dir -f file`, `npm --prefix dir`, `uv --directory dir`). */
+const RUNNER_DIR = new Set(["-C", "--directory", "--dir", "--prefix", "--cwd", "--project", "--working-directory"]);
+const RUNNER_FILE = new Set(["--file", "--makefile", "--justfile", "--manifest-path", "--config", "--taskfile"]);
+/** `-f FILE` names the manifest only for these (npm's `-f` is --force). */
+const FILE_SHORT = new Set(["make", "just"]);
+/** Runners whose subcommand runs the command after it (`uv run python x`, `npx tsx x`, `pnpm exec x`). */
+const RUNS_COMMAND: Record<string, readonly string[]> = {
+  uv: ["run"],
+  poetry: ["run"],
+  pdm: ["run"],
+  hatch: ["run"],
+  pipenv: ["run"],
+  npx: [""],
+  bunx: [""],
+  pnpm: ["exec", "dlx"],
+  yarn: ["exec", "dlx"],
+  bun: ["x"],
+};
+
+/** A runner: its manifest where its options say (before or after its subcommand), then the command its `run` runs, if any. */
+function readRunner(name: string, rest: readonly string[], context: ProgramContext): void {
+  const local = { ...context.reading };
+  const files: string[] = [];
+  const sub = RUNS_COMMAND[name];
+  let ready = sub?.includes("") ?? false;
+  for (let i = 0; i < rest.length; i += 1) {
+    const word = rest[i]!;
+    if (word.startsWith("-")) i = runnerOption(name, rest, i, { local, files });
+    else if (ready) {
+      // `uv run server.py`, `bun x.ts`: the command may be a file in the runner's folder.
+      guard(word, local);
+      context.readWords(rest.slice(i), local);
+      break;
+    } else ready = sub?.includes(word) ?? false;
+  }
+  for (const manifest of files.length > 0 ? files : MANIFESTS[name]!) guard(manifest, local, files.length > 0);
+}
+
+/** One option of a runner at `i`: a folder it runs in, or its manifest; the index of the last word it took. */
+function runnerOption(name: string, rest: readonly string[], i: number, into: { local: Reading; files: string[] }): number {
+  const word = rest[i]!;
+  const eq = word.indexOf("=");
+  const flag = eq > 0 ? word.slice(0, eq) : word;
+  const takes = RUNNER_DIR.has(flag) || RUNNER_FILE.has(flag) || (flag === "-f" && FILE_SHORT.has(name));
+  if (!takes) return i;
+  const value = eq > 0 ? word.slice(eq + 1) : rest[i + 1];
+  if (RUNNER_DIR.has(flag)) moveTo(value, into.local);
+  else into.files.push(value ?? "");
+  return eq > 0 ? i : i + 1;
 }
 
 /** `sh -c STRING` reads the string as a command line; `sh FILE` runs the file; `sh`, `sh -s` and `sh -` read what is piped in. */
@@ -105,18 +164,14 @@ function shellOptions(rest: readonly string[], reading: Reading): { at: number; 
   return { at: rest[at] === "--" ? at + 1 : at, command, stdin };
 }
 
-/** What a pipe feeds a program that reads its script from standard input: `echo '…'`'s text as a line, else the files the feeder reads. */
-function readPiped({ piped, reading, depth, readLine }: ProgramContext): void {
-  const [head, ...args] = piped;
+/** What feeds a program that reads its script from standard input: a `<` file, a `<<<` line, `echo '…'`'s text as a line, else the files the feeder reads. */
+function readPiped({ feed, reading, depth, readLine }: ProgramContext): void {
+  if (feed.file !== undefined) return guard(feed.file, reading);
+  if (feed.text !== undefined) return readLine(feed.text, { ...reading, outer: [] }, depth + 1);
+  const [head, ...args] = feed.piped;
   if (head === undefined) return;
   if (["echo", "printf"].includes(programName(head))) return readLine(operands(args).join(" "), { ...reading, outer: [] }, depth + 1);
   for (const word of operands(args)) guard(word, reading);
-}
-
-/** `uv run --directory DIR …` runs in DIR. */
-function uvDirectory(rest: readonly string[], reading: Reading): void {
-  const at = rest.findIndex((w) => w === "--directory" || w === "--project");
-  if (at >= 0) moveTo(rest[at + 1], reading);
 }
 
 const has = (list: readonly string[] | undefined, word: string) => list?.includes(word) ?? false;
@@ -136,15 +191,22 @@ function readInterpreter(spec: Interpreter, rest: readonly string[], context: Pr
 
 /** Reads the word at `i` (and an option's value): the index of the last word taken, or "done" when the rest is not the interpreter's. */
 function interpreterWord(spec: Interpreter, rest: readonly string[], i: number, context: ProgramContext): number | "done" {
-  const word = rest[i]!;
-  const eq = word.startsWith("--") ? word.indexOf("=") : -1;
-  const flag = eq > 0 ? word.slice(0, eq) : word;
+  const { flag, joined } = optionOf(spec, rest[i]!);
   const kind = flag === "--run" ? "run" : KINDS.find((k) => has(spec[k], flag));
   if (kind === undefined) return interpreterOperand(spec, rest, i, context);
   if (kind === "run") guard("package.json", context.reading);
   if (kind === "run" || kind === "inline") return "done";
-  if (eq > 0) return onOption(kind, word.slice(eq + 1), context.reading) ? "done" : i;
+  if (joined !== undefined) return onOption(kind, joined, context.reading) ? "done" : i;
   return onOption(kind, rest[i + 1], context.reading) ? "done" : i + 1;
+}
+
+/** An option and the value it holds: `--flag=value`, or a short option with its value joined (`-mtools.hook`, `-rtools/x`, `-Ilib`). */
+function optionOf(spec: Interpreter, word: string): { flag: string; joined?: string } {
+  if (word.startsWith("--") && word.includes("="))
+    return { flag: word.slice(0, word.indexOf("=")), joined: word.slice(word.indexOf("=") + 1) };
+  const known = (flag: string) => KINDS.some((k) => has(spec[k], flag));
+  if (/^-[a-zA-Z]./.test(word) && !known(word) && known(word.slice(0, 2))) return { flag: word.slice(0, 2), joined: word.slice(2) };
+  return { flag: word };
 }
 
 /** A word that is no known option: another option, the interpreter's own command, `-` or `--`, or its script. */

@@ -21,6 +21,8 @@ export interface GuardedPlaces {
   config?: readonly string[];
   /** Files a command Claude Code runs by itself names (a hook, a status line, a helper, an MCP server): ./command-files.ts. */
   runs?: readonly string[];
+  /** The same, named relative to the folder a hook starts in (wherever the session's shell went): any path ending so. */
+  runsAnywhere?: readonly string[];
 }
 
 function within(path: string, folder: string): boolean {
@@ -103,20 +105,23 @@ function isConfigByName(target: string): boolean {
 
 /** Why `path` (absolute) may not be named by a call that is not known to only read, where gated: the gate's records first, then the configuration. */
 export function guardedReason(path: string, places: GuardedPlaces): string | undefined {
-  return protectedReason(path, places) ?? configReason(path, places.config) ?? runReason(path, places.runs);
+  return protectedReason(path, places) ?? configReason(path, places.config) ?? runReason(path, places.runs, places.runsAnywhere);
 }
 
 const RUN_WHAT =
   "a command Claude Code runs by itself (a hook, a status line, a helper or an MCP server in its settings) runs it: writing it changes what Claude Code runs, outside the gate";
 
-/** Why `path` (absolute) is, is in or holds a file Claude Code's own commands run, or undefined. */
-export function runReason(path: string, runs: readonly string[] = []): string | undefined {
+/** Why `path` (absolute) is, is in or holds a file Claude Code's own commands run, or ends as one named relative to a hook's folder does; or undefined. */
+export function runReason(path: string, runs: readonly string[] = [], anywhere: readonly string[] = []): string | undefined {
   const target = normalizePath(path);
   if (target === null) return undefined;
   for (const file of runs) {
     if (within(target, file)) return target === file ? `${path}: ${RUN_WHAT}` : `${path} is in ${file}: ${RUN_WHAT}`;
     if (within(file, target)) return `${path} holds ${file}: ${RUN_WHAT}`;
   }
+  const relative = anywhere.find((rel) => target.endsWith(`/${rel}`) || target.includes(`/${rel}/`));
+  if (relative !== undefined)
+    return `${path} ends in ${relative}, which a hook started in another folder (after a \`cd\`) would run: ${RUN_WHAT}`;
   return undefined;
 }
 

@@ -3,8 +3,9 @@ import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { absolutePath, namedPaths } from "../engine/named-paths.js";
 import { hookCommands, mcpServerCommands } from "../engine/hook-commands.js";
-import { hookFiles } from "../engine/command-files.js";
+import { commandFiles, type CommandFiles } from "../engine/command-files.js";
 import { readSmallText } from "../claude/files.js";
+import { pluginDirsOf } from "../claude/places.js";
 import { guardedReason, namedTargetReason, type GuardedPlaces } from "../engine/protected.js";
 import type { PreToolUseInput } from "./input.js";
 import type { ScopeRef } from "./scope.js";
@@ -47,6 +48,19 @@ function basesOf(input: PreToolUseInput, env: Record<string, string | undefined>
   return [...new Set([cwd, ...(env.CLAUDE_PROJECT_DIR ? [resolve(env.CLAUDE_PROJECT_DIR)] : [])])];
 }
 
+/** What of a plugin's folder Claude Code reads as configuration (not the whole folder: a plugin developed in the project is given as `--plugin-dir .`). */
+const PLUGIN_PARTS = [
+  ".claude-plugin",
+  "hooks",
+  "agents",
+  "skills",
+  "commands",
+  "output-styles",
+  ".mcp.json",
+  ".lsp.json",
+  "settings.json",
+];
+
 /** Where the gate's records and Claude Code's configuration are, for this call, as written (SPEC §6). */
 function placesOf(input: PreToolUseInput, ref: ScopeRef, dataDir: string, env: Record<string, string | undefined>): GuardedPlaces {
   const home = env.HOME || homedir();
@@ -62,8 +76,14 @@ function placesOf(input: PreToolUseInput, ref: ScopeRef, dataDir: string, env: R
       join(home, ".claude.json"),
       "/etc/claude-code",
       ...(env.CLAUDE_PLUGIN_ROOT ? [resolve(env.CLAUDE_PLUGIN_ROOT)] : []),
+      // Git runs what its config names (core.fsmonitor, core.hooksPath, filters) and its hooks, from any hook's `git status`.
+      ...basesOf(input, env).flatMap((base) => [join(base, ".git", "config"), join(base, ".git", "hooks")]),
+      join(home, ".gitconfig"),
+      join(home, ".config", "git"),
+      // A plugin given with --plugin-dir is configuration too: its manifest, hooks, agents, skills, commands, MCP servers.
+      ...pluginDirsOf(env.CLAUDE_PID).flatMap((dir) => PLUGIN_PARTS.map((part) => join(dir, part))),
     ],
-    runs: scriptsHooksRun(input, userConfig, home, env),
+    ...runsOf(scriptsHooksRun(input, userConfig, home, env)),
   };
 }
 
@@ -75,7 +95,12 @@ function placesOf(input: PreToolUseInput, ref: ScopeRef, dataDir: string, env: R
  * `.claude/` that one of them runs is configuration too
  * (src/engine/hook-commands.ts, src/engine/command-files.ts).
  */
-function scriptsHooksRun(input: PreToolUseInput, userConfig: string, home: string, env: Record<string, string | undefined>): string[] {
+function scriptsHooksRun(
+  input: PreToolUseInput,
+  userConfig: string,
+  home: string,
+  env: Record<string, string | undefined>,
+): CommandFiles[] {
   const projectDir = resolve(env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd());
   const settings = [
     ...basesOf(input, env).flatMap((base) => [join(base, ".claude", "settings.json"), join(base, ".claude", "settings.local.json")]),
@@ -84,13 +109,28 @@ function scriptsHooksRun(input: PreToolUseInput, userConfig: string, home: strin
   ];
   const servers = [...basesOf(input, env).map((base) => join(base, ".mcp.json")), join(home, ".claude.json")];
   const places = { projectDir, home, ...(env.CLAUDE_PLUGIN_ROOT ? { pluginRoot: env.CLAUDE_PLUGIN_ROOT } : {}) };
+  const plugins = pluginDirsOf(env.CLAUDE_PID).map((root) =>
+    commandFiles(
+      [...hookCommands(settingsAt(join(root, "hooks", "hooks.json"))), ...mcpServerCommands(settingsAt(join(root, ".mcp.json")))],
+      {
+        ...places,
+        pluginRoot: root,
+      },
+    ),
+  );
   return [
-    ...settings.flatMap((file) => hookFiles(hookCommands(settingsAt(file)), places)),
+    ...plugins,
+    ...settings.map((file) => commandFiles(hookCommands(settingsAt(file)), places)),
     // ~/.claude.json keeps a project's own servers under its folder (what `claude mcp add` writes by default).
     ...servers.flatMap((file) =>
-      [projectDir, ...basesOf(input, env)].flatMap((dir) => hookFiles(mcpServerCommands(settingsAt(file), dir), places)),
+      [projectDir, ...basesOf(input, env)].map((dir) => commandFiles(mcpServerCommands(settingsAt(file), dir), places)),
     ),
   ];
+}
+
+/** The files found, as GuardedPlaces takes them. */
+function runsOf(found: readonly CommandFiles[]): { runs: string[]; runsAnywhere: string[] } {
+  return { runs: found.flatMap((f) => f.files), runsAnywhere: [...new Set(found.flatMap((f) => f.relative))] };
 }
 
 /**
@@ -121,7 +161,8 @@ function parsedSettings(file: string): unknown {
   const text = readSmallText(file);
   if (text === undefined) return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    // Claude Code reads a settings file that starts with a byte-order mark.
+    return JSON.parse(text.replace(/^\ufeff/, "")) as unknown;
   } catch {
     return undefined;
   }
@@ -135,6 +176,7 @@ function realPlaces(places: GuardedPlaces): GuardedPlaces {
     ...(places.sessionDir ? { sessionDir: realTarget(places.sessionDir) } : {}),
     config: (places.config ?? []).map((place) => realTarget(place)),
     runs: (places.runs ?? []).map((file) => realTarget(file)),
+    ...(places.runsAnywhere ? { runsAnywhere: places.runsAnywhere } : {}),
   };
 }
 

@@ -183,8 +183,10 @@ describe("the settings that run commands besides hooks", () => {
     expect(hookFiles(mcpServerCommands(config, "/p"), places)).toEqual([
       "/p/s.js",
       "/p/tools/boot.cjs",
-      "/p/tools/pyproject.toml",
       "/p/tools/server.py",
+      "/p/tools/pyproject.toml",
+      // A script's name on the line is guarded where the line is, too (the reading stays on the safe side).
+      "/p/server.py",
     ]);
   });
 });

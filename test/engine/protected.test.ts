@@ -170,3 +170,12 @@ describe("a file a command Claude Code runs by itself names", () => {
     expect(guardedReason("/p/y", places)).toContain("runs it");
   });
 });
+
+describe("a file named relative to the folder a hook starts in", () => {
+  it("is guarded wherever the session's shell may have gone: any path ending so, or under a folder named so", () => {
+    expect(runReason("/p/sub/tools/pre-bash", [], ["tools/pre-bash"])).toContain("ends in tools/pre-bash");
+    expect(runReason("/p/sub/tools/a.sh", [], ["tools"])).toContain("ends in tools");
+    expect(runReason("/p/sub/other/pre-bash", [], ["tools/pre-bash"])).toBeUndefined();
+    expect(runReason("/p/sub/mytools/pre-bash", [], ["tools/pre-bash"])).toBeUndefined();
+  });
+});

@@ -180,6 +180,26 @@ describe("the scripts Claude Code runs by itself, from its settings and MCP serv
     expect(write("tools/b.sh")).toBeUndefined();
   });
 
+  // Fifth red-team pass: a settings file with a byte-order mark (Claude Code reads it), a hook started after a `cd`, git's config.
+  it("a settings file that starts with a byte-order mark is read", () => {
+    writeFileSync(join(cwd, ".claude", "settings.local.json"), `\ufeff${hook("a.sh")}`);
+    expect(write("tools/a.sh")).toMatch(/runs it/);
+    rmSync(join(cwd, ".claude", "settings.local.json"));
+  });
+
+  it("a hook's relative script is guarded below any folder the shell may move to", () => {
+    writeFileSync(join(cwd, ".claude", "settings.local.json"), hook("a.sh"));
+    expect(write("sub/tools/a.sh")).toMatch(/ends in tools\/a.sh/);
+    expect(write("sub/tools/b.sh")).toBeUndefined();
+    rmSync(join(cwd, ".claude", "settings.local.json"));
+  });
+
+  it("git's config and hooks, which a hook's `git status` runs", () => {
+    expect(write(".git/config")).toMatch(/configuration/);
+    expect(write(".git/hooks/pre-commit")).toMatch(/configuration/);
+    expect(write(".gitignore")).toBeUndefined();
+  });
+
   it("an MCP server's script in the project's .mcp.json", () => {
     writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { x: { command: "node", args: ["tools/server.mjs"] } } }));
     expect(write("tools/server.mjs")).toMatch(/a command Claude Code runs by itself .* runs it/);
