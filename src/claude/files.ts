@@ -4,7 +4,7 @@
  * only up to the size Claude Code itself loads, folders walked to a bounded
  * depth and count, each folder once (a link loop ends).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { opendirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /** Claude Code skips skill, command and agent files larger than this (1 MiB). */
@@ -45,6 +45,21 @@ interface Walk {
   count: number;
   /** Set when the walk stopped short (too many entries, too deep). */
   truncated: boolean;
+  /** List each folder in the file system's own order (as Claude Code lists agents), not sorted. */
+  osOrder?: boolean;
+}
+
+/** A folder's entries: sorted, or in the order the file system gives them (readdirSync sorts them). */
+function entriesOf(dir: string, osOrder: boolean): string[] {
+  if (!osOrder) return readdirSync(dir).sort();
+  const names: string[] = [];
+  const open = opendirSync(dir);
+  try {
+    for (let entry = open.readSync(); entry !== null; entry = open.readSync()) names.push(entry.name);
+  } finally {
+    open.closeSync();
+  }
+  return names;
 }
 
 function folderKey(path: string): string | undefined {
@@ -66,7 +81,7 @@ function walk(dir: string, folders: string[], state: Walk, visit: (entry: string
   state.seen.add(key);
   let entries: string[];
   try {
-    entries = readdirSync(dir).sort();
+    entries = entriesOf(dir, state.osOrder === true);
   } catch {
     return;
   }
@@ -85,10 +100,13 @@ function walk(dir: string, folders: string[], state: Walk, visit: (entry: string
  * Every `.md` file below `root` (links followed, each folder once), with the
  * folders on its way. `onTruncated` is called when the walk stopped short of
  * the whole tree: a caller that must see every file then knows it did not.
+ * `osOrder` lists them as the file system orders each folder, depth first,
+ * a folder's files where the folder comes (Claude Code's own walk of
+ * `agents/`), rather than sorted.
  */
-export function markdownFilesUnder(root: string, onTruncated?: () => void): FoundFile[] {
+export function markdownFilesUnder(root: string, onTruncated?: () => void, osOrder = false): FoundFile[] {
   const found: FoundFile[] = [];
-  const state: Walk = { seen: new Set(), count: 0, truncated: false };
+  const state: Walk = { seen: new Set(), count: 0, truncated: false, osOrder };
   walk(root, [], state, (path, folders) => {
     if (path.endsWith(".md") && folderKey(path) === undefined) found.push({ path, folders });
   });

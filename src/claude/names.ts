@@ -4,7 +4,7 @@
  * looked for, so that the YAML reader (60 KB of code to compile, imported
  * lazily) is loaded only when needed.
  */
-import { parseAsClaudeCode, splitAsClaudeCode, type ParseYaml } from "../engine/claude-frontmatter.js";
+import { MAX_NAME_CHARS, parseAsClaudeCode, splitAsClaudeCode, type ParseYaml } from "../engine/claude-frontmatter.js";
 
 let parser: ParseYaml | undefined;
 
@@ -62,4 +62,22 @@ export async function frontmatterModelOf(text: string): Promise<string | undefin
   const parsed = parseAsClaudeCode(block, await yamlParser());
   const model = parsed.ok ? parsed.data.model : undefined;
   return typeof model === "string" && model.trim() !== "" ? model.trim() : undefined;
+}
+
+/**
+ * Whether Claude Code 2.1.328 surely loads a project, user or managed agent
+ * file whose `name` is `wanted`: its frontmatter reads, and it passes the
+ * checks Claude Code makes before taking a file as an agent (`name` text,
+ * not starting with "-", no ":", `description` text). A file this reader is
+ * not sure of may be skipped by Claude Code, so the one below it may run.
+ */
+export async function surelyLoadsAgent(text: string, wanted: string): Promise<boolean> {
+  const { block } = splitAsClaudeCode(text);
+  if (block === undefined) return false;
+  const parsed = parseAsClaudeCode(block, await yamlParser());
+  if (!parsed.ok) return false;
+  const { name, description } = parsed.data;
+  const validName =
+    name === wanted && wanted.length <= MAX_NAME_CHARS && !wanted.startsWith("-") && !wanted.normalize("NFKC").includes(":");
+  return validName && typeof description === "string" && description !== "";
 }

@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { shownName } from "../engine/claude-frontmatter.js";
-import { frontmatterNameOf, UNREADABLE, unreadableMayGate } from "../claude/names.js";
-import { claudeFolders, pluginRoots, type Env } from "../claude/places.js";
+import { frontmatterNameOf, surelyLoadsAgent, UNREADABLE, unreadableMayGate } from "../claude/names.js";
+import { claudeArgsOf, configDir, MANAGED_DIR, pluginRoots, projectFolders, type Env } from "../claude/places.js";
 import { markdownFilesUnder, readSmallText } from "../claude/files.js";
 
 /**
@@ -21,6 +21,12 @@ import { markdownFilesUnder, readSmallText } from "../claude/files.js";
  * - A file whose frontmatter this reader cannot read (Claude Code may: see
  *   src/engine/bounded-value.ts) defines the type when it could name it and
  *   asks for the gate, so that its opt-in is read, as a problem, and refuses.
+ *
+ * Several files may define one type; Claude Code 2.1.328 runs one of them,
+ * the last in its own order (docs/gate.md): plugins', the user's, the
+ * `--add-dir` folders', the project's from the shallowest folder to the
+ * deepest, then the managed one; within a folder, the file system's order
+ * (not sorted), a sub-folder's files where the sub-folder comes.
  */
 
 /** Whether a file whose name could not be read counts as defining `wanted` all the same. */
@@ -42,16 +48,37 @@ export interface AgentSearch {
   pluginDirs?: string[];
 }
 
+/** A file that defines the type, and whether Claude Code surely loads it (else it may skip it for the one before). */
+interface Candidate {
+  path: string;
+  sure: boolean;
+}
+
+/**
+ * The `agents/` folders of the user, the --add-dir folders, the project walk
+ * and the managed folder, in Claude Code's order, the one that wins last:
+ * the project's sorted by depth, shallowest first (a stable sort of the walk,
+ * nearest first), as Claude Code sorts them.
+ */
+function localRoots(search: AgentSearch, env: Env, home: string): string[] {
+  const depth = (dir: string) => dir.split(/[/\\]/).length;
+  const project = (search.projectDir ? projectFolders(search.projectDir, home) : []).map((d) => join(d, ".claude"));
+  const added = claudeArgsOf(env.CLAUDE_PID)
+    .addDirs.map((d) => join(d, ".claude"))
+    .filter((d) => !project.includes(d));
+  const byDepth = [...project].sort((a, b) => depth(a) - depth(b));
+  return [configDir(env, home), ...added, ...byDepth, join(MANAGED_DIR, ".claude")].map((d) => join(d, "agents"));
+}
+
 /** Project, user and managed agents: the type is the `name`, which must be text. */
-async function localDefinitions(search: AgentSearch, env: Env, home: string): Promise<string[]> {
-  const folders = claudeFolders(env, search.projectDir, home);
-  const roots = [...folders.projectClaude, folders.user, folders.managed].map((d) => join(d, "agents"));
-  const found: string[] = [];
-  for (const file of roots.flatMap((root) => markdownFilesUnder(root))) {
+async function localDefinitions(search: AgentSearch, env: Env, home: string): Promise<Candidate[]> {
+  const found: Candidate[] = [];
+  for (const file of localRoots(search, env, home).flatMap((root) => markdownFilesUnder(root, undefined, true))) {
     const text = readSmallText(file.path);
     if (text === undefined) continue;
     const name = await frontmatterNameOf(text, search.agentType);
-    if (name === search.agentType || (await unreadableGates(text, name, search.agentType))) found.push(file.path);
+    if (name === search.agentType || (await unreadableGates(text, name, search.agentType)))
+      found.push({ path: file.path, sure: name === search.agentType && (await surelyLoadsAgent(text, search.agentType)) });
   }
   return found;
 }
@@ -83,16 +110,28 @@ async function pluginDefinitions(search: AgentSearch, env: Env, home: string): P
   return found;
 }
 
-/** Every file that defines the type, in the order Claude Code's folders are searched (a type with `:` may be a plugin's or a local name). */
+/**
+ * The files that may define the type Claude Code runs, the likeliest first:
+ * the last definition in Claude Code's order, and, where Claude Code could
+ * skip it (this reader is not sure it loads), the ones before it, down to
+ * one it surely loads. A plugin's are never sure (its type has a ":", which
+ * no local name may hold, so they meet only each other). Empty for a
+ * built-in type.
+ */
 export async function findAgentDefinitions(search: AgentSearch): Promise<string[]> {
   const env = search.env ?? {};
   const home = search.home ?? env.HOME ?? homedir();
-  const local = await localDefinitions(search, env, home);
   const plugin = search.agentType.includes(":") ? await pluginDefinitions(search, env, home) : [];
-  return [...new Set([...plugin, ...local])];
+  const ordered = [...plugin.map((path) => ({ path, sure: false })), ...(await localDefinitions(search, env, home))];
+  const mayRun: string[] = [];
+  for (const candidate of ordered.reverse()) {
+    if (!mayRun.includes(candidate.path)) mayRun.push(candidate.path);
+    if (candidate.sure) break;
+  }
+  return mayRun;
 }
 
-/** The first file that defines the type, or undefined (built-in types such as general-purpose have none). */
+/** The file Claude Code runs for the type, or undefined (built-in types such as general-purpose have none). */
 export async function findAgentDefinition(search: AgentSearch): Promise<string | undefined> {
   return (await findAgentDefinitions(search))[0];
 }

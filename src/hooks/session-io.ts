@@ -41,7 +41,8 @@ export function storedSession(ctx: HookContext, sessionId: string): SessionState
 /**
  * A subagent's first sight: its start (when SubagentStart was not seen) and,
  * once per scope, its definition (the frontmatter of the file that defines
- * its type, read only when it exists).
+ * its type, read only when it exists). For the main conversation, the agent
+ * definition it runs as, when its hooks' `agent_type` names one not seen yet.
  */
 export async function arrivalEvents(
   session: SessionState,
@@ -49,7 +50,7 @@ export async function arrivalEvents(
   agentType: string | undefined,
   ctx: HookContext,
 ): Promise<SessionEvent[]> {
-  if (ref.agentId === undefined) return [];
+  if (ref.agentId === undefined) return mainAgentEvents(session, agentType, ctx);
   const events: SessionEvent[] = [];
   if (!Object.hasOwn(session.agents, ref.agentId)) events.push({ kind: "subagent_started", agentId: ref.agentId });
   const known = Object.hasOwn(session.agents, ref.agentId) ? session.agents[ref.agentId]!.agentType : undefined;
@@ -58,6 +59,17 @@ export async function arrivalEvents(
     events.push({ kind: "definition_loaded", agentId: ref.agentId, agentType, ...(definition ? { definition } : {}) });
   }
   return events;
+}
+
+/**
+ * The main conversation run as an agent definition (`--agent`, the `agent`
+ * setting): Claude Code 2.1.328 names its type as `agent_type` in the main
+ * thread's hook inputs (docs/claude-code-facts.md). Looked up once per type.
+ */
+async function mainAgentEvents(session: SessionState, agentType: string | undefined, ctx: HookContext): Promise<SessionEvent[]> {
+  if (agentType === undefined || agentType === session.main.agentType) return [];
+  const definition = await ctx.loadAgent(agentType, ctx.env.CLAUDE_PROJECT_DIR);
+  return [{ kind: "main_agent", agentType, ...(definition ? { definition } : {}) }];
 }
 
 /** The vouched prompts whose lines are still to be seen. */

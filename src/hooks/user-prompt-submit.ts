@@ -8,7 +8,7 @@ import type { HookContext } from "./context.js";
 import type { UserPromptSubmitInput } from "./input.js";
 import { baseRecord, type HookResult } from "./records.js";
 import { scopeOf } from "./scope.js";
-import { freshSession } from "./session-io.js";
+import { arrivalEvents, freshSession } from "./session-io.js";
 import { NOTIFICATION, promptWithoutLine } from "./prompt-without-line.js";
 import { settingsOf } from "./settings.js";
 import { skillGateSource } from "./skill-call.js";
@@ -33,6 +33,8 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
     // A transcript that can never show the prompt's line: the prompt is taken by its text now (./prompt-without-line.ts).
     const unseen = await promptWithoutLine(session, ref, input, prompt, ctx);
     const reduced = reduceAll(session, [
+      // The main conversation run as a gated agent definition is gated from this prompt on (./session-io.ts).
+      ...(await arrivalEvents(session, ref, input.agent_type, ctx)),
       // A `/utility off` answered before this prompt is in force once its line is written (src/engine/session/switch-off.ts).
       ...offEvidenceEvents(session, input.transcript_path, ctx.env),
       {

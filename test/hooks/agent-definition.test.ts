@@ -3,7 +3,7 @@
  * (src/hooks/agent-definition.ts; issue 18 item 8: `name: gated-helper # …`
  * made a gated agent run ungated, since the name was read by regex).
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, opendirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -95,5 +95,49 @@ describe("frontmatter Claude Code reads that this reader may not (issue 31, hole
     expect(await findAgentDefinitions(search("big-gated"))).toEqual([unreadableGated]);
     expect(await findAgentDefinitions(search("big-plain"))).toEqual([]);
     expect(await findAgentDefinitions(search("other-type"))).toEqual([]);
+  });
+});
+
+describe("one type, several files: the one Claude Code runs (its order, the last wins)", () => {
+  const root = join(scratch, "shadow");
+  const top = join(root, "top");
+  const deep = join(top, "sub");
+  const userDir = join(root, "config");
+  const shadowEnv = { HOME: join(root, "home"), CLAUDE_CONFIG_DIR: userDir };
+  const find = (agentType: string, projectDir = deep) =>
+    findAgentDefinitions({ agentType, projectDir, home: join(root, "home"), env: shadowEnv, pluginDirs: [] });
+  const def = (name: string, over = "description: d") => `---\nname: ${name}\n${over}\n---\nbody\n`;
+  const osOrder = (dir: string) => {
+    const open = opendirSync(dir);
+    const names: string[] = [];
+    for (let e = open.readSync(); e !== null; e = open.readSync()) names.push(e.name);
+    open.closeSync();
+    return names;
+  };
+
+  const user = file(join(userDir, "agents", "r.md"), def("over-user"));
+  const project = file(join(deep, ".claude", "agents", "r.md"), def("over-user"));
+  const shallow = file(join(top, ".claude", "agents", "r.md"), def("over-depth"));
+  const deeper = file(join(deep, ".claude", "agents", "d.md"), def("over-depth"));
+  const skipped = file(join(deep, ".claude", "agents", "s.md"), def("skip-me", "utility_gated: true"));
+  const below = file(join(userDir, "agents", "s.md"), def("skip-me"));
+  const a = file(join(deep, ".claude", "agents", "same", "a.md"), def("same-folder"));
+  const b = file(join(deep, ".claude", "agents", "same", "b.md"), def("same-folder"));
+
+  it("the project's file over the user's; the deeper project folder over the shallower", async () => {
+    expect(await find("over-user")).toEqual([project]);
+    expect(await find("over-depth")).toEqual([deeper]);
+    expect(user && shallow).toBeTruthy();
+  });
+
+  it("within one folder, the last in the file system's order (not sorted by name)", async () => {
+    const last = osOrder(join(deep, ".claude", "agents", "same"))
+      .filter((n) => n.endsWith(".md"))
+      .at(-1);
+    expect(await find("same-folder")).toEqual([last === "a.md" ? a : b]);
+  });
+
+  it("a file Claude Code may skip (no description) is kept with the one it would then run", async () => {
+    expect(await find("skip-me")).toEqual([skipped, below]);
   });
 });

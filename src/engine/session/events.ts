@@ -93,6 +93,8 @@ export const SessionEventSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("subagent_started"), agentId: z.string() }),
   /** A subagent's type was looked up: its definition, when it opts in (or is invalid). */
   z.object({ kind: z.literal("definition_loaded"), agentId: z.string(), agentType: z.string(), definition: z.optional(GateSourceSchema) }),
+  /** The main conversation runs as an agent definition of this type (`--agent`, the `agent` setting): its definition, when it opts in (or is invalid). */
+  z.object({ kind: z.literal("main_agent"), agentType: z.string(), definition: z.optional(GateSourceSchema) }),
   /** A skill was activated in the scope (its "Base directory" line), with what its frontmatter says (ungated ones too: read once per task). */
   z.object({ kind: z.literal("skill_loaded"), scope, source: GateSourceSchema }),
   /** The scope's transcript was read up to `offset` (of the file `transcriptId`). */

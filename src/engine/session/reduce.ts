@@ -7,6 +7,7 @@ import { commandTyped, offEvidence, vouchOf, type OffRefusal } from "./switch-of
 import { endSkillFork, joinFork, joinSkillForks, recordFork, recordSkillFork } from "./fork.js";
 import { forkOrigin, sessionForked } from "./fork-origin.js";
 import { copySession, copySpend } from "./copy.js";
+import { awaitPrompt, mainAgent } from "./main-scope.js";
 import {
   newScope,
   VOUCHED_PROMPTS_LIMIT,
@@ -107,6 +108,7 @@ const HANDLERS: { [K in SessionEvent["kind"]]: Handler<K> } = {
       if (event.definition) scope.definition = event.definition;
       joinSkillForks(session, scope);
     }),
+  main_agent: (session, event) => editScope(session, "main", (main) => mainAgent(main, event)),
   skill_fork_launched: (session, event) => recordSkillFork(session, event.toolUseId, event.source),
   skill_loaded: (session, event) => editScope(session, event.scope, (scope) => loadSource(scope, event.source)),
   lines_read: (session, event) =>
@@ -255,19 +257,6 @@ function vouched(session: SessionDraft, event: Extract<SessionEvent, { kind: "pr
     out.switchedNow = "on";
   }
   editScope(session, "main", (main) => awaitPrompt(main, event.key, event.slash));
-}
-
-/**
- * The prompt's line and a slash command's skill lines are written after
- * UserPromptSubmit: the next call looks for them. A prompt that is no slash
- * command activates no skill: once its own line is written, nothing more is
- * awaited. Behind an activation still awaited, the wait stays whole.
- */
-function awaitPrompt(main: ScopeDraft, key: string, slash: boolean): void {
-  const whole = slash || (main.awaitingActivation === true && main.awaitingPrompt === undefined);
-  main.awaitingActivation = true;
-  if (whole) delete main.awaitingPrompt;
-  else main.awaitingPrompt = key;
 }
 
 /**

@@ -106,7 +106,7 @@ export const ScopeStateSchema = z.object({
   windDown: z.optional(z.array(z.object({ tool: z.string(), digest: z.string(), toolUseId: z.optional(z.string()) }))),
   /** The Stop hook blocked once this task (it blocks at most once). */
   stopBlocked: z.optional(z.boolean()),
-  /** A subagent's type and, when its definition opts in, that definition. */
+  /** A subagent's type (or the main conversation's, run as an agent definition) and, when its definition opts in, that definition. */
   agentType: z.optional(z.string()),
   definition: z.optional(GateSourceSchema),
   /** A fork (`Agent{subagent_type: "fork"}`): the launching call it was matched to, "" for none gated (./fork.ts). */

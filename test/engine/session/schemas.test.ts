@@ -177,6 +177,7 @@ const EVERY_SESSION_EVENT: SessionEvent[] = [
   { kind: "prompt_line", key: "p1", lineKind: "typed" },
   { kind: "subagent_started", agentId: "a1" },
   { kind: "definition_loaded", agentId: "a1", agentType: "Explore", definition: gateSource },
+  { kind: "main_agent", agentType: "reviewer", definition: gateSource },
   { kind: "skill_loaded", scope: "agent:a1", source: gateSource },
   { kind: "lines_read", scope: "main", offset: 120, transcriptId: "dev:ino" },
   { kind: "activation_awaited", scope: "main" },
