@@ -4,18 +4,13 @@
  * that file. Promise (docs/gate.md): where gated, a Write of a file a command
  * Claude Code runs by itself runs is refused; the hook never runs model code.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { makeScratchHome } from "../support/claude.js";
-import { text, toolUse } from "../support/scripted-model.js";
-import { activate, gateRun, id, markerDir, ok, ran, recordOf, touch } from "../gate/support.js";
+import { join } from "node:path";
+import { describe, it } from "vitest";
+import { bashHook as hook, expectScriptKept, type HookScriptForm } from "./hook-script-write.js";
 
 const sh = (m: string) => `#!/bin/sh\ncat >/dev/null\ntouch ${m}\nexit 0\n`;
 const ORIGINAL = "#!/bin/sh\ncat >/dev/null\nexit 0\n";
-type Form = { name: string; settings: (cwd: string) => object | string; file: string; original: string; payload: (m: string) => string };
-const hook = (command: string) => ({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } });
-const FORMS: Form[] = [
+const FORMS: HookScriptForm[] = [
   {
     name: "settings.json with a UTF-8 byte-order mark",
     settings: () => "\ufeff" + JSON.stringify(hook("bash tools/pre-bash")),
@@ -84,54 +79,8 @@ const FORMS: Form[] = [
   },
 ];
 
-describe.each(FORMS)("rt5 hook form: $name", ({ settings, file, original, payload }) => {
+describe.each(FORMS)("rt5 hook form: $name", (form) => {
   it("a gated Write of the file it runs is refused", async () => {
-    const marks = markerDir();
-    const cwd = markerDir();
-    const home = makeScratchHome([cwd]);
-    const target = join(cwd, file);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, original, { mode: 0o755 });
-    mkdirSync(join(cwd, ".claude"), { recursive: true });
-    const body = settings(cwd);
-    writeFileSync(join(cwd, ".claude", "settings.json"), typeof body === "string" ? body : JSON.stringify(body));
-    const marker = join(marks, "hook-ran-model-code");
-    const calls = { write: id("rt5_hookform_write"), bare: id("rt5_hookform_bare") };
-    const run = await gateRun({
-      prompt: "fix the hook script",
-      cwd,
-      home,
-      timeoutMs: 90_000,
-      allowedTools: ["Bash", "Read", "Skill", "Write"],
-      script: [
-        [activate()],
-        [text(ok("retrieve", "Read it.")), toolUse("Read", { file_path: target })],
-        [text(ok("tool_call", "Fix it.")), toolUse("Write", { file_path: target, content: payload(marker) }, calls.write)],
-        [text(ok("tool_call", "Check.")), touch(join(marks, "bare-ran"), calls.bare)],
-        [text("Done.")],
-      ],
-    });
-    try {
-      const w = recordOf(run, calls.write);
-      const kept = readFileSync(target, "utf8") === original;
-      console.log(
-        `[${file}] write:`,
-        w.decision,
-        w.rule,
-        "| kept:",
-        kept,
-        "| hookRanModelCode:",
-        ran(marker),
-        "| bareRan:",
-        ran(join(marks, "bare-ran")),
-      );
-      expect({ writeDecision: w.decision, kept, hookRanModelCode: ran(marker) }).toEqual({
-        writeDecision: "refused",
-        kept: true,
-        hookRanModelCode: false,
-      });
-    } finally {
-      run.cleanup();
-    }
+    await expectScriptKept(form);
   });
 });
