@@ -43,18 +43,18 @@ export function readLine(line: string, reading: Reading, depth: number): void {
   if (depth > MAX_NESTING) return;
   let words: string[] = [];
   let feed: Feed = { piped: [] };
-  let redirect: string | undefined;
+  let redirect: { redirect: string; fd?: string } | undefined;
   for (const token of [...tokens(line.replace(/\\\n/g, "")), { op: ";" }]) {
-    if ("redirect" in token) redirect = token.redirect;
+    if ("redirect" in token) redirect = token;
     else if ("word" in token) {
       if (redirect === undefined) words.push(token.word);
-      else feed = fed(feed, redirect, token.word);
+      else feed = fed(feed, redirect, token.word, reading);
       redirect = undefined;
     } else {
       const opens = token.op === "(" && words.at(-1)?.endsWith("$") === true;
       if (opens) words[words.length - 1] = words.at(-1)!.slice(0, -1);
       words = words.filter((w) => w !== "");
-      if (words.length > 0) readSimple(words, reading, depth, feed);
+      endCommand(words, reading, depth, feed);
       feed = { piped: token.op === "|" ? words : [] };
       words = [];
       redirect = undefined;
@@ -63,9 +63,19 @@ export function readLine(line: string, reading: Reading, depth: number): void {
   }
 }
 
-/** What a redirection feeds the command: `< file` its standard input, `<<< text` a line; output and here-documents feed nothing. */
-function fed(feed: Feed, redirect: string, word: string): Feed {
-  if (redirect === "<") return { ...feed, file: word };
+/** A simple command read; one of redirections only is bash's `$(< file)` in a substitution: the file printed, which may be run. */
+function endCommand(words: string[], reading: Reading, depth: number, feed: Feed): void {
+  if (words.length > 0) readSimple(words, reading, depth, feed);
+  else if (reading.substitution && feed.file !== undefined) guard(feed.file, reading);
+}
+
+/**
+ * What a redirection feeds the command: `< file` its standard input, `<<< text` a line; `3< file` opens a
+ * descriptor (`/dev/fd/3` names it); output and here-documents feed nothing.
+ */
+function fed(feed: Feed, { redirect, fd }: { redirect: string; fd?: string }, word: string, reading: Reading): Feed {
+  if (fd !== undefined && fd !== "0" && redirect.startsWith("<")) reading.fds[fd] = word;
+  else if (redirect === "<") return { ...feed, file: word };
   if (redirect === "<<<") return { ...feed, text: word };
   return feed;
 }
@@ -209,19 +219,27 @@ function assign(name: string, value: string, reading: Reading): void {
 /** Options of `env` that take the next word as their value. */
 const ENV_VALUED = new Set(["-C", "--chdir", "-u", "--unset"]);
 
-/** Past `env`'s options: `-C DIR` / `--chdir=DIR` moves the command's folder, `-S STRING` is split into words. */
+/** Past `env`'s options: `-C DIR` / `--chdir=DIR` moves the command's folder, `-S STRING` (and its other spellings) is split into words. */
 function afterEnv(words: readonly string[], from: number, reading: Reading, depth: number): string[] {
   let i = from;
   for (let word = words[i]; word !== undefined && word.startsWith("-"); word = words[i]) {
-    if (word === "-S" || word === "--split-string") {
-      const split = (words[i + 1] ?? "").split(/\s+/).filter((w) => w !== "");
-      return unwrapped([...split, ...words.slice(i + 2)], reading, depth);
-    }
+    const split = splitString(words, i);
+    if (split) return unwrapped([...split.value.split(/\s+/).filter((w) => w !== ""), ...words.slice(split.next)], reading, depth);
     if (word === "-C" || word === "--chdir") moveTo(words[i + 1], reading);
     else if (word.startsWith("--chdir=")) moveTo(word.slice("--chdir=".length), reading);
     i += ENV_VALUED.has(word) ? 2 : 1;
   }
   return unwrapped(words.slice(i), reading, depth);
+}
+
+/** `env`'s split string at `i`: `-S V`, `-SV`, `-vS V`, `--split-string V`, `--split-string=V`; the string and the word after it. */
+function splitString(words: readonly string[], i: number): { value: string; next: number } | undefined {
+  const word = words[i]!;
+  if (word.startsWith("--split-string=")) return { value: word.slice("--split-string=".length), next: i + 1 };
+  if (word === "--split-string") return { value: words[i + 1] ?? "", next: i + 2 };
+  const short = /^-[a-zA-Z0-9]*S(.*)$/s.exec(word);
+  if (!short || word.startsWith("--")) return undefined;
+  return short[1] !== "" ? { value: short[1]!, next: i + 1 } : { value: words[i + 1] ?? "", next: i + 2 };
 }
 
 function afterOptions(words: readonly string[], from: number): number {

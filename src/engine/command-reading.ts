@@ -32,6 +32,8 @@ export interface Reading {
   /** The folders of a PATH set on the line, where a program named without a folder is looked up first. */
   path: readonly string[];
   outer: Outer[];
+  /** Files opened for reading on a descriptor (`exec 3<x`): what `/dev/fd/3` names. */
+  fds: Record<string, string>;
   files: Set<string>;
   /** Files named relative to the folder the hook starts in: Claude Code starts hooks in the session's current folder, wherever a `cd` took it. */
   relative: Set<string>;
@@ -39,7 +41,7 @@ export interface Reading {
 
 /** A new reading of a line in the project folder. */
 export function newReading(places: HookPlaces, files: Set<string>, relative: Set<string>): Reading {
-  return { places, dir: places.projectDir, anchored: false, substitution: false, path: [], outer: [], files, relative };
+  return { places, dir: places.projectDir, anchored: false, substitution: false, path: [], outer: [], fds: {}, files, relative };
 }
 
 /** A program as named on a line: its base name (`/usr/bin/python3.12` is `python3.12`). */
@@ -70,9 +72,15 @@ export const expandedIn = (word: string, reading: Reading) => expanded(word, kno
 export function moveTo(word: string | undefined, reading: Reading): void {
   const to = word === undefined ? undefined : expandedIn(word, reading);
   if (to === undefined) return;
+  const next = normalizePath(joinedPath(reading.dir, to)) ?? reading.dir;
+  // A folder longer than PATH_MAX cannot be entered: the shell stays (and the reading stays linear in the line).
+  if (next.length > PATH_MAX) return;
   reading.anchored ||= to.startsWith("/");
-  reading.dir = normalizePath(joinedPath(reading.dir, to)) ?? reading.dir;
+  reading.dir = next;
 }
+
+/** Linux's longest path. */
+const PATH_MAX = 4096;
 
 /** The folders of a PATH value the reading can know (`$PATH` itself and unknown parts left out). */
 export function pathDirs(value: string, reading: Reading): string[] {

@@ -146,7 +146,16 @@ function readShell(rest: readonly string[], context: ProgramContext): void {
   if (command) {
     if (operand !== undefined) context.readLine(operand, { ...context.reading, outer: [] }, context.depth + 1);
   } else if (stdin || operand === undefined || operand === "-") readPiped(context);
-  else guard(operand, context.reading);
+  else runScript(operand, context);
+}
+
+/** A script a shell or an interpreter runs: a file, or its standard input or a descriptor (`/dev/stdin`, `/dev/fd/3`): what feeds it. */
+function runScript(word: string, context: ProgramContext): void {
+  const fd = /^\/(?:dev\/stdin|dev\/fd\/(\d+)|proc\/self\/fd\/(\d+))$/.exec(word);
+  if (!fd) return guard(word, context.reading);
+  const n = fd[1] ?? fd[2] ?? "0";
+  if (n === "0") return readPiped(context);
+  guard(context.reading.fds[n], context.reading);
 }
 
 /** A shell's options: where its operands start, whether it runs a -c string or reads its standard input (-s); --rcfile's file guarded. */
@@ -213,9 +222,9 @@ function optionOf(spec: Interpreter, word: string): { flag: string; joined?: str
 function interpreterOperand(spec: Interpreter, rest: readonly string[], i: number, context: ProgramContext): number | "done" {
   const word = rest[i]!;
   if (word === "-" || (word === "--" && rest[i + 1] === undefined)) readPiped(context);
-  else if (word === "--") guard(rest[i + 1], context.reading);
+  else if (word === "--") runScript(rest[i + 1]!, context);
   else if (word.startsWith("-") || has(spec.commands, word)) return i;
-  else guard(word, context.reading);
+  else runScript(word, context);
   return "done";
 }
 

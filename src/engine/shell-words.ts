@@ -9,7 +9,7 @@
  * that ends a simple command (a newline and a backquote too), or a
  * redirection (`<`, `2>`, `<<<`, …), whose target is the next word.
  */
-export type Token = { word: string } | { op: string } | { redirect: string };
+export type Token = { word: string } | { op: string } | { redirect: string; fd?: string };
 
 const TOKEN =
   /(\d*(?:<<<|<<-?|<>|>>|>&|<&|>\||[<>]))|((?:\$'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|'[^']*'|\\.|[^\s"'\\;|&<>()`])+)|(&&|\|\||[;|&()\n`])/g;
@@ -18,8 +18,10 @@ const TOKEN =
 export function tokens(command: string): Token[] {
   const out: Token[] = [];
   for (const m of command.matchAll(TOKEN)) {
-    if (m[1] !== undefined) out.push({ redirect: m[1].replace(/^\d+/, "") });
-    else if (m[3] !== undefined) out.push({ op: m[3] });
+    if (m[1] !== undefined) {
+      const fd = /^\d+/.exec(m[1])?.[0];
+      out.push({ redirect: m[1].slice(fd?.length ?? 0), ...(fd !== undefined ? { fd } : {}) });
+    } else if (m[3] !== undefined) out.push({ op: m[3] });
     else if (m[2] !== undefined) out.push({ word: unquoted(m[2]) });
   }
   return out;

@@ -131,3 +131,27 @@ describe("every setting Claude Code 2.1.328 runs as a command", () => {
     ]);
   });
 });
+
+// Sixth red-team pass: a script named as a descriptor, and env's other spellings of -S.
+describe("a script read from a descriptor, and env -S spelled otherwise", () => {
+  it("/dev/stdin, /dev/fd/0 and /proc/self/fd/0 are what feeds it; /dev/fd/3 is what `3<` opened", () => {
+    expect(
+      files(
+        "bash /dev/stdin < a",
+        "sh /proc/self/fd/0 < b",
+        "cat c | bash /dev/fd/0",
+        "exec 3<d; sh /dev/fd/3",
+        "python3 /dev/stdin < e.py",
+      ),
+    ).toEqual(["/p/a", "/p/b", "/p/c", "/p/d", "/p/e.py"]);
+  });
+
+  it("env -S'…', env -vS '…' and env --split-string=… split their string into the command", () => {
+    expect(files("env -S'bash a'", "env -vS 'bash b'", "env --split-string='bash c'", "env --split-string 'bash d'")).toEqual([
+      "/p/a",
+      "/p/b",
+      "/p/c",
+      "/p/d",
+    ]);
+  });
+});

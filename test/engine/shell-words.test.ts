@@ -31,13 +31,13 @@ describe("expanded", () => {
 });
 
 describe("tokens", () => {
-  it("redirections are their own tokens, with the fd taken off; words after them are their targets", () => {
+  it("redirections are their own tokens, with their descriptor apart; words after them are their targets", () => {
     expect(tokens("bash -s < x 2>/dev/null <<< 'y'")).toEqual([
       { word: "bash" },
       { word: "-s" },
       { redirect: "<" },
       { word: "x" },
-      { redirect: ">" },
+      { redirect: ">", fd: "2" },
       { word: "/dev/null" },
       { redirect: "<<<" },
       { word: "y" },
