@@ -83,7 +83,7 @@ const unversioned = (name: string) => name.replace(/[\d.]+$/, "");
 /** Guards what the program `name` runs, given the words after it. */
 export function readProgram(name: string, rest: readonly string[], context: ProgramContext): void {
   if (SHELLS.has(name) || SHELLS.has(unversioned(name))) return readShell(rest, context);
-  if (Object.hasOwn(MANIFESTS, name)) readRunner(name, rest, context);
+  if (Object.hasOwn(MANIFESTS, name) || Object.hasOwn(RUNS_COMMAND, name)) readRunner(name, rest, context);
   const interpreter = INTERPRETERS[name] ?? INTERPRETERS[unversioned(name)];
   if (interpreter) readInterpreter(interpreter, rest, context);
 }
@@ -117,13 +117,13 @@ function readRunner(name: string, rest: readonly string[], context: ProgramConte
     const word = rest[i]!;
     if (word.startsWith("-")) i = runnerOption(name, rest, i, { local, files });
     else if (ready) {
-      // `uv run server.py`, `bun x.ts`: the command may be a file in the runner's folder.
-      guard(word, local);
+      // `uv run server.py`, `bun x.ts`: a command named as a file is one in the runner's folder.
+      if (/\/|\.\w+$/.test(word)) guard(word, local);
       context.readWords(rest.slice(i), local);
       break;
     } else ready = sub?.includes(word) ?? false;
   }
-  for (const manifest of files.length > 0 ? files : MANIFESTS[name]!) guard(manifest, local, files.length > 0);
+  for (const manifest of files.length > 0 ? files : (MANIFESTS[name] ?? [])) guard(manifest, local, files.length > 0);
 }
 
 /** One option of a runner at `i`: a folder it runs in, or its manifest; the index of the last word it took. */

@@ -155,3 +155,19 @@ describe("a script read from a descriptor, and env -S spelled otherwise", () => 
     ]);
   });
 });
+
+describe("the command a runner's `run` runs", () => {
+  it("uv run, npx and pnpm exec run the command after them; a command named as a file is one in the runner's folder", () => {
+    const found = files("npx tsx tools/a.ts", "npx -y node b", "uv run --directory t python c", "pnpm exec node d", "uv run e.py");
+    expect(found).toEqual([
+      "/p/tools/a.ts",
+      "/p/b",
+      "/p/t/c",
+      "/p/t/pyproject.toml",
+      "/p/d",
+      "/p/package.json",
+      "/p/e.py",
+      "/p/pyproject.toml",
+    ]);
+  });
+});
