@@ -18,8 +18,8 @@ import { guard, moveTo, newReading, operands, pathDirs, programName, type HookPl
 import { readProgram, type Feed } from "./program-files.js";
 import { braced, isGlob, tokens } from "./shell-words.js";
 
-/** `-c` strings read inside `-c` strings, at most. */
-const MAX_NESTING = 4;
+/** Commands read inside commands (`-c` strings, `eval`, a runner's command, `find -exec`), at most: deeper ones are not read. */
+const MAX_NESTING = 16;
 
 /** The files the commands run: absolute, and relative to the folder a hook starts in (Claude Code starts it where the session's shell is). */
 export interface CommandFiles {
@@ -137,6 +137,7 @@ const SCRIPT_EXT = /\.(sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|php|ps1|lua|tc
 const PRINTERS = new Set(["cat", "head", "tail", "base64", "zcat", "gunzip", "xxd", "tac", "sed", "awk", "tr"]);
 
 function readSimple(all: readonly string[], reading: Reading, depth: number, feed: Feed): void {
+  if (depth > MAX_NESTING) return;
   // What `env -C`, a PATH before the command or `ruby -C` change holds for this command only; a `cd` or an `export` holds on.
   const local = { ...reading };
   const words = unwrapped(all.flatMap(braced), local, depth);

@@ -171,3 +171,10 @@ describe("the command a runner's `run` runs", () => {
     ]);
   });
 });
+
+describe("commands nested in commands", () => {
+  it("are read to a bounded depth: a line of a thousand runners takes no deeper stack than sixteen", () => {
+    expect(files(`${"npx ".repeat(1000)}node a`)).toEqual([]);
+    expect(files(`${"npx ".repeat(15)}node a`)).toEqual(["/p/a"]);
+  });
+});
