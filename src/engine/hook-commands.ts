@@ -87,14 +87,17 @@ const quoted = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
  */
 function envCommands(env: unknown): string[][] {
   if (!isRecord(env)) return [];
-  const text = (key: string) => (typeof env[key] === "string" ? (env[key] as string) : undefined);
-  return [
-    ...(text("NODE_OPTIONS") !== undefined ? [[`node ${text("NODE_OPTIONS")}`]] : []),
-    ...["BASH_ENV", "ENV"].flatMap((key) => (text(key) !== undefined ? [[`source ${quoted(text(key)!)}`]] : [])),
-    ...(text("CLAUDE_CODE_SHELL") !== undefined ? [[quoted(text("CLAUDE_CODE_SHELL")!)]] : []),
-    ...(text("CLAUDE_CODE_SHELL_PREFIX") !== undefined ? [[text("CLAUDE_CODE_SHELL_PREFIX")!]] : []),
-  ];
+  return Object.entries(ENV_COMMANDS).flatMap(([key, command]) => (typeof env[key] === "string" ? [[command(env[key] as string)]] : []));
 }
+
+/** Each variable of an `env` object that makes commands run something, and the command it amounts to. */
+const ENV_COMMANDS: Record<string, (value: string) => string> = {
+  NODE_OPTIONS: (value) => `node ${value}`,
+  BASH_ENV: (value) => `source ${quoted(value)}`,
+  ENV: (value) => `source ${quoted(value)}`,
+  CLAUDE_CODE_SHELL: (value) => quoted(value),
+  CLAUDE_CODE_SHELL_PREFIX: (value) => value,
+};
 
 /** A PATH in the settings' `env`: every command of those settings looks its programs up there first. */
 function withPath(commands: string[][], env: unknown): string[][] {

@@ -66,65 +66,64 @@ function placesOf(input: PreToolUseInput, ref: ScopeRef, dataDir: string, env: R
   const home = env.HOME || homedir();
   const userConfig = env.CLAUDE_CONFIG_DIR ? resolve(env.CLAUDE_CONFIG_DIR) : join(home, ".claude");
   const transcriptDir = dirname(resolve(input.transcript_path || ref.transcript));
+  const found = { input, env, home, userConfig, bases: basesOf(input, env), plugins: pluginDirsOf(env.CLAUDE_PID) };
   return {
     dataDir: resolve(dataDir),
     transcriptDir,
     sessionDir: join(transcriptDir, input.session_id),
     config: [
-      ...basesOf(input, env).flatMap((base) => [join(base, ".claude"), join(base, ".mcp.json")]),
+      // Git runs what its config names (core.fsmonitor, core.hooksPath, filters) and its hooks, from any hook's `git status`.
+      ...found.bases.flatMap((base) => [".claude", ".mcp.json", ".git/config", ".git/hooks"].map((part) => join(base, part))),
       userConfig,
       join(home, ".claude.json"),
       "/etc/claude-code",
       ...(env.CLAUDE_PLUGIN_ROOT ? [resolve(env.CLAUDE_PLUGIN_ROOT)] : []),
-      // Git runs what its config names (core.fsmonitor, core.hooksPath, filters) and its hooks, from any hook's `git status`.
-      ...basesOf(input, env).flatMap((base) => [join(base, ".git", "config"), join(base, ".git", "hooks")]),
       join(home, ".gitconfig"),
       join(home, ".config", "git"),
       // A plugin given with --plugin-dir is configuration too: its manifest, hooks, agents, skills, commands, MCP servers.
-      ...pluginDirsOf(env.CLAUDE_PID).flatMap((dir) => PLUGIN_PARTS.map((part) => join(dir, part))),
+      ...found.plugins.flatMap((dir) => PLUGIN_PARTS.map((part) => join(dir, part))),
     ],
-    ...runsOf(scriptsHooksRun(input, userConfig, home, env)),
+    ...runsOf(scriptsHooksRun(found)),
   };
+}
+
+/** What one call's guarded places are computed from: its input, the home, the configuration folder, its bases, the --plugin-dir plugins. */
+interface PlacesFound {
+  input: PreToolUseInput;
+  env: Record<string, string | undefined>;
+  home: string;
+  userConfig: string;
+  bases: string[];
+  plugins: string[];
 }
 
 /**
  * The files that the commands Claude Code runs by itself name: the command
  * hooks and status line of the settings in effect (the project's, its local
- * ones, the user's, the managed ones) and the MCP servers it starts (the
- * project's `.mcp.json`, the user's `~/.claude.json`). A script kept outside
- * `.claude/` that one of them runs is configuration too
- * (src/engine/hook-commands.ts, src/engine/command-files.ts).
+ * ones, the user's, the managed ones), the MCP servers it starts (the
+ * project's `.mcp.json`, the user's `~/.claude.json`), and the hooks and MCP
+ * servers of --plugin-dir plugins. A script kept outside `.claude/` that one
+ * of them runs is configuration too (src/engine/hook-commands.ts,
+ * src/engine/command-files.ts).
  */
-function scriptsHooksRun(
-  input: PreToolUseInput,
-  userConfig: string,
-  home: string,
-  env: Record<string, string | undefined>,
-): CommandFiles[] {
+function scriptsHooksRun({ input, env, home, userConfig, bases, plugins }: PlacesFound): CommandFiles[] {
   const projectDir = resolve(env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd());
   const settings = [
-    ...basesOf(input, env).flatMap((base) => [join(base, ".claude", "settings.json"), join(base, ".claude", "settings.local.json")]),
+    ...bases.flatMap((base) => [join(base, ".claude", "settings.json"), join(base, ".claude", "settings.local.json")]),
     join(userConfig, "settings.json"),
     "/etc/claude-code/managed-settings.json",
   ];
-  const servers = [...basesOf(input, env).map((base) => join(base, ".mcp.json")), join(home, ".claude.json")];
+  const servers = [...bases.map((base) => join(base, ".mcp.json")), join(home, ".claude.json")];
   const places = { projectDir, home, ...(env.CLAUDE_PLUGIN_ROOT ? { pluginRoot: env.CLAUDE_PLUGIN_ROOT } : {}) };
-  const plugins = pluginDirsOf(env.CLAUDE_PID).map((root) =>
-    commandFiles(
-      [...hookCommands(settingsAt(join(root, "hooks", "hooks.json"))), ...mcpServerCommands(settingsAt(join(root, ".mcp.json")))],
-      {
-        ...places,
-        pluginRoot: root,
-      },
-    ),
-  );
+  const pluginCommands = (root: string) => [
+    ...hookCommands(settingsAt(join(root, "hooks", "hooks.json"))),
+    ...mcpServerCommands(settingsAt(join(root, ".mcp.json"))),
+  ];
   return [
-    ...plugins,
+    ...plugins.map((root) => commandFiles(pluginCommands(root), { ...places, pluginRoot: root })),
     ...settings.map((file) => commandFiles(hookCommands(settingsAt(file)), places)),
     // ~/.claude.json keeps a project's own servers under its folder (what `claude mcp add` writes by default).
-    ...servers.flatMap((file) =>
-      [projectDir, ...basesOf(input, env)].map((dir) => commandFiles(mcpServerCommands(settingsAt(file), dir), places)),
-    ),
+    ...servers.flatMap((file) => [projectDir, ...bases].map((dir) => commandFiles(mcpServerCommands(settingsAt(file), dir), places))),
   ];
 }
 
