@@ -114,6 +114,8 @@ export interface RunClaudeResult {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   durationMs: number;
+  /** process.hrtime.bigint() when claude was spawned: start-up is measured from here (scripts/bench). */
+  spawnedAt: bigint;
   home: string;
   cwd: string;
   sessionId: string | undefined;
@@ -343,6 +345,7 @@ export async function runClaude(opts: RunClaudeOptions): Promise<RunClaudeResult
   let timedOut = false;
   const [command, ...before] = opts.wrap ?? [CLAUDE_BIN];
   const args = opts.wrap ? [...before, CLAUDE_BIN, ...argv] : argv;
+  const spawnedAt = process.hrtime.bigint();
   const child = spawn(command!, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
@@ -387,6 +390,7 @@ export async function runClaude(opts: RunClaudeOptions): Promise<RunClaudeResult
     signal,
     timedOut,
     durationMs: Date.now() - t0,
+    spawnedAt,
     home,
     cwd,
     sessionId,
