@@ -15,8 +15,10 @@
 // substitution reads. What cannot be known (a variable the plugin is not
 // given) is not guessed.
 import { guard, moveTo, newReading, operands, pathDirs, programName, type HookPlaces, type Reading } from "./command-reading.js";
+import { guardEveryWord, runsHiddenCode } from "./command-net.js";
 import { readProgram, type Feed } from "./program-files.js";
 import { braced, isGlob, tokens } from "./shell-words.js";
+import { ENV_VALUED, LOADS_FROM, PRINTERS, RESERVED, SCRIPT_EXT, WRAPPER_VALUED, WRAPPERS } from "./command-tables.js";
 
 /** Commands read inside commands (`-c` strings, `eval`, a runner's command, `find -exec`), at most: deeper ones are not read. */
 const MAX_NESTING = 16;
@@ -27,16 +29,24 @@ export interface CommandFiles {
   relative: string[];
 }
 
-/** What the commands run (relative words from the project folder, or where a `cd` went; and kept relative). */
+/** What the commands run (relative words from the project folder, or where a `cd` went; and kept relative), with the net (./command-net.ts) under the reading. */
 export function commandFiles(commands: readonly string[][], places: HookPlaces): CommandFiles {
-  const files = new Set<string>();
-  const relative = new Set<string>();
-  for (const command of commands) readLine(command.join(" "), newReading(places, files, relative), 0);
-  return { files: [...files], relative: [...relative] };
+  return readCommands(commands, places, true);
 }
 
-/** Absolute paths of the files the commands run. */
-export const hookFiles = (commands: readonly string[][], places: HookPlaces): string[] => commandFiles(commands, places).files;
+/** Absolute paths of the files the reading finds the commands run, without the net: what the reading's own tests check. */
+export const hookFiles = (commands: readonly string[][], places: HookPlaces): string[] => readCommands(commands, places, false).files;
+
+function readCommands(commands: readonly string[][], places: HookPlaces, net: boolean): CommandFiles {
+  const files = new Set<string>();
+  const relative = new Set<string>();
+  for (const command of commands) {
+    const line = command.join(" ");
+    readLine(line, newReading(places, files, relative), 0);
+    if (net && runsHiddenCode(line)) guardEveryWord(line, newReading(places, files, relative));
+  }
+  return { files: [...files], relative: [...relative] };
+}
 
 /** Reads a command line: each simple command, with what a pipe or a `<` feeds it; `( … )` and `$( … )` keep their `cd` to themselves. */
 export function readLine(line: string, reading: Reading, depth: number): void {
@@ -92,57 +102,14 @@ function nest(op: string, substitution: boolean, reading: Reading): void {
   }
 }
 
-/** Words that open or close a compound command, or negate one: the command follows them. */
-const RESERVED = new Set([
-  "if",
-  "then",
-  "else",
-  "elif",
-  "fi",
-  "do",
-  "done",
-  "while",
-  "until",
-  "!",
-  "{",
-  "}",
-  "[[",
-  "]]",
-  "function",
-  "coproc",
-]);
-/** Commands that run the command after them (their own options first). */
-const WRAPPERS = new Set([
-  "exec",
-  "command",
-  "nohup",
-  "time",
-  "nice",
-  "sudo",
-  "xargs",
-  "builtin",
-  "stdbuf",
-  "timeout",
-  "busybox",
-  "setsid",
-  "ionice",
-  "chrt",
-  "taskset",
-  "doas",
-]);
-/** Options of a wrapper that take the next word as their value (`nice -n 5`, `sudo -u bob`, `timeout -s KILL`, `exec -a name`). */
-const WRAPPER_VALUED = new Set(["-n", "-u", "-g", "-s", "-k", "-I", "-L", "-P", "-d", "-a", "-c"]);
-const SCRIPT_EXT = /\.(sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|php|ps1|lua|tcl)$/i;
-/** Programs that print a file: inside a command substitution, what they print may be run (`eval "$(cat f)"`). */
-const PRINTERS = new Set(["cat", "head", "tail", "base64", "zcat", "gunzip", "xxd", "tac", "sed", "awk", "tr"]);
-
 function readSimple(all: readonly string[], reading: Reading, depth: number, feed: Feed): void {
   if (depth > MAX_NESTING) return;
   // What `env -C`, a PATH before the command or `ruby -C` change holds for this command only; a `cd` or an `export` holds on.
   const local = { ...reading };
   const words = unwrapped(all.flatMap(braced), local, depth);
   const [head, ...rest] = words;
-  if (head === undefined) return;
+  // Assignments alone (`HOME=tools; …`) hold for the rest of the line, as `export` does.
+  if (head === undefined) return exported(all, reading);
   for (const word of words) substituted(word, local, depth);
   const name = programName(head);
   if (readWhole(name, rest, { reading, local, depth })) return;
@@ -155,7 +122,11 @@ function readSimple(all: readonly string[], reading: Reading, depth: number, fee
 /** Builtins and the programs that run a command line of their own: true when the command is read whole here. */
 function readWhole(name: string, rest: readonly string[], at: { reading: Reading; local: Reading; depth: number }): boolean {
   const { reading, local, depth } = at;
-  if (name === "cd" || name === "pushd") moveTo(operands(rest)[0], reading);
+  if (name === "cd" || name === "pushd")
+    changeDir(
+      rest.find((w) => w === "-" || !w.startsWith("-")),
+      reading,
+    );
   else if (name === "export") exported(rest, reading);
   else if (name === "eval") readLine(rest.join(" "), { ...local, outer: [] }, depth + 1);
   else if (name === "find") findExec(rest, local, depth);
@@ -165,6 +136,14 @@ function readWhole(name: string, rest: readonly string[], at: { reading: Reading
     return false;
   }
   return true;
+}
+
+/** `cd DIR`; `cd` alone goes home, `cd -` back to the folder before. */
+function changeDir(operand: string | undefined, reading: Reading): void {
+  const before = reading.dir;
+  if (operand === "-") reading.dir = reading.previous ?? reading.dir;
+  else moveTo(operand ?? "~", reading);
+  reading.previous = before;
 }
 
 /** The command word: a path runs that file; a bare name is looked up in a PATH the line set first. */
@@ -179,9 +158,12 @@ function substituted(word: string, reading: Reading, depth: number): void {
     readLine(m[1] ?? m[2] ?? "", { ...reading, outer: [], substitution: true }, depth + 1);
 }
 
-/** `export PATH=…` holds for the rest of the line. */
+/** `export NAME=…` holds for the rest of the line, as an assignment before a command does for it. */
 function exported(words: readonly string[], reading: Reading): void {
-  for (const word of words) if (word.startsWith("PATH=")) reading.path = pathDirs(word.slice(5), reading);
+  for (const word of words) {
+    const assigned = /^(\w+)=(.*)$/s.exec(word);
+    if (assigned) assign(assigned[1]!, assigned[2]!, reading);
+  }
 }
 
 /** `find … -exec CMD … ;` (and -execdir, -ok, -okdir) runs CMD. */
@@ -205,8 +187,11 @@ function unwrapped(words: readonly string[], reading: Reading, depth: number): s
       i += 1;
     } else if (RESERVED.has(word)) i += 1;
     else if (name === "env") return afterEnv(words, i + 1, reading, depth);
-    else if (WRAPPERS.has(name)) i = afterOptions(words, i + 1) + (name === "timeout" ? 1 : 0);
-    else return words.slice(i);
+    else if (WRAPPERS.has(name)) {
+      const from = i + 1;
+      i = afterOptions(words, from) + (name === "timeout" ? 1 : 0);
+      laterCommands(words, { from, at: i }, reading, depth);
+    } else return words.slice(i);
   }
 }
 
@@ -214,24 +199,25 @@ function unwrapped(words: readonly string[], reading: Reading, depth: number): s
 function assign(name: string, value: string, reading: Reading): void {
   if (name === "NODE_OPTIONS") readLine(`node ${value}`, { ...reading, outer: [] }, MAX_NESTING);
   else if (name === "PATH") reading.path = pathDirs(value, reading);
-  else if (name === "BASH_ENV" || name === "ENV") guard(value, reading);
+  else if (name === "HOME") reading.places = { ...reading.places, home: pathDirs(value, reading)[0] ?? reading.places.home };
+  else if (LOADS_FROM.has(name)) for (const dir of pathDirs(value, reading)) guard(dir, reading);
 }
-
-/** Options of `env` that take the next word as their value. */
-const ENV_VALUED = new Set(["-C", "--chdir", "-u", "--unset"]);
 
 /** Past `env`'s options: `-C DIR` / `--chdir=DIR` moves the command's folder, `-S STRING` (and its other spellings) is split into words. */
 function afterEnv(words: readonly string[], from: number, reading: Reading, depth: number): string[] {
   let i = from;
   for (let word = words[i]; word !== undefined && word.startsWith("-"); word = words[i]) {
     const split = splitString(words, i);
-    if (split) return unwrapped([...split.value.split(/\s+/).filter((w) => w !== ""), ...words.slice(split.next)], reading, depth);
+    if (split) return unwrapped([...wordsOf(split.value), ...words.slice(split.next)], reading, depth);
     if (word === "-C" || word === "--chdir") moveTo(words[i + 1], reading);
     else if (word.startsWith("--chdir=")) moveTo(word.slice("--chdir=".length), reading);
     i += ENV_VALUED.has(word) ? 2 : 1;
   }
   return unwrapped(words.slice(i), reading, depth);
 }
+
+/** The words of `env -S`'s string: split as sh splits them, quotes taken off (`env -S 'sh "x"'`). */
+const wordsOf = (value: string) => tokens(value).flatMap((t) => ("word" in t ? [t.word] : []));
 
 /** `env`'s split string at `i`: `-S V`, `-SV`, `-vS V`, `--split-string V`, `--split-string=V`; the string and the word after it. */
 function splitString(words: readonly string[], i: number): { value: string; next: number } | undefined {
@@ -241,6 +227,19 @@ function splitString(words: readonly string[], i: number): { value: string; next
   const short = /^-[a-zA-Z0-9]*S(.*)$/s.exec(word);
   if (!short || word.startsWith("--")) return undefined;
   return short[1] !== "" ? { value: short[1]!, next: i + 1 } : { value: words[i + 1] ?? "", next: i + 2 };
+}
+
+/** Words after a wrapper tried as its command, at most: an option the table does not know may take a value (`timeout --signal KILL 5 x`). */
+const WRAPPER_TRIES = 8;
+
+/** Each word after a wrapper's options that is no option, other than the one taken as its command, read as the command too. */
+function laterCommands(words: readonly string[], { from, at }: { from: number; at: number }, reading: Reading, depth: number): void {
+  let tries = 0;
+  for (let j = from; j < words.length && tries < WRAPPER_TRIES; j += 1) {
+    if (j === at || words[j]!.startsWith("-")) continue;
+    tries += 1;
+    readSimple(words.slice(j), { ...reading }, depth + 1, { piped: [] });
+  }
 }
 
 function afterOptions(words: readonly string[], from: number): number {

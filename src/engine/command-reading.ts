@@ -25,6 +25,8 @@ export interface Reading {
   places: HookPlaces;
   /** The folder the command is in now. */
   dir: string;
+  /** The folder it was in before its last `cd` (`cd -` goes back there). */
+  previous?: string;
   /** Whether `dir` was named absolutely (a `cd /x`): then no word is relative to the folder the hook starts in. */
   anchored: boolean;
   /** Inside a command substitution (`$( … )`, backquotes): what it prints may be run. */

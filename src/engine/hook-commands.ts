@@ -3,9 +3,7 @@
 // suggestion and credential helpers, and the MCP servers it starts (issue 31's
 // red-team passes). Pure. The files those commands name are found by
 // ./command-files.ts.
-
-/** Commands read from one settings object, at most: a larger `hooks` block is read this far. */
-export const MAX_HOOK_COMMANDS = 256;
+import { LOADS_FROM } from "./command-tables.js";
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -32,10 +30,7 @@ export function hookCommands(settings: unknown): string[][] {
   if (!isRecord(settings)) return [];
   const groups = isRecord(settings.hooks) ? Object.values(settings.hooks).flatMap((g) => (Array.isArray(g) ? g : [])) : [];
   const hooks = groups.flatMap((group) => (isRecord(group) && Array.isArray(group.hooks) ? (group.hooks as unknown[]) : []));
-  const commands = [
-    ...hooks.slice(0, MAX_HOOK_COMMANDS).flatMap(commandOf),
-    ...COMMAND_SETTINGS.flatMap((key) => settingCommand(settings[key])),
-  ];
+  const commands = [...hooks.flatMap(commandOf), ...COMMAND_SETTINGS.flatMap((key) => settingCommand(settings[key]))];
   return [...withPath(commands, settings.env), ...policyHelpers(settings), ...envCommands(settings.env)];
 }
 
@@ -64,9 +59,11 @@ export function mcpServerCommands(config: unknown, projectDir?: string): string[
   const servers = [config.mcpServers, isRecord(project) ? project.mcpServers : undefined].flatMap((s) =>
     isRecord(s) ? Object.values(s) : [],
   );
-  return servers
-    .slice(0, MAX_HOOK_COMMANDS)
-    .flatMap((server) => [...commandOf(server), ...(isRecord(server) ? envCommands(server.env) : [])]);
+  return servers.flatMap((server) => [
+    ...commandOf(server),
+    // An http or sse server's headersHelper is a command Claude Code runs for its headers.
+    ...(isRecord(server) ? [...settingCommand(server.headersHelper), ...envCommands(server.env)] : []),
+  ]);
 }
 
 /** One hook's or server's command and its `args`, when it runs one; the args quoted, since they reach no shell. */
@@ -81,7 +78,9 @@ const quoted = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 /**
  * What an `env` object makes every command run: NODE_OPTIONS as the options
  * of a `node` command (its `--require` loads a file into every Node process),
- * BASH_ENV and ENV (files bash and sh read first), the shell Claude Code runs
+ * BASH_ENV and ENV (files bash and sh read first), the folders and files
+ * programs load code from first (PYTHONPATH, NODE_PATH, LD_PRELOAD, …:
+ * LOADS_FROM), the shell Claude Code runs
  * hooks with (CLAUDE_CODE_SHELL) and the prefix it runs commands through
  * (CLAUDE_CODE_SHELL_PREFIX).
  */
@@ -93,8 +92,7 @@ function envCommands(env: unknown): string[][] {
 /** Each variable of an `env` object that makes commands run something, and the command it amounts to. */
 const ENV_COMMANDS: Record<string, (value: string) => string> = {
   NODE_OPTIONS: (value) => `node ${value}`,
-  BASH_ENV: (value) => `source ${quoted(value)}`,
-  ENV: (value) => `source ${quoted(value)}`,
+  ...Object.fromEntries([...LOADS_FROM].map((name) => [name, (value: string) => `${name}=${quoted(value)}`])),
   CLAUDE_CODE_SHELL: (value) => quoted(value),
   CLAUDE_CODE_SHELL_PREFIX: (value) => value,
 };

@@ -80,6 +80,26 @@ const MANIFESTS: Record<string, readonly string[]> = {
 /** A program's name without a version (`python3.12`, `node22`, `lua5.4`). */
 const unversioned = (name: string) => name.replace(/[\d.]+$/, "");
 
+/**
+ * Programs that run code they are given besides the shells and interpreters read above: languages, and tools
+ * whose input or options hold commands (awk's `system`, GNU sed's `e`, make's recipes, a debugger's scripts).
+ */
+const OTHER_CODE = new Set(
+  "awk gawk mawk nawk sed tclsh wish expect pwsh powershell osascript java jshell groovy kotlin scala dotnet go swift julia R elixir erl escript guile racket sbcl ocaml runghc make gmake cmake gdb lldb vim nvim emacs ex".split(
+    " ",
+  ),
+);
+
+/**
+ * Whether a program runs code it is given (a script, a string, its input), and whether this reading follows
+ * it ("read": the shells and interpreters above) or not ("unread"): what makes the net read a line whole (./command-net.ts).
+ */
+export function runsCode(name: string): "read" | "unread" | undefined {
+  const names = [name, unversioned(name)];
+  if (names.some((n) => SHELLS.has(n) || Object.hasOwn(INTERPRETERS, n))) return "read";
+  return names.some((n) => OTHER_CODE.has(n)) ? "unread" : undefined;
+}
+
 /** Guards what the program `name` runs, given the words after it. */
 export function readProgram(name: string, rest: readonly string[], context: ProgramContext): void {
   if (SHELLS.has(name) || SHELLS.has(unversioned(name))) return readShell(rest, context);
@@ -90,6 +110,8 @@ export function readProgram(name: string, rest: readonly string[], context: Prog
 
 /** Options of a runner that name the folder it runs in, or its manifest (`make -C dir -f file`, `npm --prefix dir`, `uv --directory dir`). */
 const RUNNER_DIR = new Set(["-C", "--directory", "--dir", "--prefix", "--cwd", "--project", "--working-directory"]);
+/** Options of a runner that runs a command whose value is that command line (`npx -c 'sh x'`, `npm exec --call=…`). */
+const RUNNER_CALL = new Set(["-c", "--call"]);
 const RUNNER_FILE = new Set(["--file", "--makefile", "--justfile", "--manifest-path", "--config", "--taskfile"]);
 /** `-f FILE` names the manifest only for these (npm's `-f` is --force). */
 const FILE_SHORT = new Set(["make", "just"]);
@@ -102,6 +124,7 @@ const RUNS_COMMAND: Record<string, readonly string[]> = {
   pipenv: ["run"],
   npx: [""],
   bunx: [""],
+  npm: ["exec", "x"],
   pnpm: ["exec", "dlx"],
   yarn: ["exec", "dlx"],
   bun: ["x"],
@@ -111,11 +134,12 @@ const RUNS_COMMAND: Record<string, readonly string[]> = {
 function readRunner(name: string, rest: readonly string[], context: ProgramContext): void {
   const local = { ...context.reading };
   const files: string[] = [];
+  const run = (line: string) => context.readLine(line, { ...local, outer: [] }, context.depth + 1);
   const sub = RUNS_COMMAND[name];
   let ready = sub?.includes("") ?? false;
   for (let i = 0; i < rest.length; i += 1) {
     const word = rest[i]!;
-    if (word.startsWith("-")) i = runnerOption(name, rest, i, { local, files });
+    if (word.startsWith("-")) i = runnerOption(name, rest, i, { local, files, run });
     else if (ready) {
       // `uv run server.py`, `bun x.ts`: a command named as a file is one in the runner's folder.
       if (/\/|\.\w+$/.test(word)) guard(word, local);
@@ -123,18 +147,36 @@ function readRunner(name: string, rest: readonly string[], context: ProgramConte
       break;
     } else ready = sub?.includes(word) ?? false;
   }
-  for (const manifest of files.length > 0 ? files : (MANIFESTS[name] ?? [])) guard(manifest, local, files.length > 0);
+  guardManifests(name, files, local);
 }
 
-/** One option of a runner at `i`: a folder it runs in, or its manifest; the index of the last word it took. */
-function runnerOption(name: string, rest: readonly string[], i: number, into: { local: Reading; files: string[] }): number {
+/** The manifests its options named (kept where named), else the runner's own in its folder. */
+function guardManifests(name: string, named: readonly string[], local: Reading): void {
+  const given = named.length > 0;
+  for (const manifest of given ? named : (MANIFESTS[name] ?? [])) guard(manifest, local, given);
+}
+
+/** What a runner's option gives: a command line it runs, the folder it runs in, or its manifest. */
+function runnerOptionKind(name: string, flag: string): "call" | "dir" | "file" | undefined {
+  if (RUNNER_CALL.has(flag) && Object.hasOwn(RUNS_COMMAND, name)) return "call";
+  if (RUNNER_DIR.has(flag)) return "dir";
+  return RUNNER_FILE.has(flag) || (flag === "-f" && FILE_SHORT.has(name)) ? "file" : undefined;
+}
+
+/** One option of a runner at `i`: a command it runs, a folder it runs in, or its manifest; the index of the last word it took. */
+function runnerOption(
+  name: string,
+  rest: readonly string[],
+  i: number,
+  into: { local: Reading; files: string[]; run: (line: string) => void },
+): number {
   const word = rest[i]!;
   const eq = word.indexOf("=");
-  const flag = eq > 0 ? word.slice(0, eq) : word;
-  const takes = RUNNER_DIR.has(flag) || RUNNER_FILE.has(flag) || (flag === "-f" && FILE_SHORT.has(name));
-  if (!takes) return i;
+  const kind = runnerOptionKind(name, eq > 0 ? word.slice(0, eq) : word);
+  if (kind === undefined) return i;
   const value = eq > 0 ? word.slice(eq + 1) : rest[i + 1];
-  if (RUNNER_DIR.has(flag)) moveTo(value, into.local);
+  if (kind === "call") into.run(value ?? "");
+  else if (kind === "dir") moveTo(value, into.local);
   else into.files.push(value ?? "");
   return eq > 0 ? i : i + 1;
 }

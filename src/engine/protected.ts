@@ -23,6 +23,8 @@ export interface GuardedPlaces {
   runs?: readonly string[];
   /** The same, named relative to the folder a hook starts in (wherever the session's shell went): any path ending so. */
   runsAnywhere?: readonly string[];
+  /** A settings file too large to read: the commands it holds cannot be checked, so where gated no call naming a path goes on. */
+  unread?: string;
 }
 
 function within(path: string, folder: string): boolean {

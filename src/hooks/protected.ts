@@ -4,7 +4,8 @@ import { basename, dirname, join, resolve } from "node:path";
 import { absolutePath, namedPaths } from "../engine/named-paths.js";
 import { hookCommands, mcpServerCommands } from "../engine/hook-commands.js";
 import { commandFiles, type CommandFiles } from "../engine/command-files.js";
-import { readSmallText } from "../claude/files.js";
+import { isOversized, MAX_FILE_BYTES, readSmallText } from "../claude/files.js";
+import { DELEGATE_TOOLS } from "../engine/tools.js";
 import { pluginDirsOf } from "../claude/places.js";
 import { guardedReason, namedTargetReason, type GuardedPlaces } from "../engine/protected.js";
 import type { PreToolUseInput } from "./input.js";
@@ -106,7 +107,7 @@ interface PlacesFound {
  * of them runs is configuration too (src/engine/hook-commands.ts,
  * src/engine/command-files.ts).
  */
-function scriptsHooksRun({ input, env, home, userConfig, bases, plugins }: PlacesFound): CommandFiles[] {
+function scriptsHooksRun({ input, env, home, userConfig, bases, plugins }: PlacesFound): Found[] {
   const projectDir = resolve(env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd());
   const settings = [
     ...bases.flatMap((base) => [join(base, ".claude", "settings.json"), join(base, ".claude", "settings.local.json")]),
@@ -119,18 +120,31 @@ function scriptsHooksRun({ input, env, home, userConfig, bases, plugins }: Place
     ...hookCommands(settingsAt(join(root, "hooks", "hooks.json"))),
     ...mcpServerCommands(settingsAt(join(root, ".mcp.json"))),
   ];
+  const read = (file: string, commands: (settings: unknown) => string[][], dir = projectDir) =>
+    filesRun(file, JSON.stringify([file, dir, places]), () => commandFiles(commands(settingsAt(file)), places));
+  // ~/.claude.json grows with use and may pass the bound (docs/limits.md); a settings file that does is refused where gated.
+  const unread = settings.find(isOversized);
   return [
+    ...(unread === undefined ? [] : [{ files: [], relative: [], unread }]),
     ...plugins.map((root) => commandFiles(pluginCommands(root), { ...places, pluginRoot: root })),
-    ...settings.map((file) => commandFiles(hookCommands(settingsAt(file)), places)),
+    ...settings.map((file) => read(file, hookCommands)),
     // ~/.claude.json keeps a project's own servers under its folder (what `claude mcp add` writes by default).
-    ...servers.flatMap((file) => [projectDir, ...bases].map((dir) => commandFiles(mcpServerCommands(settingsAt(file), dir), places))),
+    ...servers.flatMap((file) => [projectDir, ...bases].map((dir) => read(file, (config) => mcpServerCommands(config, dir), dir))),
   ];
 }
 
 /** The files found, as GuardedPlaces takes them. */
-function runsOf(found: readonly CommandFiles[]): { runs: string[]; runsAnywhere: string[] } {
-  return { runs: found.flatMap((f) => f.files), runsAnywhere: [...new Set(found.flatMap((f) => f.relative))] };
+function runsOf(found: readonly Found[]): { runs: string[]; runsAnywhere: string[]; unread?: string } {
+  const unread = found.find((f) => f.unread !== undefined)?.unread;
+  return {
+    runs: found.flatMap((f) => f.files),
+    runsAnywhere: [...new Set(found.flatMap((f) => f.relative))],
+    ...(unread === undefined ? {} : { unread }),
+  };
 }
+
+/** What one settings or MCP file's commands run; or the file too large to read. */
+type Found = CommandFiles & { unread?: string };
 
 /**
  * Settings files read, by path, kept while the file is the same (its inode,
@@ -138,6 +152,19 @@ function runsOf(found: readonly CommandFiles[]): { runs: string[]; runsAnywhere:
  * `~/.claude.json` (up to 1 MiB) once, not at every gated call that names a path.
  */
 const readSettings = new Map<string, { stamp: string; value: unknown }>();
+
+/** What a file's commands run, kept while the file and the places it is read from are the same: 1 MiB of hooks takes about 0.3 s to read. */
+const filesRunOf = new Map<string, { stamp: string | undefined; found: CommandFiles }>();
+
+function filesRun(file: string, key: string, read: () => CommandFiles): CommandFiles {
+  settingsAt(file);
+  const stamp = readSettings.get(file)?.stamp;
+  const known = filesRunOf.get(key);
+  if (known !== undefined && known.stamp === stamp) return known.found;
+  const found = read();
+  filesRunOf.set(key, { stamp, found });
+  return found;
+}
 
 /** A settings file's object, or undefined when it is missing, too large or no JSON. */
 function settingsAt(file: string): unknown {
@@ -200,14 +227,26 @@ export function protectedTargetOf(
   const lexical = placesOf(input, ref, dataDir, env);
   const real = realPlaces(lexical);
   const home = env.HOME || homedir();
+  const bases = basesOf(input, env);
+  const unread = lexical.unread;
+  if (unread !== undefined)
+    return `a settings file is too large to read (${unread}, over ${MAX_FILE_BYTES} bytes): the commands it makes Claude Code run cannot be checked, so no call naming a path goes on where gated`;
+  const prompt = (DELEGATE_TOOLS as readonly string[]).includes(input.tool_name);
   for (const path of named.paths) {
-    for (const base of basesOf(input, env)) {
+    for (const base of bases) {
       const absolute = absolutePath(path.value, base, home);
-      const reason = absolute === undefined ? undefined : reasonFor(absolute, lexical, real);
-      if (reason) return namedTargetReason(path, absolute!, reason);
+      if (absolute === undefined || (prompt && holdsBase(absolute, bases))) continue;
+      const reason = reasonFor(absolute, lexical, real);
+      if (reason) return namedTargetReason(path, absolute, reason);
     }
   }
   return undefined;
+}
+
+/** A subagent's prompt names the project to work in ("summarise <project>"): in a prompt, that folder and the ones above it are words, not targets. */
+function holdsBase(absolute: string, bases: readonly string[]): boolean {
+  const folder = absolute.replace(/\/+$/, "");
+  return bases.some((base) => base === folder || base.startsWith(`${folder}/`));
 }
 
 /** As written, then through links (a path longer than PATH_MAX cannot be opened: as written only). */

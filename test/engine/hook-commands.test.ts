@@ -1,7 +1,7 @@
 // The files the commands Claude Code runs by itself name: from settings and MCP configuration (src/engine/hook-commands.ts) to files (src/engine/command-files.ts, program-files.ts).
 import { describe, expect, it } from "vitest";
 import { hookFiles } from "../../src/engine/command-files.js";
-import { hookCommands, MAX_HOOK_COMMANDS, mcpServerCommands } from "../../src/engine/hook-commands.js";
+import { hookCommands, mcpServerCommands } from "../../src/engine/hook-commands.js";
 
 const places = { projectDir: "/p", home: "/h", pluginRoot: "/plug" };
 const settings = (...hooks: unknown[]) => ({ hooks: { PreToolUse: [{ matcher: "Bash", hooks }] } });
@@ -28,9 +28,10 @@ describe("hookCommands", () => {
     expect(hookCommands({ hooks: [] })).toEqual([]);
   });
 
-  it("reads at most MAX_HOOK_COMMANDS", () => {
-    const many = Array.from({ length: MAX_HOOK_COMMANDS + 5 }, (_, i) => ({ type: "command", command: `c${i}` }));
-    expect(hookCommands(settings(...many))).toHaveLength(MAX_HOOK_COMMANDS);
+  it("reads every command, however many (red team 7: the 257th ran unread)", () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({ type: "command", command: `c${i}` }));
+    expect(hookCommands(settings(...many))).toHaveLength(300);
+    expect(hookCommands(settings(...many)).at(-1)).toEqual(["c299"]);
   });
 });
 
