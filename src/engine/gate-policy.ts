@@ -71,7 +71,7 @@ export function readsAsNo(value: unknown): boolean {
 }
 
 /**
- * Whether a file asks for gating: `utility_gated` is set, at the top level or
+ * Whether a file asks for gating: `utility_gated` (or a misspelling of it) is set, at the top level or
  * under `metadata:`, and either of the two does not read as no (SPEC §5:
  * a conflict is an error whichever says true). A value that reads as no
  * (`"false"`, `no`, `0`) gates nothing; `utility check` reports it.
@@ -79,9 +79,17 @@ export function readsAsNo(value: unknown): boolean {
 function asksForGating(data: Record<string, unknown> | undefined): boolean {
   if (!data) return false;
   const meta = data.metadata && typeof data.metadata === "object" ? (data.metadata as Record<string, unknown>) : {};
-  const asks = (where: Record<string, unknown>) => Object.hasOwn(where, "utility_gated") && !readsAsNo(where.utility_gated);
+  const asks = (where: Record<string, unknown>) =>
+    Object.keys(where).some((key) => GATED_SPELLINGS.test(key) && Object.hasOwn(where, key) && !readsAsNo(where[key]));
   return asks(data) || asks(meta);
 }
+
+/**
+ * `utility_gated` and the spellings of it an author may mean (`utility_gate`, `utility-gated`, `Utility_Gated`,
+ * `utility_gating`): a file that says yes under one of them asks for gating, and gates with the problem the
+ * reader found (did you mean utility_gated?) rather than silently not at all (issue 34).
+ */
+const GATED_SPELLINGS = /^utility[_-]?gat(?:e|ed|es|ing)$/i;
 
 /**
  * A file's opt-in as a gate source; undefined when it does not ask for

@@ -188,6 +188,10 @@ describe("gateSourceFrom: a file that asks for gating with an invalid opt-in gat
     ["utility_gated: yes under metadata", { metadata: { utility_gated: "yes" } }],
     ["a no at the top level and a yes under metadata", { utility_gated: false, metadata: { utility_gated: true } }],
     ["a yes at the top level and a no under metadata", { utility_gated: true, metadata: { utility_gated: "no" } }],
+    ["utility_gate: true, a misspelling (issue 34)", { utility_gate: true }],
+    ["utility-gated: true", { "utility-gated": true }],
+    ["Utility_Gated: yes under metadata", { metadata: { Utility_Gated: "yes" } }],
+    ["utility_gating: true", { utility_gating: true }],
   ])("asks: %s", (_name, data) => {
     expect(gateSourceFrom("x.md", invalid(data))?.problem).toContain("utility_floor is 9");
   });
@@ -199,6 +203,8 @@ describe("gateSourceFrom: a file that asks for gating with an invalid opt-in gat
     ["utility_gated reads as no under metadata", { metadata: { utility_gated: 0 } }],
     ["utility_gated reads as no in both places", { utility_gated: "no", metadata: { utility_gated: false } }],
     ["metadata that is null", { metadata: null }],
+    ["a misspelling that reads as no", { utility_gate: false }],
+    ["another utility key", { utility_gateway: true, utility_floor: 9 }],
     ["metadata that is a string", { metadata: "utility_gated" }],
     ["utility_gated only inherited, not the file's own", Object.create({ utility_gated: true }) as Record<string, unknown>],
   ])("does not ask: %s", (_name, data) => {

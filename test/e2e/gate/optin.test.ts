@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunClaudeResult } from "../support/claude.js";
 import { text } from "../support/scripted-model.js";
 import { activate, expectRefused, FIXTURE_PLUGIN, gateRun, id, markerDir, ok, ran, recordOf, touch } from "./support.js";
+import { skillFolder } from "./skill-fixtures.js";
 
 describe("an invalid opt-in", () => {
   const marks = markerDir();
@@ -32,6 +33,28 @@ describe("an invalid opt-in", () => {
     expect(said).toMatch(/boolean/);
     expect(said).toContain('"true"');
     expect(recordOf(run, call)).toMatchObject({ gatedBy: file, step: 0 });
+    expect(ran(join(marks, "x"))).toBe(false);
+  });
+});
+
+describe("a misspelled opt-in key (issue 34): `utility_gate: true`", () => {
+  const marks = markerDir();
+  const call = id("misspelled");
+  let run: RunClaudeResult;
+
+  beforeAll(async () => {
+    run = await gateRun({
+      prompt: "go",
+      projectSkills: [skillFolder("misspelled-gate", "utility_gate: true\n")],
+      script: [[activate("misspelled-gate")], [text(ok("verify")), touch(join(marks, "x"), call)], [text("The skill is misconfigured.")]],
+    });
+  });
+  afterAll(() => run?.cleanup());
+
+  it("gates with the problem instead of silently not at all, and says which key was meant", () => {
+    const said = expectRefused(run, call, "Bash", "optin_invalid");
+    expect(said).toContain("utility_gate");
+    expect(said).toContain("did you mean utility_gated?");
     expect(ran(join(marks, "x"))).toBe(false);
   });
 });
