@@ -61,3 +61,35 @@ export function refreshLauncher(dataDir: string, pluginRoot: string): boolean {
   renameSync(temp, file);
   return true;
 }
+
+/** Where the status line script is, in a data folder: the path the user's `statusLine` setting names (README). */
+export function statusScriptPath(dataDir: string): string {
+  return join(dataDir, "bin", "statusline.sh");
+}
+
+/**
+ * Copies the plugin's status line script (plugin/statusline.sh) into the data
+ * folder, whose name survives updates, when the copy is missing, differs or is
+ * not the user's alone; otherwise leaves it. Replaced whole, by rename.
+ */
+export function refreshStatusScript(dataDir: string, pluginRoot: string): boolean {
+  const file = statusScriptPath(dataDir);
+  let text: string;
+  try {
+    text = readFileSync(join(pluginRoot, "statusline.sh"), "utf8");
+  } catch {
+    return false; // a plugin folder without it (an older layout): nothing to copy
+  }
+  try {
+    if (readFileSync(file, "utf8") === text && (statSync(file).mode & 0o777) === LAUNCHER_MODE) return false;
+  } catch {
+    // missing or unreadable: write it
+  }
+  ensureRealFolder(join(dataDir, "bin"));
+  const temp = `${file}.${process.pid}.tmp`;
+  rmSync(temp, { force: true });
+  writeFileSync(temp, text, { flag: "wx", mode: LAUNCHER_MODE });
+  chmodSync(temp, LAUNCHER_MODE);
+  renameSync(temp, file);
+  return true;
+}

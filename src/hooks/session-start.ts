@@ -1,7 +1,7 @@
 import { sessionStart as checkServer, type SentinelProbe } from "./server-check.js";
 import type { HookContext } from "./context.js";
 import type { SessionStartInput } from "./input.js";
-import { refreshLauncher } from "./launcher.js";
+import { refreshLauncher, refreshStatusScript } from "./launcher.js";
 import { tightenDataFolder } from "../state/paths.js";
 import type { HookResult } from "./records.js";
 import { reduceAll } from "../engine/session/reduce.js";
@@ -9,8 +9,9 @@ import { errorLine } from "../state/file-error.js";
 import { freshSession } from "./session-io.js";
 
 /**
- * SessionStart (a command hook, once per session): the `utility` launcher in
- * the data folder follows the plugin version now running (./launcher.ts), and
+ * SessionStart (a command hook, once per session): the `utility` launcher and
+ * the status line script in the data folder follow the plugin version now
+ * running (./launcher.ts), and
  * the hook server's check (src/hooks/server-check.ts) says whether every tool
  * call would be refused. A launcher that cannot be written costs nothing
  * else: one line for the error log.
@@ -22,6 +23,7 @@ export async function sessionStart(input: SessionStartInput, ctx: HookContext, p
   if (root) {
     try {
       refreshLauncher(ctx.dataDir, root);
+      refreshStatusScript(ctx.dataDir, root);
     } catch (error) {
       trouble = `utility: the utility launcher cannot be written in ${ctx.dataDir}: ${(error as Error).message.split("\n")[0]}`;
     }

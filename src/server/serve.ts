@@ -18,6 +18,10 @@ import { eventOfTool, hookInputOf, toolResultOf } from "./hook-call.js";
 import { userSettings, type HookSettings } from "../hooks/settings.js";
 import { onDemandSha256 } from "../hash/on-demand-sha256.js";
 import type { ToolCall, ToolResult } from "./protocol.js";
+import { isSafeId } from "../state/paths.js";
+import { DEFAULT_PRICES, withOverride } from "../engine/prices.js";
+import { statusLine } from "../statusline/line.js";
+import { writeLineFile } from "../statusline/line-file.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -36,15 +40,11 @@ export interface HookServer {
 
 export function hookServer(env: Env, now: () => number = hrNow): HookServer {
   let current: Deadline | undefined;
-  // One store for the server's life, so the state it wrote last is not validated again (src/state/store.ts);
-  // its lock waits end at the deadline of the call being answered.
-  const lock: LockOptions = {
-    staleMs: DEFAULT_LOCK.staleMs,
-    get timeoutMs() {
-      return current ? lockWithin(current).timeoutMs : DEFAULT_LOCK.timeoutMs;
-    },
-  };
-  const store = new FileStateStore(dataDir(env), lock);
+  // One store for the server's life, so the state it wrote last is not validated again (src/state/store.ts).
+  const store = new FileStateStore(
+    dataDir(env),
+    lockUntil(() => current),
+  );
   let queue: Promise<unknown> = Promise.resolve();
   let answering = 0;
   const unwritten: Array<() => void> = [];
@@ -54,6 +54,7 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
   let read: HookSettings | undefined;
   const settings = () => (read ??= userSettings(env));
   const sha256 = onDemandSha256();
+  const writeLine = lineWriter(env, store, settings, later);
 
   function settle(): void {
     for (let work = unwritten.shift(); work; work = unwritten.shift()) {
@@ -74,6 +75,7 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
       const { schema, handler } = eventSpec(event);
       const input = validateHookInput({ ...hookInputOf(args), hook_event_name: event }, schema);
       const answered = await answerHook(event, handler, input, ctx);
+      writeLine((input as { session_id?: unknown }).session_id);
       // What a command hook would print on stderr, where nobody reads it by default: the error log keeps it.
       if (answered.trouble) recordError(ctx.dataDir, event, answered.trouble);
       return toolResultOf(answered);
@@ -103,6 +105,44 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
       queue = next.catch(() => undefined);
       return next;
     },
+  };
+}
+
+/** Lock waits that end at the deadline of the call being answered, if any. */
+function lockUntil(deadline: () => Deadline | undefined): LockOptions {
+  return {
+    staleMs: DEFAULT_LOCK.staleMs,
+    get timeoutMs() {
+      const current = deadline();
+      return current ? lockWithin(current).timeoutMs : DEFAULT_LOCK.timeoutMs;
+    },
+  };
+}
+
+/**
+ * The session's status line, as it stands after an answer and the writes it
+ * left: queued after them, so written when the answer is out (never on the
+ * user's path), for the statusLine command (plugin/statusline.sh) to print.
+ * Nothing for an id that may not name a file.
+ */
+function lineWriter(env: Env, store: FileStateStore, settings: () => HookSettings, later: (work: () => void) => void) {
+  return (sessionId: unknown): void => {
+    if (typeof sessionId !== "string" || !isSafeId(sessionId)) return;
+    later(() => {
+      try {
+        const { budgets, session, prices } = settings();
+        const line = statusLine(store.read(sessionId), {
+          prices: withOverride(DEFAULT_PRICES, prices),
+          userBudgets: budgets,
+          ...(session ? { sessionBudgets: session } : {}),
+        });
+        const claudePid = Number(env.CLAUDE_PID) || 0;
+        writeLineFile(dataDir(env), sessionId, { serverPid: process.pid, claudePid, writtenAt: new Date(), line });
+      } catch (error) {
+        // The status line then says its line is old or missing (plugin/statusline.sh); the answers are not touched.
+        recordError(dataDir(env), "server", `utility hook server: the status line cannot be written (${errorLine(error)})`);
+      }
+    });
   };
 }
 

@@ -2,7 +2,7 @@
  * Applies the retention rule (src/engine/retention.ts) to a data folder: what
  * each session holds there (its step log, its state file and that file's
  * leftovers), and the error log. Deletes only regular files and links by
- * name inside the data folder's own `sessions/` and `state/` folders, never
+ * name inside the data folder's own `sessions/`, `state/` and `statusline/` folders, never
  * following a link out of it (SPEC §10).
  *
  * A session whose gate the user switched on (`/utility on`) is kept while
@@ -28,8 +28,10 @@ interface Stored {
   skipped: string[];
 }
 
-/** A session id from a file name in `sessions/` or `state/`, with what follows it. */
+/** A session id from a file name in `sessions/`, `state/` or `statusline/`, with what follows it. */
 const SESSION_FILE = /^(.+?)(\.jsonl|\.json(?:\.lock(?:\.takeover)?|\.\d+\.tmp)?)$/;
+/** The same in `statusline/`: the line the server keeps for a session (src/statusline/line-file.ts), and its temporary file. */
+const LINE_FILE = /^(.+?)(\.txt(?:\.\d+\.tmp)?)$/;
 
 function add(stored: Stored, id: string, file: string): void {
   let stat;
@@ -50,7 +52,7 @@ function add(stored: Stored, id: string, file: string): void {
 /** Everything the retention rule weighs in a data folder. */
 export function storedIn(dataDir: string): Stored {
   const stored: Stored = { items: [], files: new Map(), skipped: [] };
-  for (const folder of ["sessions", "state"]) {
+  for (const folder of ["sessions", "state", "statusline"]) {
     const path = join(dataDir, folder);
     let names: string[];
     try {
@@ -63,7 +65,7 @@ export function storedIn(dataDir: string): Stored {
       continue;
     }
     for (const name of names.sort()) {
-      const id = SESSION_FILE.exec(name)?.[1];
+      const id = (folder === "statusline" ? LINE_FILE : SESSION_FILE).exec(name)?.[1];
       if (id !== undefined && isSafeId(id)) add(stored, id, join(path, name));
     }
   }

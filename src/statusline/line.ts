@@ -8,13 +8,16 @@ import { estimateCostUsd, type PriceTable } from "../engine/prices.js";
 import { totalTokens } from "../engine/spend.js";
 import { scopeAt } from "../engine/session/reduce.js";
 import type { GateSource, SessionState } from "../engine/session/state.js";
-import { frontmatterBudgetsOf, gateOf, launchesOf, rootSpendOf } from "../engine/session/views.js";
+import { frontmatterBudgetsOf, gateOf, launchesOf, rootSpendOf, sessionSpend } from "../engine/session/views.js";
 import { MANUAL_GATE_FILE } from "../engine/gate-policy.js";
+import type { SessionBudgets } from "../engine/session-budget.js";
 
 export interface StatusLineOptions {
   prices: PriceTable;
   /** The user's budgets, when known better than the state's (the hooks' last view of them). */
   userBudgets?: Budgets;
+  /** The user's budgets beyond one task: the session's spend is shown against them when one is set. */
+  sessionBudgets?: SessionBudgets;
   /** The terminal's width: the line is cut to it. */
   columns?: number;
 }
@@ -66,6 +69,23 @@ function spendParts(session: SessionState, budgets: Budgets, prices: PriceTable)
   return parts;
 }
 
+/** The whole session's spend against the session budgets, when one is set: `session 330/200 tok SPENT`. */
+function sessionParts(session: SessionState, budgets: SessionBudgets | undefined, prices: PriceTable): string[] {
+  const { sessionTokenBudget, sessionCostBudgetUsd } = budgets ?? {};
+  if (sessionTokenBudget === undefined && sessionCostBudgetUsd === undefined) return [];
+  const spend = sessionSpend(session);
+  const parts: string[] = [];
+  if (sessionTokenBudget !== undefined) {
+    const tokens = totalTokens(spend.tokens);
+    parts.push(`${against(shortTokens(tokens), shortTokens(sessionTokenBudget), tokens >= sessionTokenBudget)} tok`);
+  }
+  if (sessionCostBudgetUsd !== undefined) {
+    const cost = estimateCostUsd(spend.byModel, prices);
+    parts.push(against(usd(cost), usd(sessionCostBudgetUsd), cost >= sessionCostBudgetUsd));
+  }
+  return [`session ${parts.join(" ")}`];
+}
+
 /** The status line for a session's state; a line saying so when there is none yet. */
 export function statusLine(session: SessionState | undefined, options: StatusLineOptions): string {
   if (!session) return "utility · no tool call seen yet in this session";
@@ -76,7 +96,10 @@ export function statusLine(session: SessionState | undefined, options: StatusLin
     "utility",
     `task ${main.task} step ${main.step}${gate ? `/${gate.config.maxSteps}` : ""}`,
     ...spendParts(session, budgets, options.prices),
-    gate ? `gated (${gateName(gate)})` : "not gated",
+    ...sessionParts(session, options.sessionBudgets, options.prices),
+    gate
+      ? `gated (${gateName(gate)})${session.pendingOff && gate.file === MANUAL_GATE_FILE ? ", off from your next prompt" : ""}`
+      : "not gated",
   ];
   if (main.refusals > 0) parts.push(`${main.refusals} refused`);
   if (main.lastAction !== undefined) parts.push(`last ${main.lastAction}`);

@@ -51,8 +51,10 @@ export function runStatusLine(stdin: string, env: Record<string, string | undefi
     return { line: "utility · statusline: stdin has no session_id (expected the object Claude Code hands a statusLine command)", code: 2 };
   const sessionId = parsed.data.session_id;
   const columns = Number(env.COLUMNS);
+  const config = parseUserConfig(pluginOptions(env));
   const options = {
-    prices: withOverride(DEFAULT_PRICES, parseUserConfig(pluginOptions(env)).prices),
+    prices: withOverride(DEFAULT_PRICES, config.prices),
+    ...(Object.keys(config.session).length > 0 ? { sessionBudgets: config.session } : {}),
     ...(Number.isInteger(columns) && columns > 0 ? { columns } : {}),
   };
   try {

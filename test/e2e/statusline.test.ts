@@ -1,13 +1,16 @@
 /**
- * The status line in a real session (issue 23): the user's settings.json
- * names dist/statusline.js as its `statusLine` command by a `~` path into the
- * plugin's install folder (the plugin's bin/ is not on that command's PATH:
- * docs/claude-code-facts.md), and Claude Code
- * 2.1.328 runs it in the TUI. What it printed (captured beside it) and what
- * the screen shows carry the session's step and spend: two replies of the
- * scripted model, 10 input and 5 output tokens each, one Bash call let
- * through. The same run checks how Claude Code names the session's project
- * folder (src/replay/projects.ts), for a working folder with `.` and `_`.
+ * The status line in a real session (issues 23, 33, 34): the user's
+ * settings.json names the plugin's POSIX sh script (plugin/statusline.sh) as
+ * its `statusLine` command by a `~` path into the plugin's install folder
+ * (the plugin's bin/ is not on that command's PATH: docs/claude-code-facts.md),
+ * and Claude Code 2.1.328 runs it in the TUI. The script prints the line the
+ * hook server keeps current (src/statusline/line-file.ts), no Node. What it
+ * printed (captured beside it) and what the screen shows carry the session's
+ * step and spend: two replies of the scripted model, 10 input and 5 output
+ * tokens each, one Bash call let through. The same run checks how Claude Code
+ * names the session's project folder (src/replay/projects.ts), for a working
+ * folder with `.` and `_`. A second session switches the gate on and off:
+ * the line follows each switch without a reload.
  */
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,22 +21,36 @@ import { PLUGIN_ROOT } from "../support/paths.js";
 import { makeScratchHome } from "./support/claude.js";
 import { text, toolUse } from "./support/scripted-model.js";
 import { startClaudeTui, tmuxAvailable } from "./support/tmux.js";
+import { statusScriptPath } from "../../src/hooks/launcher.js";
 
 const REPORT = "Action: verify\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: check it";
 /** Where an install from the repository's marketplace puts the plugin (docs/claude-code-facts.md, "Plugin executables"). */
 const INSTALLED = ".claude/plugins/cache/utility-marketplace/utility/0.1.0";
 
+/** What the script says before the plugin has written a line for the session: its server is starting, or is up. */
+const BEFORE_ANY_LINE = [
+  "utility · not running in this session: no hook server (the plugin is off, or still starting)",
+  "utility · no tool call seen yet in this session",
+];
+
+/** A scratch HOME and working folder whose settings run `sh ~/<installPath>/statusline.sh`, its input and output kept beside it. */
+function statusLineSetup(prefix: string) {
+  const cwd = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const home = makeScratchHome([cwd]);
+  mkdirSync(dirname(join(home, INSTALLED)), { recursive: true });
+  symlinkSync(PLUGIN_ROOT, join(home, INSTALLED));
+  const settingsFile = join(home, ".claude", "settings.json");
+  const settings = JSON.parse(readFileSync(settingsFile, "utf8")) as Record<string, unknown>;
+  // Re-run every second so the last line is shown.
+  const command = `tee -a ~/statusline-in.jsonl | sh ~/${INSTALLED}/statusline.sh | tee -a ~/statusline-out.txt`;
+  writeFileSync(settingsFile, JSON.stringify({ ...settings, statusLine: { type: "command", command, refreshInterval: 1 } }, null, 2));
+  const printed = () => readFileSync(join(home, "statusline-out.txt"), "utf8").trimEnd().split("\n");
+  return { cwd, home, printed };
+}
+
 describe.skipIf(!tmuxAvailable())("the status line in the TUI", () => {
-  it("shows the session's task, step and spend, as dist/statusline.js prints them from the state", async () => {
-    const cwd = realpathSync(mkdtempSync(join(tmpdir(), "cc.status_line-")));
-    const home = makeScratchHome([cwd]);
-    mkdirSync(dirname(join(home, INSTALLED)), { recursive: true });
-    symlinkSync(PLUGIN_ROOT, join(home, INSTALLED));
-    const settingsFile = join(home, ".claude", "settings.json");
-    const settings = JSON.parse(readFileSync(settingsFile, "utf8")) as Record<string, unknown>;
-    // `node ~/<installPath>/dist/statusline.js`, its input and output kept beside it; re-run every second so the last state is shown.
-    const command = `tee -a ~/statusline-in.jsonl | node ~/${INSTALLED}/dist/statusline.js | tee -a ~/statusline-out.txt`;
-    writeFileSync(settingsFile, JSON.stringify({ ...settings, statusLine: { type: "command", command, refreshInterval: 1 } }, null, 2));
+  it("shows the session's task, step and spend, as the server wrote them for plugin/statusline.sh", async () => {
+    const { cwd, home, printed: printedLines } = statusLineSetup("cc.status_line-");
     const tui = await startClaudeTui({
       pluginDir: PLUGIN_ROOT,
       cwd,
@@ -61,14 +78,50 @@ describe.skipIf(!tmuxAvailable())("the status line in the TUI", () => {
         .map((l) => JSON.parse(l) as { session_id: string; transcript_path: string });
       expect(inputs.length).toBeGreaterThan(0);
       expect(inputs.every((i) => i.session_id === sessionId && i.transcript_path === transcript)).toBe(true);
-      const printed = readFileSync(join(home, "statusline-out.txt"), "utf8").trimEnd().split("\n");
+      const printed = printedLines();
       expect(printed).toContain(shown![0]);
-      // Before the first tool call there is no state: the line says so.
-      expect(printed[0]).toBe("utility · no tool call seen yet in this session");
+      // Before the plugin's first answer there is no line: the script says why, never a stale or made-up one.
+      expect(BEFORE_ANY_LINE).toContain(printed[0]);
+      // Session start copied the script where the README's setting names it (the data folder survives updates).
+      expect(readFileSync(statusScriptPath(join(home, ".claude", "plugins", "data", "utility-inline")), "utf8")).toBe(
+        readFileSync(join(PLUGIN_ROOT, "statusline.sh"), "utf8"),
+      );
 
       // Claude Code's project folder for this working folder (`.` and `_` become `-`).
       expect(basename(dirname(transcript!))).toBe(projectFolderName(cwd));
       expect(basename(dirname(transcript!))).toBe(cwd.replace(/[./_]/g, "-"));
+    } finally {
+      await tui.stop();
+      rmSync(home, { recursive: true, force: true });
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("follows /utility on and /utility off at once: gated, off from the next prompt, then not gated", async () => {
+    const { cwd, home, printed } = statusLineSetup("cc.status_switch-");
+    const tui = await startClaudeTui({ pluginDir: PLUGIN_ROOT, cwd, home, script: [[text("Plain answer.")]] });
+    try {
+      await tui.waitForPrompt();
+      await tui.type("/utility on");
+      await tui.waitFor("/utility on: on", 20_000);
+      await tui.waitFor(/utility · task \d+ step 0\/10 · .* · gated \(\/utility on\)(?= |$)/m, 20_000);
+      // Claude Code may put a session's first prompt back in the input box when a hook answered it (README): clear it.
+      await tui.keys("C-u");
+      await tui.type("/utility off");
+      await tui.waitFor(/utility · .* · gated \(\/utility on\), off from your next prompt/, 20_000);
+      await tui.keys("C-u");
+      await tui.type("say hello");
+      await tui.waitFor("Plain answer.", 30_000);
+      const screen = await tui.waitFor(/utility · task \d+ step 0 · .* · not gated(?= |$)/m, 20_000);
+      expect(screen).not.toMatch(/utility · .*gated \(\/utility on\)/);
+      const lines = printed();
+      const on = lines.findIndex((l) => /· gated \(\/utility on\)$/.test(l));
+      const pending = lines.findIndex((l) => l.includes("off from your next prompt"));
+      const off = Math.max(...lines.map((l, i) => (l.endsWith("· not gated") ? i : -1)));
+      expect(on).toBeGreaterThanOrEqual(0);
+      expect(pending).toBeGreaterThan(on);
+      expect(off).toBeGreaterThan(pending);
+      expect(lines.every((l) => l.startsWith("utility · "))).toBe(true);
     } finally {
       await tui.stop();
       rmSync(home, { recursive: true, force: true });

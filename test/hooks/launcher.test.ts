@@ -8,7 +8,7 @@ import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sta
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { launcherPath, launcherText, refreshLauncher } from "../../src/hooks/launcher.js";
+import { launcherPath, launcherText, refreshLauncher, refreshStatusScript, statusScriptPath } from "../../src/hooks/launcher.js";
 import { sessionStart } from "../../src/hooks/session-start.js";
 import { writeMarker } from "../../src/state/server-marker.js";
 import { fakeContext, SESSION } from "./fake-context.js";
@@ -70,6 +70,20 @@ describe("the launcher", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^utility: .*cli\.js is gone \(the plugin was updated or removed\); start a Claude Code session once/);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("the status line script is copied beside it (0700), again only when the plugin's differs; none in an older plugin", () => {
+    const data = join(root, `data-${++n}`);
+    const v1 = pluginVersion("0.4.0");
+    writeFileSync(join(v1, "statusline.sh"), "#!/bin/sh\necho one\n");
+    expect(refreshStatusScript(data, v1)).toBe(true);
+    expect(readFileSync(statusScriptPath(data), "utf8")).toBe("#!/bin/sh\necho one\n");
+    expect(statSync(statusScriptPath(data)).mode & 0o777).toBe(0o700);
+    expect(refreshStatusScript(data, v1)).toBe(false);
+    writeFileSync(join(v1, "statusline.sh"), "#!/bin/sh\necho two\n");
+    expect(refreshStatusScript(data, v1)).toBe(true);
+    expect(execFileSync("sh", [statusScriptPath(data)], { encoding: "utf8" })).toBe("two\n");
+    expect(refreshStatusScript(join(root, `data-${++n}`), pluginVersion("0.0.1"))).toBe(false);
   });
 
   it("quotes a folder with spaces, quotes and dollars as one word", () => {

@@ -3,13 +3,18 @@
  * what it refuses, and what it keeps on disk for the CLI, a restart and a
  * command hook of the same session.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { assistant, call, jsonl, meta, prompt, result, text } from "../transcript/helpers.js";
 import { hookServer } from "../../src/server/serve.js";
 import { preToolUseArgs, startServer } from "./client.js";
+import { DEFAULT_PRICES } from "../../src/engine/prices.js";
+import { userSettings } from "../../src/hooks/settings.js";
+import { FileStateStore } from "../../src/state/store.js";
+import { statusLine } from "../../src/statusline/line.js";
+import { lineFilePath, parseLineFile } from "../../src/statusline/line-file.js";
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), "utility-server-")));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -227,5 +232,69 @@ describe("the hook server answers an ungated call before writing what it leaves 
     expect(existsSync(join(s.dataDir, "errors.jsonl"))).toBe(false);
     server.settle();
     expect(readFileSync(join(s.dataDir, "errors.jsonl"), "utf8")).toContain("the step log cannot be written (EISDIR)");
+  });
+});
+
+describe("the status line the server keeps (plugin/statusline.sh prints it)", () => {
+  const ask = (server: ReturnType<typeof hookServer>, s: ReturnType<typeof session>, id: string) =>
+    server.callTool({ name: "pre_tool_use", arguments: s.input(id), meta: undefined });
+  const lineOf = (s: ReturnType<typeof session>) => parseLineFile(readFileSync(lineFilePath(s.dataDir, s.sessionId), "utf8"));
+  const expected = (s: ReturnType<typeof session>, env: Record<string, string | undefined> = s.env) =>
+    statusLine(new FileStateStore(s.dataDir).read(s.sessionId), {
+      prices: DEFAULT_PRICES,
+      userBudgets: userSettings(env).budgets,
+      sessionBudgets: userSettings(env).session,
+    });
+
+  it("ungated: written after the answer and the state it left, by settle, never before the answer goes out", async () => {
+    const s = session(false, 2);
+    const server = hookServer(s.env);
+    await ask(server, s, s.ids[0]!);
+    expect(existsSync(lineFilePath(s.dataDir, s.sessionId))).toBe(false);
+    server.settle();
+    const file = lineOf(s)!;
+    expect(file.serverPid).toBe(process.pid);
+    expect(file.line).toBe(expected(s));
+    expect(file.line).toMatch(/^utility · task 1 step 1 · .* · not gated$/);
+    expect(Math.abs(file.writtenAt.getTime() - Date.now())).toBeLessThan(5_000);
+    // Not older than the state it shows: the script's freshness test (the state file not newer than the line).
+    expect(statSync(lineFilePath(s.dataDir, s.sessionId)).mtimeMs).toBeGreaterThanOrEqual(statSync(s.state).mtimeMs);
+    await ask(server, s, s.ids[1]!);
+    server.settle();
+    expect(lineOf(s)!.line).toMatch(/^utility · task 1 step 2 · /);
+  });
+
+  it("gated: the line says so, with the step against the skill's limit", async () => {
+    const s = session(true, 1);
+    const server = hookServer(s.env);
+    await ask(server, s, s.ids[0]!);
+    server.settle();
+    expect(lineOf(s)!.line).toBe(expected(s));
+    expect(lineOf(s)!.line).toMatch(/^utility · task 1 step 1\/50 · .* · gated \(gated\) · last verify$/);
+  });
+
+  it("shows the user's budgets in force, and the session's spend against a session budget when one is set", async () => {
+    const s = session(false, 1);
+    const env = { ...s.env, CLAUDE_PLUGIN_OPTION_TOKEN_BUDGET: "500000", CLAUDE_PLUGIN_OPTION_SESSION_TOKEN_BUDGET: "200" };
+    const server = hookServer(env);
+    await ask(server, s, s.ids[0]!);
+    server.settle();
+    const line = lineOf(s)!.line;
+    expect(line).toBe(expected(s, env));
+    expect(line).toMatch(/ · \d+\/500k tok · /);
+    expect(line).toMatch(/ · session \d+\/200 tok( SPENT)? · /);
+  });
+
+  it("a line that cannot be written is one line in the error log; the answers go on", async () => {
+    const s = session(false, 2);
+    mkdirSync(s.dataDir, { recursive: true });
+    writeFileSync(join(s.dataDir, "statusline"), "a file where the folder goes");
+    const server = hookServer(s.env);
+    await ask(server, s, s.ids[0]!);
+    server.settle();
+    expect(readFileSync(join(s.dataDir, "errors.jsonl"), "utf8")).toContain("the status line cannot be written");
+    await ask(server, s, s.ids[1]!);
+    server.settle();
+    expect(s.records().map((r) => r.step)).toEqual([1, 2]);
   });
 });

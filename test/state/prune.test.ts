@@ -63,6 +63,17 @@ describe("pruning a data folder", () => {
     expect(result.trouble).toEqual([]);
   });
 
+  it("the status line a session's server kept (statusline/<session>.txt) goes with that session, and only that", () => {
+    const dir = dataFolder();
+    put(join(dir, "statusline", "old.txt"), 100, 44);
+    put(join(dir, "statusline", "old.txt.99.tmp"), 100, 44);
+    put(join(dir, "statusline", "mid.txt"), 100, 10);
+    put(join(dir, "statusline", "notes.md"), 100, 90);
+    expect(storedIn(dir).items.find((i) => i.id === "old")?.bytes).toBe(1415);
+    pruneDataDir(dir, { maxAgeMs: 30 * DAY_MS, maxBytes: 1e9 }, ctx());
+    expect(names(dir, "statusline")).toEqual(["mid.txt", "notes.md"]);
+  });
+
   it("deletes by size, oldest first, never what was written in the last day", () => {
     const dir = dataFolder();
     const result = pruneDataDir(dir, { maxAgeMs: 365 * DAY_MS, maxBytes: 5000 }, ctx());

@@ -66,6 +66,28 @@ describe("the status line", () => {
     );
   });
 
+  it("shows the whole session's spend against a session budget when one is set (issue 34: budgets the user set are visible)", () => {
+    expect(statusLine(session(false), { prices: DEFAULT_PRICES, userBudgets: {}, sessionBudgets: { sessionTokenBudget: 200 } })).toBe(
+      "utility · task 2 step 2 · 180k tok · $2.10 · session 180k/200 SPENT tok · not gated · 1 refused · last verify",
+    );
+    expect(
+      statusLine(session(false), {
+        prices: DEFAULT_PRICES,
+        userBudgets: {},
+        sessionBudgets: { sessionTokenBudget: 1_000_000, sessionCostBudgetUsd: 5, windowCostBudgetUsd: 20 },
+      }),
+    ).toContain(" · session 180k/1M tok $2.10/$5.00 · ");
+    // The window's budget alone is not the session's: nothing more is shown.
+    expect(
+      statusLine(session(false), { prices: DEFAULT_PRICES, userBudgets: {}, sessionBudgets: { windowCostBudgetUsd: 20 } }),
+    ).not.toContain("session");
+  });
+
+  it("after /utility off, until it is in force, says the gate goes off from the next prompt", () => {
+    const pending = { ...session(true), pendingOff: { key: "k", seq: 2, after: 100 } };
+    expect(statusLine(pending, { prices: DEFAULT_PRICES })).toContain(" · gated (/utility on), off from your next prompt · ");
+  });
+
   it("says when there is no state yet, and fits the terminal's width", () => {
     expect(statusLine(undefined, { prices: DEFAULT_PRICES })).toBe("utility · no tool call seen yet in this session");
     const cut = statusLine(session(true), { prices: DEFAULT_PRICES, columns: 40 });
