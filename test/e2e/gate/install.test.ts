@@ -33,7 +33,7 @@ const MARKETPLACE = MARKETPLACE_JSON.name;
 const PLUGIN = join(ROOT, MARKETPLACE_JSON.plugins[0]!.source);
 const VERSION = JSON.parse(readFileSync(join(PLUGIN, ".claude-plugin", "plugin.json"), "utf8")).version as string;
 /** What Claude Code loads and runs, and nothing else. */
-const SHIPPED = [".claude-plugin", "LICENSE", "README.md", "agents", "bin", "dist", "hooks", "skills"];
+const SHIPPED = [".claude-plugin", "LICENSE", "README.md", "agents", "bin", "dist", "hooks", "skills", "statusline.sh"];
 
 /** Makes a clone look like one that has run `npm test`: dev tools linked in, test output, a stray lockfile. */
 function dirtyLikeATestedClone(clone: string): void {
