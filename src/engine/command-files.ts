@@ -18,7 +18,7 @@ import { guard, moveTo, newReading, operands, pathDirs, programName, type HookPl
 import { guardEveryWord, runsHiddenCode } from "./command-net.js";
 import { readProgram, type Feed } from "./program-files.js";
 import { braced, isGlob, tokens } from "./shell-words.js";
-import { ENV_VALUED, LOADS_FROM, PRINTERS, RESERVED, SCRIPT_EXT, WRAPPER_VALUED, WRAPPERS } from "./command-tables.js";
+import { ENV_VALUED, LOADS_FROM, PRINTERS, RESERVED, SCRIPT_EXT, TOOL_CONFIGS, WRAPPER_VALUED, WRAPPERS } from "./command-tables.js";
 
 /** Commands read inside commands (`-c` strings, `eval`, a runner's command, `find -exec`), at most: deeper ones are not read. */
 const MAX_NESTING = 16;
@@ -34,7 +34,7 @@ export function commandFiles(commands: readonly string[][], places: HookPlaces):
   return readCommands(commands, places, true);
 }
 
-/** Absolute paths of the files the reading finds the commands run, without the net: what the reading's own tests check. */
+/** Absolute paths of the files the reading finds the commands run, without the net or conventions: what the reading's own tests check. */
 export const hookFiles = (commands: readonly string[][], places: HookPlaces): string[] => readCommands(commands, places, false).files;
 
 function readCommands(commands: readonly string[][], places: HookPlaces, net: boolean): CommandFiles {
@@ -42,7 +42,7 @@ function readCommands(commands: readonly string[][], places: HookPlaces, net: bo
   const relative = new Set<string>();
   for (const command of commands) {
     const line = command.join(" ");
-    readLine(line, newReading(places, files, relative), 0);
+    readLine(line, { ...newReading(places, files, relative), conventions: net }, 0);
     if (net && runsHiddenCode(line)) guardEveryWord(line, newReading(places, files, relative));
   }
   return { files: [...files], relative: [...relative] };
@@ -114,6 +114,7 @@ function readSimple(all: readonly string[], reading: Reading, depth: number, fee
   const name = programName(head);
   if (readWhole(name, rest, { reading, local, depth })) return;
   runsHead(head, local);
+  if (local.conventions === true) loadsByConvention(name, head, local);
   readProgram(name, rest, { reading: local, depth, feed, readLine, readWords: (w, r) => readSimple(w, r, depth + 1, { piped: [] }) });
   // A file with a script's name on the line is run somewhere (`pytest tests/test_a.py`); not options, -c strings or globs (`prettier 'src/**/*.ts'`).
   for (const word of rest) if (SCRIPT_EXT.test(word) && !/^[-+]/.test(word) && !/\s/.test(word) && !isGlob(word)) guard(word, local);
@@ -144,6 +145,16 @@ function changeDir(operand: string | undefined, reading: Reading): void {
   if (operand === "-") reading.dir = reading.previous ?? reading.dir;
   else moveTo(operand ?? "~", reading);
   reading.previous = before;
+}
+
+/** What a program loads before it runs what it is told: a tool's config in its folder, Python's site folders (`.pth` files run). */
+function loadsByConvention(name: string, head: string, reading: Reading): void {
+  for (const file of Object.hasOwn(TOOL_CONFIGS, name) ? TOOL_CONFIGS[name]! : []) guard(file, reading, false);
+  if (!/^(?:python|pypy)[\d.]*$/.test(name)) return;
+  guard("~/.local/lib", reading, false);
+  // A virtual environment's interpreter (`.venv/bin/python`) runs its site-packages' .pth files first.
+  const venv = /^(.*)\/bin\/[^/]+$/.exec(head)?.[1];
+  if (venv !== undefined) for (const part of ["lib", "lib64", "pyvenv.cfg"]) guard(`${venv}/${part}`, reading, false);
 }
 
 /** The command word: a path runs that file; a bare name is looked up in a PATH the line set first. */

@@ -31,38 +31,60 @@ export function runsHiddenCode(line: string): boolean {
   if (/\$\(|`|<\(/.test(line)) return true;
   const all = tokens(line);
   const words = all.flatMap((t) => ("word" in t ? [t.word] : []));
-  const names = netParts(line).map((part) => part.slice(part.lastIndexOf("/") + 1));
+  const names = netParts(line).map(({ part }) => programName(part));
   if (names.some((name) => CODE_WORDS.has(name) || runsCode(name) === "unread")) return true;
   if (!names.some((name) => runsCode(name) === "read")) return false;
+  // A shell or an interpreter that is not the line's first program runs under one the reading may not know (`flock f sh x`).
+  if (runsCode(programName(words[0] ?? "")) !== "read") return true;
   const chained = all.some((t) => "op" in t || ("redirect" in t && t.redirect.includes("<")));
   return chained || words.some((word) => inline(word) || /^\w+=/.test(word) || /\s/.test(word));
 }
 
-/** Options that hand a program code or a module rather than a script file. */
+const programName = (word: string) => word.slice(word.lastIndexOf("/") + 1);
+
+/** Options that hand a program code or a module name rather than a script file. */
 const INLINE_LONG = ["--eval", "--print", "--require", "--import", "--loader", "--call", "--command", "--split-string"];
 const inline = (word: string) => /^-[a-zA-Z]*[ceEmprsS]$/.test(word) || word === "-" || INLINE_LONG.includes(word.split("=")[0]!);
 
-/** Guards every part of the line that may name a file: relative ones from the project (and anywhere, when they look like a script's path). */
+/**
+ * Guards every part of the line that may name a file: relative ones from the project (and anywhere, when they
+ * look like a script's path). In code (a word of several words: `-c` and `-e` strings), a bare or dotted name is
+ * the name of a module file, not a folder: `import hookcheck` loads hookcheck.py, so `data = json.load(…)` keeps the folder `data`
+ * the model's to write.
+ */
 export function guardEveryWord(line: string, reading: Reading): void {
-  for (const part of [...new Set(netParts(line))].slice(0, MAX_NET_WORDS)) {
-    if (part.startsWith("-") || !/[\w~]/.test(part)) continue;
-    guard(part, reading, /[/.]/.test(part));
-    // `python -m tools.hook` loads the package folder `tools` first.
-    const dotted = /^([A-Za-z_]\w*)\.[A-Za-z_][\w.]*$/.exec(part);
-    if (dotted) guard(dotted[1], reading, false);
+  const seen = new Set<string>();
+  for (const { part, code } of netParts(line)) {
+    if (seen.size >= MAX_NET_WORDS) return;
+    if (seen.has(part) || part.startsWith("-") || !/[\w~]/.test(part)) continue;
+    seen.add(part);
+    const named = /^([A-Za-z_]\w*)(?:\.[A-Za-z_][\w.]*)?$/.exec(part)?.[1];
+    if (code && named !== undefined) for (const file of [`${named}.py`, `${named}/__init__.py`]) guard(file, reading, false);
+    else {
+      guard(part, reading, /[/.]/.test(part));
+      // `python -m tools.hook` loads the package folder `tools` first.
+      if (named !== undefined && named !== part) guard(named, reading, false);
+    }
   }
 }
 
-/** The line's words and their parts, but not the files output goes to (`> log`). */
-function netParts(line: string): string[] {
-  const parts: string[] = [];
+/** The line's words and their parts (`code`: a part of a word of several words), but not the files output goes to (`> log`). */
+function netParts(line: string): Array<{ part: string; code: boolean }> {
+  const parts: Array<{ part: string; code: boolean }> = [];
   let output = false;
   for (const token of tokens(line)) {
     if ("redirect" in token) output = token.redirect.includes(">") && !token.redirect.includes("<");
     else if ("word" in token) {
-      if (!output) parts.push(token.word, ...token.word.split(PARTS).filter((p) => p !== "" && p !== token.word));
+      if (!output) parts.push(...partsOf(token.word));
       output = false;
     }
   }
   return parts;
+}
+
+/** A word, then its parts; those of a word of several words are code. */
+function partsOf(word: string): Array<{ part: string; code: boolean }> {
+  const code = /\s/.test(word);
+  const parts = word.split(PARTS).filter((part) => part !== "" && part !== word);
+  return [{ part: word, code: false }, ...parts.map((part) => ({ part, code }))];
 }

@@ -25,6 +25,8 @@ export interface Reading {
   places: HookPlaces;
   /** The folder the command is in now. */
   dir: string;
+  /** Whether what programs load by convention (a tool's config, Python's site folders) is guarded too (./command-files.ts). */
+  conventions?: boolean;
   /** The folder it was in before its last `cd` (`cd -` goes back there). */
   previous?: string;
   /** Whether `dir` was named absolutely (a `cd /x`): then no word is relative to the folder the hook starts in. */

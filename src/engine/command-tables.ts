@@ -39,6 +39,20 @@ export const WRAPPERS = new Set([
   "chrt",
   "taskset",
   "doas",
+  "flock",
+  "strace",
+  "ltrace",
+  "setpriv",
+  "prlimit",
+  "watch",
+  "unbuffer",
+  "firejail",
+  "chroot",
+  "nsenter",
+  "unshare",
+  "runuser",
+  "script",
+  "catchsegv",
 ]);
 
 /** Options of a wrapper that take the next word as their value (`nice -n 5`, `sudo -u bob`, `timeout -s KILL`, `exec -a name`). */
@@ -66,3 +80,33 @@ export const LOADS_FROM = new Set([
 
 /** Options of `env` that take the next word as their value. */
 export const ENV_VALUED = new Set(["-C", "--chdir", "-u", "--unset"]);
+
+const CODE_EXTENSIONS = ["js", "cjs", "mjs", "ts", "cts", "mts"];
+const configsOf = (...bases: string[]) => bases.flatMap((base) => CODE_EXTENSIONS.map((ext) => `${base}.${ext}`));
+
+/**
+ * The code a tool loads from the folder it runs in, by convention: a hook's `npx eslint src` runs
+ * eslint.config.js, `npx prettier --check .` prettier.config.cjs (red team 8). Guarded in the project when a
+ * line runs the tool.
+ */
+export const TOOL_CONFIGS: Record<string, readonly string[]> = {
+  eslint: configsOf("eslint.config", ".eslintrc"),
+  prettier: configsOf("prettier.config", ".prettierrc"),
+  stylelint: configsOf("stylelint.config", ".stylelintrc"),
+  jest: configsOf("jest.config", "babel.config", ".babelrc"),
+  vitest: configsOf("vitest.config", "vitest.workspace", "vite.config"),
+  vite: configsOf("vite.config"),
+  mocha: configsOf(".mocharc"),
+  ava: configsOf("ava.config"),
+  playwright: configsOf("playwright.config"),
+  cypress: configsOf("cypress.config"),
+  webpack: configsOf("webpack.config"),
+  rollup: configsOf("rollup.config"),
+  tsup: configsOf("tsup.config"),
+  next: configsOf("next.config"),
+  commitlint: configsOf("commitlint.config", ".commitlintrc"),
+  "lint-staged": configsOf("lint-staged.config", ".lintstagedrc"),
+  babel: configsOf("babel.config", ".babelrc"),
+  postcss: configsOf("postcss.config"),
+  tailwindcss: configsOf("tailwind.config"),
+};

@@ -46,6 +46,7 @@ const NODE: Interpreter = {
 const PYTHON: Interpreter = { valued: ["-X", "-W", "-Q"], inline: ["-c"], modules: ["-m"] };
 const INTERPRETERS: Record<string, Interpreter> = {
   node: NODE,
+  nodejs: NODE,
   tsx: NODE,
   "ts-node": { ...NODE, loads: [...NODE.loads!, "-P", "--project"] },
   bun: { loads: ["-r", "--preload", "--config", "--env-file"], inline: NODE.inline, commands: ["run", "x", "test"] },
@@ -71,7 +72,7 @@ const MANIFESTS: Record<string, readonly string[]> = {
   uv: ["pyproject.toml"],
   hatch: ["pyproject.toml"],
   pdm: ["pyproject.toml"],
-  cargo: ["Cargo.toml"],
+  cargo: ["Cargo.toml", "build.rs"],
   deno: ["deno.json", "deno.jsonc", "package.json"],
   rake: ["Rakefile"],
   task: ["Taskfile.yml", "Taskfile.yaml"],

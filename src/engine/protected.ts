@@ -88,6 +88,7 @@ export function configReason(path: string, config: readonly string[] = []): stri
   const target = normalizePath(path);
   if (target === null) return undefined;
   if (isConfigByName(target)) return `${path} is ${CONFIG_WHAT}`;
+  if (isInGit(target)) return `${path} is git's configuration (a .git folder): a hook's git command runs what its config and hooks name`;
   for (const place of config) {
     const guarded = normalizePath(place);
     if (guarded === null) continue;
@@ -105,6 +106,9 @@ function isConfigByName(target: string): boolean {
   return claudeFolderOn(segments) !== undefined || name === ".mcp.json" || name === ".claude.json";
 }
 
+/** A `.git` folder or what is in it, anywhere: git runs what its config, hooks and `commondir` name, in any repository a hook's `git` starts in. */
+const isInGit = (target: string) => target.split("/").some((segment) => segment.toLowerCase() === ".git");
+
 /** Why `path` (absolute) may not be named by a call that is not known to only read, where gated: the gate's records first, then the configuration. */
 export function guardedReason(path: string, places: GuardedPlaces): string | undefined {
   return protectedReason(path, places) ?? configReason(path, places.config) ?? runReason(path, places.runs, places.runsAnywhere);
@@ -119,12 +123,19 @@ export function runReason(path: string, runs: readonly string[] = [], anywhere: 
   if (target === null) return undefined;
   for (const file of runs) {
     if (within(target, file)) return target === file ? `${path}: ${RUN_WHAT}` : `${path} is in ${file}: ${RUN_WHAT}`;
+    // `node -r ./tools/hook` loads tools/hook.js: a name without an extension is that file with any.
+    if (withExtension(target, file)) return `${path} is ${file} with an extension: ${RUN_WHAT}`;
     if (within(file, target)) return `${path} holds ${file}: ${RUN_WHAT}`;
   }
   const relative = anywhere.find((rel) => target.endsWith(`/${rel}`) || target.includes(`/${rel}/`));
   if (relative !== undefined)
     return `${path} ends in ${relative}, which a hook started in another folder (after a \`cd\`) would run: ${RUN_WHAT}`;
   return undefined;
+}
+
+function withExtension(target: string, file: string): boolean {
+  const rest = target.startsWith(`${file}.`) ? target.slice(file.length + 1) : undefined;
+  return rest !== undefined && rest !== "" && !rest.includes("/") && !file.slice(file.lastIndexOf("/") + 1).includes(".");
 }
 
 /** The refusal's words for one field of the input: the field, what it says when that is not the path itself, and why. */

@@ -81,11 +81,28 @@ function placesOf(input: PreToolUseInput, ref: ScopeRef, dataDir: string, env: R
       ...(env.CLAUDE_PLUGIN_ROOT ? [resolve(env.CLAUDE_PLUGIN_ROOT)] : []),
       join(home, ".gitconfig"),
       join(home, ".config", "git"),
+      ...gitHooksPaths(found.bases, home),
       // A plugin given with --plugin-dir is configuration too: its manifest, hooks, agents, skills, commands, MCP servers.
       ...found.plugins.flatMap((dir) => PLUGIN_PARTS.map((part) => join(dir, part))),
     ],
     ...runsOf(scriptsHooksRun(found)),
   };
+}
+
+/**
+ * The folders git's `core.hooksPath` names in the repository's config and the user's (red team 8: a hook's `git
+ * commit` ran `.githooks/pre-commit`): relative ones from each base, where git runs hooks.
+ */
+function gitHooksPaths(bases: readonly string[], home: string): string[] {
+  const configs = [...bases.map((base) => join(base, ".git", "config")), join(home, ".gitconfig"), join(home, ".config", "git", "config")];
+  const values = configs.flatMap((file) =>
+    [...(readSmallText(file) ?? "").matchAll(/^\s*hookspath\s*=\s*"?([^"\n]*?)"?\s*$/gim)].map((m) => m[1]!),
+  );
+  return values.flatMap((value) => {
+    if (value === "") return [];
+    if (value.startsWith("~/")) return [join(home, value.slice(2))];
+    return value.startsWith("/") ? [value] : bases.map((base) => resolve(base, value));
+  });
 }
 
 /** What one call's guarded places are computed from: its input, the home, the configuration folder, its bases, the --plugin-dir plugins. */

@@ -72,3 +72,22 @@ describe("rt7: run files of hook command forms", () => {
     expect(guarded(mcpServerCommands(servers), "/p/tools/headers.sh")).toBe(true);
   });
 });
+
+// Red team 8 (test/e2e/redteam/rt8-*.test.ts): what a program loads by convention, and programs the lists missed.
+const RT8: Array<[string, string]> = [
+  ["cargo check --quiet --offline", "/p/build.rs"],
+  ["npx prettier --check src", "/p/prettier.config.cjs"],
+  ["npx eslint src", "/p/eslint.config.js"],
+  [".venv/bin/python tools/hook.py", "/p/.venv/lib/python3.12/site-packages/x.pth"],
+  ["python3 tools/hook.py", "/h/.local/lib/python3.12/site-packages/x.pth"],
+  ["node -r ./tools/hook -e 1", "/p/tools/hook.js"],
+  ["python3 -c 'import hookcheck; hookcheck.run()'", "/p/hookcheck.py"],
+  ["flock /tmp/rt8-hook.lock sh tools/pre-bash", "/p/tools/pre-bash"],
+  ["nodejs tools/pre-hook", "/p/tools/pre-hook"],
+];
+
+describe("rt8: what programs load by convention", () => {
+  it.each(RT8)("%s runs %s", (command, file) => {
+    expect(guarded([[command]], file)).toBe(true);
+  });
+});

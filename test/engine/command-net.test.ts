@@ -23,6 +23,8 @@ describe("the net", () => {
       "bash x | cat",
       "gawk 1",
       "make -C tools",
+      "/usr/bin/env bash x",
+      "flock /tmp/l sh x",
     ])
       expect(runsHiddenCode(line), line).toBe(true);
     for (const line of [
@@ -31,7 +33,6 @@ describe("the net", () => {
       "jq -r .tool_input.file_path",
       "git status",
       "node server.js --root ./src",
-      "/usr/bin/env bash x",
     ])
       expect(runsHiddenCode(line), line).toBe(false);
   });
@@ -41,6 +42,20 @@ describe("the net", () => {
     expect(guarded([["npx prettier --write src"]], "/p/src/app.ts")).toBe(false);
     // An MCP server's folder argument is its data (red team 3's over-blocking).
     expect(guarded([["node no-such-server.js --root ./src"]], "/p/src/app.ts")).toBe(false);
+  });
+
+  it("in code, a name is a module file, not a folder (red team 8's over-blocking of data/)", () => {
+    const hook = `python3 -c "import json, sys, hookcheck; data = json.load(sys.stdin); path = data['x']"`;
+    expect(guarded([[hook]], "/p/data/notes.json")).toBe(false);
+    expect(guarded([[hook]], "/p/path/a.txt")).toBe(false);
+    expect(guarded([[hook]], "/p/hookcheck.py")).toBe(true);
+    expect(guarded([[hook]], "/p/hookcheck/__init__.py")).toBe(true);
+    expect(guarded([[hook]], "/p/json.py")).toBe(true);
+  });
+
+  it("a name without an extension is guarded with one (node -r ./tools/hook loads tools/hook.js)", () => {
+    expect(guarded([["node -r ./tools/hook -e 1"]], "/p/tools/hook.js")).toBe(true);
+    expect(guarded([["node -r ./tools/hook -e 1"]], "/p/tools/hook.d/x.js")).toBe(false);
   });
 
   it("guards words and their parts, not options, output files, the project or the home", () => {

@@ -198,6 +198,18 @@ describe("the scripts Claude Code runs by itself, from its settings and MCP serv
     expect(write(".git/config")).toMatch(/configuration/);
     expect(write(".git/hooks/pre-commit")).toMatch(/configuration/);
     expect(write(".gitignore")).toBeUndefined();
+    // Red team 8: git reads the config a .git/commondir names, and a nested repository's own.
+    expect(write(".git/commondir")).toMatch(/git's configuration/);
+    expect(write("sub/.git/config")).toMatch(/git's configuration/);
+    expect(write(".github/workflows/ci.yml")).toBeUndefined();
+  });
+
+  it("the folder git's core.hooksPath names (red team 8)", () => {
+    mkdirSync(join(cwd, ".git"), { recursive: true });
+    writeFileSync(join(cwd, ".git", "config"), "[core]\n\thooksPath = .githooks\n");
+    expect(write(".githooks/pre-commit")).toMatch(/configuration/);
+    rmSync(join(cwd, ".git", "config"));
+    expect(write(".githooks/pre-commit")).toBeUndefined();
   });
 
   it("an MCP server's script in the project's .mcp.json", () => {
