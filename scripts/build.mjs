@@ -15,7 +15,7 @@
 // separate ES module, dist/hooks/optin-read.mjs, imported only when a skill or
 // agent file must be read, so its 60 KB are never compiled on the hot path.
 import { build } from "esbuild";
-import { copyFileSync, readFileSync, rmSync, mkdirSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -26,22 +26,9 @@ const outdir = outIndex > 0 ? process.argv[outIndex + 1] : join(root, "plugin", 
 // The command hooks (the events src/hooks/events.ts declares `command`), as plugin/hooks/hooks.json lists them:
 // each is one line that answers its event through the shared runtime bundle.
 const hooksJson = JSON.parse(readFileSync(join(root, "plugin", "hooks", "hooks.json"), "utf8"));
-// A POSIX sh hook (dist/hooks/<entry>.sh, copied from src/hooks/) hands off to its <entry>.js when Node has work to do.
-const hookEntries = [
-  ...new Map(
-    Object.entries(hooksJson.hooks).flatMap(([event, groups]) =>
-      groups.flatMap((g) =>
-        g.hooks
-          .filter((h) => h.type === "command")
-          .map((h) => {
-            const file = basename(h.args[0]);
-            const sh = file.endsWith(".sh") ? file : undefined;
-            return [file, { event, file: sh ? file.replace(/\.sh$/, ".js") : file, sh }];
-          }),
-      ),
-    ),
-  ).values(),
-];
+const hookEntries = Object.entries(hooksJson.hooks).flatMap(([event, groups]) =>
+  groups.flatMap((g) => g.hooks.filter((h) => h.type === "command").map((h) => ({ event, file: basename(h.args[0]) }))),
+);
 
 const shared = {
   bundle: true,
@@ -93,10 +80,8 @@ await build({
   outfile: join(hooksOut, "runtime.js"),
   plugins: [optinReaderExternal()],
 });
-for (const { event, file, sh } of hookEntries) {
+for (const { event, file } of hookEntries)
   writeFileSync(join(hooksOut, file), `"use strict";require("./runtime.js").runEntry(${JSON.stringify(event)});\n`);
-  if (sh) copyFileSync(join(root, "src", "hooks", sh), join(hooksOut, sh));
-}
 await build({ ...shared, format: "esm", banner: esmRequire, entryPoints: [OPTIN_SOURCE], outfile: join(hooksOut, OPTIN_READER) });
 await build({
   ...shared,

@@ -32,20 +32,12 @@ import { subagentStart } from "./subagent-start.js";
 import { userPromptExpansion } from "./user-prompt-expansion.js";
 import { userPromptSubmit } from "./user-prompt-submit.js";
 
-/**
- * A command hook: `node dist/hooks/<entry>.js`, for a reason the server cannot serve the event; or, with `sh`,
- * `sh dist/hooks/<entry>.sh` (src/hooks/<entry>.sh, copied by the build), a POSIX shell script that hands off
- * to `dist/hooks/<entry>.js` only when there is Node's work to do. `late` adds the same script as an `async`
- * hook with that argument: Claude Code does not wait for it, and gives its output to the model with the next
- * request after it ended (docs/claude-code-facts.md).
- */
+/** A command hook: `node dist/hooks/<entry>.js`, for a reason the server cannot serve the event. */
 export interface CommandWiring {
   runs: "command";
   entry: string;
   timeout: number;
   why: string;
-  sh?: true;
-  late?: { arg: string; timeout: number };
 }
 
 /** An `mcp_tool` hook to the plugin's server: the tool it calls and the input fields it sends. */
@@ -87,8 +79,6 @@ export const HOOK_EVENTS = {
   SessionStart: spec(SessionStartInputSchema, sessionStart, {
     runs: "command",
     entry: "session-start",
-    sh: true,
-    late: { arg: "late", timeout: 15 },
     timeout: 10,
     why: "Claude Code skips mcp_tool hooks on SessionStart (\"not available for the 'SessionStart' hook event (no MCP client context)\"), and this hook is what tells the user when the plugin's server never started",
   }),

@@ -14,28 +14,17 @@ export function inputTemplate(fields: readonly string[]): Record<string, string>
   return Object.fromEntries(fields.map((f) => [f, `\${${f}}`]));
 }
 
-function hooksOf(wiring: CommandWiring | ServedWiring): Record<string, unknown>[] {
-  if (wiring.runs === "command") {
-    if (!wiring.sh)
-      return [
-        { type: "command", command: "node", args: [`\${CLAUDE_PLUGIN_ROOT}/dist/hooks/${wiring.entry}.js`], timeout: wiring.timeout },
-      ];
-    const script = `\${CLAUDE_PLUGIN_ROOT}/dist/hooks/${wiring.entry}.sh`;
-    const now = { type: "command", command: "sh", args: [script], timeout: wiring.timeout };
-    return wiring.late
-      ? [now, { type: "command", command: "sh", args: [script, wiring.late.arg], async: true, timeout: wiring.late.timeout }]
-      : [now];
-  }
-  return [
-    {
-      type: "mcp_tool",
-      server: `plugin:utility:${OWN_MCP_SERVER}`,
-      tool: wiring.tool,
-      input: inputTemplate(wiring.fields),
-      timeout: wiring.timeout,
-      onFailure: wiring.onFailure,
-    },
-  ];
+function hookOf(wiring: CommandWiring | ServedWiring): Record<string, unknown> {
+  if (wiring.runs === "command")
+    return { type: "command", command: "node", args: [`\${CLAUDE_PLUGIN_ROOT}/dist/hooks/${wiring.entry}.js`], timeout: wiring.timeout };
+  return {
+    type: "mcp_tool",
+    server: `plugin:utility:${OWN_MCP_SERVER}`,
+    tool: wiring.tool,
+    input: inputTemplate(wiring.fields),
+    timeout: wiring.timeout,
+    onFailure: wiring.onFailure,
+  };
 }
 
 export function renderHooksJson(): { description: string; hooks: Record<string, unknown[]> } {
@@ -43,7 +32,7 @@ export function renderHooksJson(): { description: string; hooks: Record<string, 
   for (const event of HOOK_EVENT_NAMES) {
     const wiring: CommandWiring | ServedWiring = HOOK_EVENTS[event].wiring;
     const matcher = wiring.runs === "served" && wiring.matcher !== undefined ? { matcher: wiring.matcher } : {};
-    hooks[event] = [{ ...matcher, hooks: hooksOf(wiring) }];
+    hooks[event] = [{ ...matcher, hooks: [hookOf(wiring)] }];
   }
   return { description: HOOKS_JSON_DESCRIPTION, hooks };
 }

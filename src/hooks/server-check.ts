@@ -36,53 +36,21 @@ export interface SentinelProbe {
   sleep(ms: number): Promise<void>;
 }
 
-/**
- * Which causes a check tells. `start`, in the SessionStart hook Claude Code
- * waits for (src/hooks/session-start.sh hands off to it only then): the
- * causes it can name, --strict-mcp-config and managed settings naming MCP
- * servers; a server that is merely slow is not waited for there. `late`, in
- * the async SessionStart hook once its shell waited SERVER_START_WAIT_MS for
- * the marker: a server that never came for another reason (the named causes
- * were told at the start). `all`: both, waiting as long as the start once did.
- */
-export type CheckWhen = "start" | "late" | "all";
-
-export async function sessionStart(
-  input: SessionStartInput,
-  ctx: HookContext,
-  probe: SentinelProbe = systemProbe,
-  when: CheckWhen = "all",
-): Promise<HookResult> {
+export async function sessionStart(input: SessionStartInput, ctx: HookContext, probe: SentinelProbe = systemProbe): Promise<HookResult> {
   const claudePid = ctx.env.CLAUDE_PID;
   if (!claudePid || !/^\d+$/.test(claudePid)) return {};
-  const { strict, named } = namedCauses(probe, claudePid);
-  if (when !== "all" && named() !== (when === "start")) return {};
-  // With --strict-mcp-config the server will not come: no need to wait for it. Late, the shell waited already.
-  if (await markerComes(ctx, claudePid, strict || when === "late" ? 0 : SERVER_START_WAIT_MS, probe)) return {};
-  const message = keptOff(strict ? "strict" : named() ? "policy" : "unknown", ctx);
-  return { output: { systemMessage: message, hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: message } } };
-}
-
-/** --strict-mcp-config on Claude Code's command line; and whether it or managed settings name a cause (read once, when asked). */
-function namedCauses(probe: SentinelProbe, claudePid: string): { strict: boolean; named(): boolean } {
   const strict = probe.commandLine(claudePid)?.includes("--strict-mcp-config") === true;
-  let policy: boolean | undefined;
-  return { strict, named: () => strict || (policy ??= probe.managedSettings().some(listsMcpServers)) };
-}
-
-/** The message for a cause, naming the plugin by the id its data folder stands for. */
-function keptOff(cause: KeptOff, ctx: HookContext): string {
-  return keptOffMessage(cause, ctx.env.CLAUDE_PLUGIN_ROOT, pluginRefOf(ctx.env, ctx.dataDir).id);
-}
-
-/** Whether the server's marker is there, or comes within `waitMs`. */
-async function markerComes(ctx: HookContext, claudePid: string, waitMs: number, probe: SentinelProbe): Promise<boolean> {
+  // With --strict-mcp-config the server will not come: no need to wait for it.
+  const waitMs = strict ? 0 : SERVER_START_WAIT_MS;
   const started = ctx.now();
   for (;;) {
-    if (readMarker(ctx.dataDir, claudePid)) return true;
-    if (ctx.now() - started >= waitMs) return false;
+    if (readMarker(ctx.dataDir, claudePid)) return {};
+    if (ctx.now() - started >= waitMs) break;
     await probe.sleep(POLL_MS);
   }
+  const cause: KeptOff = strict ? "strict" : probe.managedSettings().some(listsMcpServers) ? "policy" : "unknown";
+  const message = keptOffMessage(cause, ctx.env.CLAUDE_PLUGIN_ROOT, pluginRefOf(ctx.env, ctx.dataDir).id);
+  return { output: { systemMessage: message, hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: message } } };
 }
 
 function listsMcpServers(text: string): boolean {

@@ -9,18 +9,14 @@ import { errorLine } from "../state/file-error.js";
 import { freshSession } from "./session-io.js";
 
 /**
- * SessionStart, when ./session-start.sh hands off to Node (a fork, a cause
- * that may keep the hook server off): the `utility` launcher and the status
- * line script in the data folder follow the plugin version now running (./launcher.ts; in every
- * session the server refreshes it after its first answer), a fork is marked,
- * and the hook server's check (src/hooks/server-check.ts) says whether every
- * tool call would be refused for a cause it can name. A launcher that cannot
- * be written costs nothing else: one line for the error log. From the async
- * hook (UTILITY_SESSION_START=late: no server came), the launcher and the
- * check of a server that never came.
+ * SessionStart (a command hook, once per session): the `utility` launcher and
+ * the status line script in the data folder follow the plugin version now
+ * running (./launcher.ts), and
+ * the hook server's check (src/hooks/server-check.ts) says whether every tool
+ * call would be refused. A launcher that cannot be written costs nothing
+ * else: one line for the error log.
  */
 export async function sessionStart(input: SessionStartInput, ctx: HookContext, probe?: SentinelProbe): Promise<HookResult> {
-  const late = ctx.env.UTILITY_SESSION_START === "late";
   let trouble: string | undefined;
   const root = ctx.env.CLAUDE_PLUGIN_ROOT;
   tightenDataFolder(ctx.dataDir);
@@ -32,13 +28,9 @@ export async function sessionStart(input: SessionStartInput, ctx: HookContext, p
       trouble = `utility: the utility launcher cannot be written in ${ctx.dataDir}: ${(error as Error).message.split("\n")[0]}`;
     }
   }
-  if (late) {
-    const checked = await checkServer(input, ctx, probe, "late");
-    return trouble ? { ...checked, stderr: trouble } : checked;
-  }
   // A fork of another session: its first hook that reads the transcript finds which, and carries its switch (./fork-origin.ts).
   if (input.source === "fork") trouble = (await markForked(input.session_id, ctx)) ?? trouble;
-  const checked = await checkServer(input, ctx, probe, "start");
+  const checked = await checkServer(input, ctx, probe);
   return trouble ? { ...checked, stderr: trouble } : checked;
 }
 

@@ -2,8 +2,7 @@ import { reduceAll } from "../engine/session/reduce.js";
 import { scopeLineOf } from "../engine/session/decide.js";
 import { scoped, type SessionEvent } from "../engine/session/events.js";
 import type { SessionState } from "../engine/session/state.js";
-import { gateOf, lastModelOf } from "../engine/session/views.js";
-import type { Later } from "../state/store.js";
+import { lastModelOf } from "../engine/session/views.js";
 import { promptKey, readPrompt, type PromptText } from "../ingest/prompts.js";
 import type { HookContext } from "./context.js";
 import type { UserPromptSubmitInput } from "./input.js";
@@ -48,46 +47,23 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
       },
       ...unseen.events,
     ]);
-    const later = answerFirst(ctx, prompt, session, reduced.session);
-    return {
-      state: reduced.session,
-      result: { ...reduced, trouble: unseen.trouble, told: unseen.told, later },
-      ...(later ? { later } : {}),
-    };
+    return { state: reduced.session, result: { ...reduced, trouble: unseen.trouble, told: unseen.told } };
   });
-  const log = (logs: HookContext) =>
-    logs.appendLog(input.session_id, {
-      ...baseRecord(logs, "UserPromptSubmit", { input, ref, session: done.session }, started),
-      decision: "observed",
-      reason: done.trouble
-        ? `prompt received; ${done.trouble}, so it is taken by its text`
-        : "prompt received; what it is shows in its transcript line",
-      promptId: key,
-      ...(prompt.switch ? { switch: prompt.switch } : {}),
-      ...(done.switchedNow ? { switched: done.switchedNow } : {}),
-    });
-  if (done.later) {
-    const decided = ctx.now();
-    done.later(() => log({ ...ctx, now: () => decided }));
-  } else log(ctx);
+  ctx.appendLog(input.session_id, {
+    ...baseRecord(ctx, "UserPromptSubmit", { input, ref, session: done.session }, started),
+    decision: "observed",
+    reason: done.trouble
+      ? `prompt received; ${done.trouble}, so it is taken by its text`
+      : "prompt received; what it is shows in its transcript line",
+    promptId: key,
+    ...(prompt.switch ? { switch: prompt.switch } : {}),
+    ...(done.switchedNow ? { switched: done.switchedNow } : {}),
+  });
   const line = await promptLineOf(done.session, input, prompt, ctx);
   const told = done.told ? { systemMessage: done.told } : {};
   return line || done.told
     ? { output: { ...told, ...(line ? { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: line } } : {}) } }
     : {};
-}
-
-/**
- * SPEC §11: in the warm server, a prompt in a main scope that is not gated,
- * before and after it, and that is not one of the plugin's own commands or a
- * slash command (which may gate the scope), is answered before its state and
- * log line are written: they are written next, the state's lock held until
- * then, as PreToolUse's ungated calls (src/hooks/pre-tool-use.ts). The
- * session's first prompt comes before its first model request.
- */
-function answerFirst(ctx: HookContext, prompt: PromptText, before: SessionState, after: SessionState): Later | undefined {
-  if (!ctx.later || prompt.own || prompt.slash || prompt.switch) return undefined;
-  return gateOf(before, "main") === undefined && gateOf(after, "main") === undefined ? ctx.later : undefined;
 }
 
 /**

@@ -499,9 +499,13 @@ export function expectDataWhole(data: string): Whole {
   const whole: Whole = { states: {}, logs: {}, errors: 0 };
   if (!existsSync(data)) return whole;
   for (const name of readdirSync(data)) {
-    // `pruned-at`: when SessionEnd last pruned old logs (src/hooks/retention.ts); `servers`: each hook server's marker.
-    expect(["state", "sessions", "errors.jsonl", "pruned-at", "servers"]).toContain(name);
+    // `pruned-at`: when SessionEnd last pruned old logs (src/hooks/retention.ts); `servers`: each hook server's marker;
+    // `statusline`: each session's status line (src/statusline/line-file.ts).
+    expect(["state", "sessions", "errors.jsonl", "pruned-at", "servers", "statusline"]).toContain(name);
   }
+  const lineDir = join(data, "statusline");
+  if (existsSync(lineDir))
+    for (const name of readdirSync(lineDir)) expect(name, `only line files in ${lineDir}`).toMatch(/^[A-Za-z0-9._-]+\.txt$/);
   const stateDir = join(data, "state");
   if (existsSync(stateDir)) {
     for (const name of readdirSync(stateDir)) {

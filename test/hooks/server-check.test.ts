@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeMarker } from "../../src/state/server-marker.js";
-import { keptOffMessage, SERVER_START_WAIT_MS, sessionStart, type CheckWhen, type SentinelProbe } from "../../src/hooks/server-check.js";
+import { keptOffMessage, SERVER_START_WAIT_MS, sessionStart, type SentinelProbe } from "../../src/hooks/server-check.js";
 import { fakeContext, SESSION } from "../hooks/fake-context.js";
 
 const root = mkdtempSync(join(tmpdir(), "utility-sentinel-"));
@@ -26,8 +26,8 @@ function setup(probe: Partial<SentinelProbe> = {}) {
     },
     ...probe,
   };
-  const run = (when?: CheckWhen) =>
-    sessionStart({ session_id: SESSION, transcript_path: "/t.jsonl", hook_event_name: "SessionStart", source: "startup" }, ctx, full, when);
+  const run = () =>
+    sessionStart({ session_id: SESSION, transcript_path: "/t.jsonl", hook_event_name: "SessionStart", source: "startup" }, ctx, full);
   return { ctx, run, slept, advance: (ms: number) => (clock += ms) };
 }
 
@@ -100,31 +100,5 @@ describe("SessionStart: is the hook server running for this Claude Code?", () =>
     const { ctx, run } = setup();
     ctx.env = {};
     expect(await run()).toEqual({});
-  });
-
-  it("at the start (the hook Claude Code waits for) it waits for no server unless a named cause may keep it off", async () => {
-    const { run, slept } = setup();
-    expect(await run("start")).toEqual({});
-    expect(slept).toEqual([]);
-    const strict = setup({ commandLine: () => ["claude", "--strict-mcp-config"] });
-    expect(((await strict.run("start")).output as { systemMessage: string }).systemMessage).toBe(
-      keptOffMessage("strict", "/plugins/utility", "utility@<marketplace>"),
-    );
-    const policy = setup({ managedSettings: () => ['{"allowedMcpServers":[]}'] });
-    expect(((await policy.run("start")).output as { systemMessage: string }).systemMessage).toContain("managed settings");
-    expect(policy.slept.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(SERVER_START_WAIT_MS);
-  });
-
-  it("late (the async hook, after its shell waited): no marker is a server that never came; a named cause was told already", async () => {
-    const { run, slept } = setup();
-    expect(((await run("late")).output as { systemMessage: string }).systemMessage).toBe(
-      keptOffMessage("unknown", "/plugins/utility", "utility@<marketplace>"),
-    );
-    expect(slept).toEqual([]);
-    const marked = setup();
-    writeMarker(marked.ctx.dataDir, { pid: 1, claudePid: 4242, startedAt: "t" });
-    expect(await marked.run("late")).toEqual({});
-    expect(await setup({ commandLine: () => ["claude", "--strict-mcp-config"] }).run("late")).toEqual({});
-    expect(await setup({ managedSettings: () => ['{"deniedMcpServers":[]}'] }).run("late")).toEqual({});
   });
 });

@@ -6,9 +6,6 @@
  * over an older one. The handlers in process, on real transcript files.
  */
 import { appendFileSync } from "node:fs";
-import { join } from "node:path";
-import { DEFAULT_LOCK } from "../../src/state/lock-file.js";
-import { FileStateStore } from "../../src/state/store.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { promptKey } from "../../src/ingest/prompts.js";
 import { preToolUse } from "../../src/hooks/pre-tool-use.js";
@@ -112,37 +109,5 @@ describe("UserPromptSubmit", () => {
     appendFileSync(transcript, jsonl([typedLine("/utility on", "p1"), typedLine("/utility off", "p-forged")]));
     expect(await refused(ctx, transcript)).toBe(true);
     expect(ctx.state()!.main.task).toBe(1);
-  });
-});
-
-describe("UserPromptSubmit in the warm server (SPEC §11: the session's first prompt comes before its first request)", () => {
-  let dir: TempDir | undefined;
-  afterEach(() => dir?.remove());
-
-  const warm = () => {
-    dir = tempDir();
-    const ctx = fakeContext(new FileStateStore(join(dir.path, "data"), DEFAULT_LOCK));
-    const pending: Array<() => void> = [];
-    ctx.later = (work) => void pending.push(work);
-    return { ctx, pending, transcript: dir.file("t.jsonl", "") };
-  };
-
-  it("an ungated prompt is answered first: its state and log line are written next", async () => {
-    const { ctx, pending, transcript } = warm();
-    expect(await submit(ctx, transcript, "fix the bug", "p1")).toEqual({});
-    expect(ctx.records).toEqual([]);
-    // The state's write (its lock held until then) and the log line.
-    expect(pending).toHaveLength(2);
-    for (const work of pending.splice(0)) work();
-    expect(ctx.records).toMatchObject([{ event: "UserPromptSubmit", decision: "observed", promptId: promptKey("p1") }]);
-    expect(Object.keys(ctx.state()!.prompts!)).toEqual([promptKey("p1")]);
-  });
-
-  it("`/utility on` and slash commands are written before the answer", async () => {
-    const { ctx, pending, transcript } = warm();
-    await submit(ctx, transcript, "/utility on", "p1");
-    await submit(ctx, transcript, "/review the code", "p2");
-    expect(pending).toEqual([]);
-    expect(ctx.records).toHaveLength(2);
   });
 });

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HOOK_EVENT_NAMES, HOOK_EVENTS, type CommandWiring, type ServedWiring } from "../../src/hooks/events.js";
+import { HOOK_EVENT_NAMES, HOOK_EVENTS } from "../../src/hooks/events.js";
 import { PLUGIN_ROOT } from "../support/paths.js";
 
 const HOOKS = join(PLUGIN_ROOT, "dist", "hooks");
@@ -17,15 +17,10 @@ const entries = HOOK_EVENT_NAMES.flatMap((event) => {
   return wiring.runs === "command" ? [`${wiring.entry}.js`] : [];
 });
 
-const scripts = HOOK_EVENT_NAMES.flatMap((event) => {
-  const wiring: CommandWiring | ServedWiring = HOOK_EVENTS[event].wiring;
-  return wiring.runs === "command" && wiring.sh ? [`${wiring.entry}.sh`] : [];
-});
-
 describe("dist/hooks", () => {
-  it("holds one entry per command hook (and its sh script), the runtime bundle, the lazily imported reader, and nothing else", () => {
+  it("holds one entry per command hook, the runtime bundle, the lazily imported reader, and nothing else", () => {
     expect(JSON.parse(readFileSync(join(HOOKS, "package.json"), "utf8"))).toEqual({ type: "commonjs" });
-    expect(readdirSync(HOOKS).sort()).toEqual([...entries, ...scripts, "optin-read.mjs", "package.json", "runtime.js"].sort());
+    expect(readdirSync(HOOKS).sort()).toEqual([...entries, "optin-read.mjs", "package.json", "runtime.js"].sort());
   });
 
   it.each(entries)("%s is one line running its event from the runtime bundle", (entry) => {
@@ -35,12 +30,9 @@ describe("dist/hooks", () => {
     expect(code).toMatch(/runEntry\)?\("[A-Za-z]+"\)/);
   });
 
-  it("the warm server runs the same bundle, loaded once its small front has answered the connect (src/server/front.ts)", () => {
+  it("the warm server runs the same bundle", () => {
     const server = readFileSync(join(PLUGIN_ROOT, "dist", "server.js"), "utf8");
-    const imported = [...server.matchAll(/(?:require\(|from)"([^"]+)"/g)].map((m) => m[1]);
-    expect(imported.every((i) => i!.startsWith("node:"))).toBe(true);
-    expect([...server.matchAll(/\("(\.\/[^"]+)"\)/g)].map((m) => m[1])).toEqual(["./hooks/runtime.js"]);
-    expect(server.length).toBeLessThan(10_000);
+    expect([...server.matchAll(/(?:require\(|from)"([^"]+)"/g)].map((m) => m[1])).toEqual(["./hooks/runtime.js"]);
   });
 
   describe("runtime.js", () => {

@@ -59,19 +59,13 @@ describe("hooks.json wires every served event to the server", () => {
       expect(hooks[event]![0]!.hooks[0]!.onFailure).toBe("continue");
   });
 
-  it("SessionEnd stays a command hook: Claude Code runs no mcp_tool hook on it", () => {
-    expect(hooks.SessionEnd![0]!.hooks[0]).toMatchObject({
+  it.each(["SessionStart", "SessionEnd"])("%s stays a command hook: Claude Code runs no mcp_tool hook on it", (event) => {
+    const file = event === "SessionStart" ? "session-start" : "session-end";
+    expect(hooks[event]![0]!.hooks[0]).toMatchObject({
       type: "command",
       command: "node",
-      args: ["${CLAUDE_PLUGIN_ROOT}/dist/hooks/session-end.js"],
+      args: [`\${CLAUDE_PLUGIN_ROOT}/dist/hooks/${file}.js`],
     });
-  });
-
-  it("SessionStart stays a command hook, in sh (it hands off to Node only when needed), and again async for the late check", () => {
-    expect(hooks.SessionStart![0]!.hooks).toEqual([
-      { type: "command", command: "sh", args: ["${CLAUDE_PLUGIN_ROOT}/dist/hooks/session-start.sh"], timeout: 10 },
-      { type: "command", command: "sh", args: ["${CLAUDE_PLUGIN_ROOT}/dist/hooks/session-start.sh", "late"], async: true, timeout: 15 },
-    ]);
   });
 
   it("the manifest declares the server under the name the hooks and the own-tool rule use, and passes it every option", () => {

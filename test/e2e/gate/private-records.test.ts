@@ -29,7 +29,10 @@ function modes(run: RunClaudeResult): Record<string, string> {
 /** What every entry's mode must be: 0700 folders, 0600 files, the launcher 0700. */
 const expected = (found: Record<string, string>) =>
   Object.fromEntries(
-    Object.entries(found).map(([name, mode]) => [name, mode.startsWith("d") || name === "bin/utility" ? `${mode[0]}700` : "f600"]),
+    Object.entries(found).map(([name, mode]) => [
+      name,
+      mode.startsWith("d") || name === "bin/utility" || name === "bin/statusline.sh" ? `${mode[0]}700` : "f600",
+    ]),
   );
 
 describe("the data folder after a real session", () => {
