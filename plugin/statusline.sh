@@ -54,7 +54,7 @@ if [ ${#sid} -gt 128 ]; then
 fi
 
 # The data folders, as src/state/locate.ts looks for them (the command has no CLAUDE_PLUGIN_DATA).
-base="${HOME}/.claude/plugins/data"
+base="${CLAUDE_CONFIG_DIR:-$HOME/.claude}/plugins/data"
 if [ -n "$UTILITY_DATA_DIR" ]; then
   set -- "$UTILITY_DATA_DIR"
 else

@@ -5,14 +5,16 @@ import { dataDir, sessionLogPath, sessionStatePath } from "./paths.js";
 
 /**
  * The data folders that may hold sessions, for the CLI: UTILITY_DATA_DIR
- * alone when set; else CLAUDE_PLUGIN_DATA (or ~/.claude/plugins/data/utility)
+ * alone when set; else CLAUDE_PLUGIN_DATA (or ~/.claude/plugins/data/utility,
+ * under CLAUDE_CONFIG_DIR instead of ~/.claude when that is set)
  * and the folders Claude Code gives the plugin (`utility-inline` under
  * --plugin-dir, `utility-<marketplace>` when installed), since a command run
  * by a person may not have the variable.
  */
 export function dataDirs(env: Record<string, string | undefined>): string[] {
   if (env.UTILITY_DATA_DIR) return [env.UTILITY_DATA_DIR];
-  const base = join(env.HOME || homedir(), ".claude", "plugins", "data");
+  // Claude Code keeps its folder, the plugins' data included, in CLAUDE_CONFIG_DIR when set.
+  const base = join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude"), "plugins", "data");
   let installed: string[] = [];
   try {
     installed = readdirSync(base)

@@ -41,7 +41,8 @@ export function safeId(kind: string, value: string): string {
  * and the plugin"). The data folder is not the repository's to move.
  */
 export function dataDir(env: Record<string, string | undefined>): string {
-  return env.CLAUDE_PLUGIN_DATA || env.UTILITY_DATA_DIR || join(homedir(), ".claude", "plugins", "data", "utility");
+  const claude = env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude");
+  return env.CLAUDE_PLUGIN_DATA || env.UTILITY_DATA_DIR || join(claude, "plugins", "data", "utility");
 }
 
 export function sessionLogPath(dir: string, sessionId: string): string {

@@ -56,6 +56,15 @@ describe("which log a SESSION names", () => {
     expect(dataDirs({ HOME: dir.path, CLAUDE_PLUGIN_DATA: "/p" })[0]).toBe("/p");
   });
 
+  it("CLAUDE_CONFIG_DIR moves Claude Code's folder, the plugins' data with it (red-team pass 9)", () => {
+    const config = join(dir.path, "config");
+    mkdirSync(join(config, "plugins", "data", "utility-inline"), { recursive: true });
+    expect(dataDirs({ HOME: dir.path, CLAUDE_CONFIG_DIR: config })).toEqual([
+      join(config, "plugins", "data", "utility"),
+      join(config, "plugins", "data", "utility-inline"),
+    ]);
+  });
+
   it("no SESSION: the most recently written log", () => {
     const data = join(dir.path, "data");
     writeLog(data, "old", 100);
