@@ -1,10 +1,6 @@
 import * as z from "zod/mini";
-import type { Scope } from "./vocabulary.js";
-import { EPSILON, MODEL_RATIOS, STEP_COST_TOLERANCE, STEP_COST_WEIGHTS } from "./defaults.js";
-import { estimateCostUsd, formatUsd, FALLBACK_FAMILY, tierOf, type PriceTable } from "./prices.js";
+import { estimateCostUsd, formatUsd, type PriceTable } from "./prices.js";
 import { totalTokens, type Spend, type TokenCounts } from "./spend.js";
-import { dispatchOverhead, toolStepCost, type ModelTier, type StepCost } from "./step-cost.js";
-import { formatUtility } from "./utility.js";
 import { launchesAgents } from "./tools.js";
 
 /**
@@ -13,7 +9,16 @@ import { launchesAgents } from "./tools.js";
  * spend, the budgets in force and the price table.
  */
 
-export const BUDGET_KEYS = ["utility_token_budget", "utility_cost_budget_usd", "utility_max_agents", "utility_step_cost"] as const;
+export const BUDGET_KEYS = [
+  "utility_token_budget",
+  "utility_cost_budget_usd",
+  "utility_max_agents",
+  "utility_max_tool_calls",
+  "utility_agent_token_budget",
+  "utility_agent_cost_budget_usd",
+  "utility_agent_max_tool_calls",
+  "utility_step_cost",
+] as const;
 export type BudgetKey = (typeof BUDGET_KEYS)[number];
 
 export const STEP_COST_MODES = ["reported", "computed"] as const;
@@ -22,13 +27,30 @@ export type StepCostMode = (typeof STEP_COST_MODES)[number];
 export const TokenBudgetSchema = z.int().check(z.gte(1));
 export const CostBudgetSchema = z.number().check(z.gt(0), z.refine(Number.isFinite));
 export const MaxAgentsSchema = z.int().check(z.gte(0));
+export const ToolCallsSchema = z.int().check(z.gte(1));
 export const StepCostModeSchema = z.enum(STEP_COST_MODES);
+
+/** Each budget key's schema: frontmatter, the user's settings and `utility check` all check a value with it. */
+export const BUDGET_SCHEMAS: Record<BudgetKey, z.ZodMiniType> = {
+  utility_token_budget: TokenBudgetSchema,
+  utility_cost_budget_usd: CostBudgetSchema,
+  utility_max_agents: MaxAgentsSchema,
+  utility_max_tool_calls: ToolCallsSchema,
+  utility_agent_token_budget: TokenBudgetSchema,
+  utility_agent_cost_budget_usd: CostBudgetSchema,
+  utility_agent_max_tool_calls: ToolCallsSchema,
+  utility_step_cost: StepCostModeSchema,
+};
 
 /** What each budget key must be, in words, for every message that rejects one. */
 export const BUDGET_EXPECTED: Record<BudgetKey, string> = {
   utility_token_budget: "a whole number of at least 1",
   utility_cost_budget_usd: "a number of US dollars greater than 0, such as 0.5",
   utility_max_agents: "a whole number of at least 0",
+  utility_max_tool_calls: "a whole number of at least 1",
+  utility_agent_token_budget: "a whole number of at least 1",
+  utility_agent_cost_budget_usd: "a number of US dollars greater than 0, such as 0.5",
+  utility_agent_max_tool_calls: "a whole number of at least 1",
   utility_step_cost: STEP_COST_MODES.join(" or "),
 };
 
@@ -36,6 +58,12 @@ export const BudgetsSchema = z.object({
   tokenBudget: z.optional(TokenBudgetSchema),
   costBudgetUsd: z.optional(CostBudgetSchema),
   maxAgents: z.optional(MaxAgentsSchema),
+  /** Tool calls a task may make (SPEC §16). */
+  maxToolCalls: z.optional(ToolCallsSchema),
+  /** Caps on one subagent's own spend (SPEC §16): tokens, dollars, tool calls. */
+  agentTokenBudget: z.optional(TokenBudgetSchema),
+  agentCostBudgetUsd: z.optional(CostBudgetSchema),
+  agentMaxToolCalls: z.optional(ToolCallsSchema),
   stepCost: z.optional(StepCostModeSchema),
 });
 export type Budgets = z.infer<typeof BudgetsSchema>;
@@ -45,27 +73,35 @@ export const BUDGET_FIELD: Record<BudgetKey, keyof Budgets> = {
   utility_token_budget: "tokenBudget",
   utility_cost_budget_usd: "costBudgetUsd",
   utility_max_agents: "maxAgents",
+  utility_max_tool_calls: "maxToolCalls",
+  utility_agent_token_budget: "agentTokenBudget",
+  utility_agent_cost_budget_usd: "agentCostBudgetUsd",
+  utility_agent_max_tool_calls: "agentMaxToolCalls",
   utility_step_cost: "stepCost",
 };
+
+/** The budgets that are limits (numbers): the smallest of each wins. */
+export const LIMIT_FIELDS = [
+  "tokenBudget",
+  "costBudgetUsd",
+  "maxAgents",
+  "maxToolCalls",
+  "agentTokenBudget",
+  "agentCostBudgetUsd",
+  "agentMaxToolCalls",
+] as const;
+export type LimitField = (typeof LIMIT_FIELDS)[number];
 
 /** How a message names each budget: by the key that set it (frontmatter), or as the user's setting. */
 export type BudgetNames = Record<keyof Budgets, string>;
 
 /** The frontmatter keys: how a budget set in a skill's or agent's frontmatter is named. */
-export const FRONTMATTER_NAMES: BudgetNames = {
-  tokenBudget: "utility_token_budget",
-  costBudgetUsd: "utility_cost_budget_usd",
-  maxAgents: "utility_max_agents",
-  stepCost: "utility_step_cost",
-};
+export const FRONTMATTER_NAMES = Object.fromEntries(BUDGET_KEYS.map((key) => [BUDGET_FIELD[key], key])) as BudgetNames;
 
 /** The user's plugin settings, as the user sets them (SPEC §10: a message names the setting the user set). */
-export const SETTING_NAMES: BudgetNames = {
-  tokenBudget: "your token_budget setting",
-  costBudgetUsd: "your cost_budget_usd setting",
-  maxAgents: "your max_agents setting",
-  stepCost: "your step_cost setting",
-};
+export const SETTING_NAMES = Object.fromEntries(
+  BUDGET_KEYS.map((key) => [BUDGET_FIELD[key], `your ${key.slice("utility_".length)} setting`]),
+) as BudgetNames;
 
 /**
  * Which source each budget in force comes from (see tightestBudgets): the
@@ -73,15 +109,15 @@ export const SETTING_NAMES: BudgetNames = {
  * setting. A tie names the frontmatter, which the model can read.
  */
 export function budgetNames(user: Budgets | undefined, gate: Budgets | undefined): BudgetNames {
-  const fromUser = (field: "tokenBudget" | "costBudgetUsd" | "maxAgents") =>
-    user?.[field] !== undefined && (gate?.[field] === undefined || user[field] < gate[field]);
-  const userComputed = user?.stepCost === "computed" && gate?.stepCost !== "computed";
-  return {
-    tokenBudget: (fromUser("tokenBudget") ? SETTING_NAMES : FRONTMATTER_NAMES).tokenBudget,
-    costBudgetUsd: (fromUser("costBudgetUsd") ? SETTING_NAMES : FRONTMATTER_NAMES).costBudgetUsd,
-    maxAgents: (fromUser("maxAgents") ? SETTING_NAMES : FRONTMATTER_NAMES).maxAgents,
-    stepCost: (userComputed ? SETTING_NAMES : FRONTMATTER_NAMES).stepCost,
+  const fromUser = (field: LimitField) => {
+    const mine = user?.[field];
+    const theirs = gate?.[field];
+    return mine !== undefined && (theirs === undefined || mine < theirs);
   };
+  const names = { ...FRONTMATTER_NAMES };
+  for (const field of LIMIT_FIELDS) if (fromUser(field)) names[field] = SETTING_NAMES[field];
+  if (user?.stepCost === "computed" && gate?.stepCost !== "computed") names.stepCost = SETTING_NAMES.stepCost;
+  return names;
 }
 
 function smaller(a: number | undefined, b: number | undefined): number | undefined {
@@ -95,19 +131,17 @@ export function tightestBudgets(...all: ReadonlyArray<Budgets | undefined>): Bud
   const out: Budgets = {};
   for (const b of all) {
     if (!b) continue;
-    const tokenBudget = smaller(out.tokenBudget, b.tokenBudget);
-    const costBudgetUsd = smaller(out.costBudgetUsd, b.costBudgetUsd);
-    const maxAgents = smaller(out.maxAgents, b.maxAgents);
-    if (tokenBudget !== undefined) out.tokenBudget = tokenBudget;
-    if (costBudgetUsd !== undefined) out.costBudgetUsd = costBudgetUsd;
-    if (maxAgents !== undefined) out.maxAgents = maxAgents;
+    for (const field of LIMIT_FIELDS) {
+      const value = smaller(out[field], b[field]);
+      if (value !== undefined) out[field] = value;
+    }
     if (b.stepCost === "computed" || (b.stepCost === "reported" && out.stepCost === undefined)) out.stepCost = b.stepCost;
   }
   return out;
 }
 
 export function hasBudget(b: Budgets): boolean {
-  return b.tokenBudget !== undefined || b.costBudgetUsd !== undefined || b.maxAgents !== undefined || b.stepCost === "computed";
+  return LIMIT_FIELDS.some((field) => b[field] !== undefined) || b.stepCost === "computed";
 }
 
 export type BudgetRule = "budget_spent" | "agents_exhausted" | "step_cost_understated";
@@ -146,6 +180,11 @@ export function checkSpendBudget(
       };
     }
   }
+  if (budgets.maxToolCalls !== undefined && spend.toolCalls >= budgets.maxToolCalls)
+    return {
+      rule: "budget_spent",
+      reason: `This task's tool-call budget is spent: ${n(spend.toolCalls)} tool calls of ${n(budgets.maxToolCalls)} (${names.maxToolCalls}). ${RESPOND_OR_STOP}`,
+    };
   return undefined;
 }
 
@@ -191,76 +230,5 @@ export function checkStartedPastLimit(
   return {
     rule: "agents_exhausted",
     reason: `This subagent is number ${startedAs} of its task, which may launch ${budgets.maxAgents} (${names.maxAgents}): it started past the limit, so none of its tool calls may run. Respond with what you know, or stop.`,
-  };
-}
-
-/** The model the task spent most on decides the model ratio; with no measured model, the dearest (the cost is not understated). */
-export function dominantModel(byModel: Readonly<Record<string, TokenCounts>>): string | undefined {
-  let best: string | undefined;
-  let bestTokens = -1;
-  for (const [model, t] of Object.entries(byModel).sort(([a], [b]) => a.localeCompare(b))) {
-    const total = totalTokens(t);
-    if (total > bestTokens) {
-      best = model;
-      bestTokens = total;
-    }
-  }
-  return best;
-}
-
-export function modelTier(model: string | undefined): ModelTier {
-  return tierOf(model) ?? FALLBACK_FAMILY;
-}
-
-export interface MeasuredStepCostInput {
-  scope: Scope;
-  /** Steps already taken in this task. */
-  step: number;
-  maxSteps: number;
-  spend: Spend;
-  budgets: Budgets;
-  /** The model making this call; defaults to the one the task spent most on. */
-  model?: string;
-}
-
-export interface MeasuredStepCost extends StepCost {
-  /** The formula with its numbers, for the model to check. */
-  shown: string;
-}
-
-/** §3's StepCost over measured spend: the token budget is the token ceiling; dispatch adds its overhead by agents launched. */
-export function measuredStepCost(input: MeasuredStepCostInput): MeasuredStepCost {
-  const model = modelTier(input.model ?? dominantModel(input.spend.byModel));
-  const tokens = totalTokens(input.spend.tokens);
-  const agents = input.scope === "dispatch" ? input.spend.agentsLaunched : undefined;
-  const cost = toolStepCost({
-    scope: input.scope,
-    step: input.step,
-    maxSteps: input.maxSteps,
-    tokens,
-    ...(input.budgets.tokenBudget ? { tokenCeiling: input.budgets.tokenBudget } : {}),
-    model,
-    agentsLaunched: input.spend.agentsLaunched,
-  });
-  const w = input.budgets.tokenBudget ? STEP_COST_WEIGHTS.withCeiling : STEP_COST_WEIGHTS.noCeiling;
-  const terms = [`${w.progress}·(${input.step}/${input.maxSteps})`];
-  if (input.budgets.tokenBudget) terms.push(`${w.tokens}·(${tokens}/${input.budgets.tokenBudget})`);
-  terms.push(`${w.model}·${MODEL_RATIOS[model]} (${model})`);
-  const overhead = dispatchOverhead(agents);
-  if (overhead > 0) terms.push(`${overhead} (${agents} agents)`);
-  const shown = `${terms.join(" + ")} = ${formatUtility(cost.raw)}${cost.clamped ? `, clamped to ${formatUtility(cost.value)}` : ""}`;
-  return { ...cost, shown };
-}
-
-/** `step_cost_understated`: with `utility_step_cost: computed`, a report more than 0.05 below the measured StepCost is refused. */
-export function checkReportedStepCost(
-  reported: number,
-  measured: MeasuredStepCost,
-  names: BudgetNames = FRONTMATTER_NAMES,
-): BudgetRefusal | undefined {
-  if (measured.value - reported <= STEP_COST_TOLERANCE + EPSILON) return undefined;
-  return {
-    rule: "step_cost_understated",
-    reason: `StepCost=${reported} understates the measured step cost by more than ${STEP_COST_TOLERANCE}: ${measured.shown} (${names.stepCost}: computed). Rescore with StepCost=${formatUtility(measured.value)}.`,
   };
 }

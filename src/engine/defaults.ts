@@ -63,6 +63,12 @@ export const PLANNING_CALLS_PAST_BUDGET = 3;
  */
 export const FAILED_STOPS_PAST_BUDGET = 3;
 
+/**
+ * SPEC §16: the model is told what is left of a budget when its scope starts
+ * and when the spend crosses each of these fractions of it, never otherwise.
+ */
+export const BUDGET_NOTICE_THRESHOLDS = [0.5, 0.8, 1] as const;
+
 /** The longest window a user may set, in hours (a week); the spend ledger keeps a day more than this. */
 export const MAX_WINDOW_HOURS = 168;
 

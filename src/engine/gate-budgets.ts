@@ -13,6 +13,7 @@ import { refused, type GateBudget, type GateDecision, type GateInput } from "./g
 
 export type { WindDown } from "./gate-input.js";
 import { checkSessionBudgets } from "./session-budget.js";
+import { checkAgentCaps } from "./agent-caps.js";
 import { isNeutralTool, stopsWork } from "./tools.js";
 
 /**
@@ -39,11 +40,19 @@ export function spentBudget(input: GateInput): BudgetRefusal | undefined {
 
 /** The spend budgets: the task's, the session's and the window's, and a subagent started past the agent limit. */
 function spendSpent(input: GateInput): BudgetRefusal | undefined {
-  const budget = input.budget;
-  if (!budget) return undefined;
-  const budgets = budgetsInForce(input);
+  return input.budget ? budgetSpent(input.budget) : undefined;
+}
+
+/**
+ * The first spend budget spent that binds a scope: a subagent's own caps
+ * (the most specific: it is told to stop and report), the task's, the
+ * session's and the window's, and a subagent started past the agent limit.
+ */
+export function budgetSpent(budget: GateBudget): BudgetRefusal | undefined {
+  const budgets = tightestBudgets(budget.user, budget.gate);
   const names = budgetNames(budget.user, budget.gate);
   return (
+    (budget.agent ? checkAgentCaps(budget.agent, budgets, budget.prices, names) : undefined) ??
     checkSpendBudget(budget.spend, budgets, budget.prices, names) ??
     (budget.beyond ? checkSessionBudgets(budget.beyond.spent, budget.beyond.budgets, budget.prices) : undefined) ??
     checkStartedPastLimit(budget.startedAs, budgets, names)

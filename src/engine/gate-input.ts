@@ -11,6 +11,7 @@ import type { Budgets } from "./budget.js";
 import type { PriceTable } from "./prices.js";
 import type { BeyondTaskSpend, SessionBudgets } from "./session-budget.js";
 import type { Spend } from "./spend.js";
+import type { AgentSpend } from "./agent-caps.js";
 
 export interface GateInput {
   scope: Scope;
@@ -57,6 +58,8 @@ export interface GateBudget {
   model?: string;
   /** The user's budget settings are invalid: every call that is not neutral is refused with this. */
   userProblem?: string;
+  /** A subagent under a per-agent cap (SPEC §16): its own spend, and how it is named. */
+  agent?: AgentSpend;
   /** Budgets beyond one task (the user's, SPEC §12) and what they are checked against. */
   beyond?: { budgets: SessionBudgets; spent: BeyondTaskSpend };
 }

@@ -7,7 +7,8 @@ import { actionPermits, actionPermitsActing, actionsPermitting, describePermits,
 import { formatUtility, roundUtility, utility } from "./utility.js";
 import type { Repeat } from "./redundancy.js";
 import type { Report } from "./report/types.js";
-import { budgetNames, checkReportedStepCost, measuredStepCost } from "./budget.js";
+import { budgetNames } from "./budget.js";
+import { checkReportedStepCost, measuredStepCost } from "./measured-step-cost.js";
 import { budgetsInForce, checkBudgets, decideWindDown, windDownKind } from "./gate-budgets.js";
 import { refused, type GateDecision, type GateInput } from "./gate-input.js";
 

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { CostBudgetSchema, describeTokens, TokenBudgetSchema, type BudgetRefusal } from "./budget.js";
+import { CostBudgetSchema, describeTokens, TokenBudgetSchema, ToolCallsSchema, type BudgetRefusal } from "./budget.js";
 import { DEFAULT_WINDOW_HOURS, MAX_WINDOW_HOURS } from "./defaults.js";
 import { estimateCostUsd, formatUsd, type PriceTable } from "./prices.js";
 import { totalTokens, type Spend } from "./spend.js";
@@ -14,6 +14,7 @@ import { totalTokens, type Spend } from "./spend.js";
 export const SESSION_BUDGET_OPTIONS = [
   "session_token_budget",
   "session_cost_budget_usd",
+  "session_max_tool_calls",
   "window_cost_budget_usd",
   "window_hours",
 ] as const;
@@ -24,6 +25,8 @@ export const WindowHoursSchema = z.number().check(z.gte(1), z.lte(MAX_WINDOW_HOU
 export const SessionBudgetsSchema = z.object({
   sessionTokenBudget: z.optional(TokenBudgetSchema),
   sessionCostBudgetUsd: z.optional(CostBudgetSchema),
+  /** Tool calls the whole session may make (SPEC §16). */
+  sessionMaxToolCalls: z.optional(ToolCallsSchema),
   windowCostBudgetUsd: z.optional(CostBudgetSchema),
   /** The window's length; DEFAULT_WINDOW_HOURS when absent. */
   windowHours: z.optional(WindowHoursSchema),
@@ -34,25 +37,32 @@ export type SessionBudgets = z.infer<typeof SessionBudgetsSchema>;
 export const SESSION_BUDGET_FIELD: Record<SessionBudgetOption, keyof SessionBudgets> = {
   session_token_budget: "sessionTokenBudget",
   session_cost_budget_usd: "sessionCostBudgetUsd",
+  session_max_tool_calls: "sessionMaxToolCalls",
   window_cost_budget_usd: "windowCostBudgetUsd",
   window_hours: "windowHours",
 };
 export const SESSION_BUDGET_EXPECTED: Record<SessionBudgetOption, string> = {
   session_token_budget: "a whole number of at least 1",
   session_cost_budget_usd: "a number of US dollars greater than 0, such as 5",
+  session_max_tool_calls: "a whole number of at least 1",
   window_cost_budget_usd: "a number of US dollars greater than 0, such as 20",
   window_hours: `a number of hours from 1 to ${MAX_WINDOW_HOURS}, such as ${DEFAULT_WINDOW_HOURS}`,
 };
 export const SESSION_BUDGET_SCHEMAS: Record<SessionBudgetOption, z.ZodMiniType> = {
   session_token_budget: TokenBudgetSchema,
   session_cost_budget_usd: CostBudgetSchema,
+  session_max_tool_calls: ToolCallsSchema,
   window_cost_budget_usd: CostBudgetSchema,
   window_hours: WindowHoursSchema,
 };
 
 export function hasSessionBudget(b: SessionBudgets | undefined): boolean {
   return (
-    b !== undefined && (b.sessionTokenBudget !== undefined || b.sessionCostBudgetUsd !== undefined || b.windowCostBudgetUsd !== undefined)
+    b !== undefined &&
+    (b.sessionTokenBudget !== undefined ||
+      b.sessionCostBudgetUsd !== undefined ||
+      b.sessionMaxToolCalls !== undefined ||
+      b.windowCostBudgetUsd !== undefined)
   );
 }
 
@@ -86,6 +96,11 @@ export function checkSessionBudgets(spent: BeyondTaskSpend, budgets: SessionBudg
         reason: `This session's cost budget is spent: an estimated ${formatUsd(usd)} of ${formatUsd(budgets.sessionCostBudgetUsd)} (session_cost_budget_usd; ${n(tokens)} tokens at the prices of ${prices.date}). ${RESPOND_OR_STOP}`,
       };
   }
+  if (budgets.sessionMaxToolCalls !== undefined && spent.session.toolCalls >= budgets.sessionMaxToolCalls)
+    return {
+      rule: "budget_spent",
+      reason: `This session's tool-call budget is spent: ${n(spent.session.toolCalls)} tool calls of ${n(budgets.sessionMaxToolCalls)} (session_max_tool_calls). ${RESPOND_OR_STOP}`,
+    };
   if (budgets.windowCostBudgetUsd !== undefined && spent.window) {
     const usd = estimateCostUsd(spent.window.byModel, prices);
     const hours = windowHoursOf(budgets);

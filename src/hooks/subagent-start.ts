@@ -1,5 +1,6 @@
 import { reduceAll, scopeAt } from "../engine/session/reduce.js";
 import { scopeLineOf } from "../engine/session/decide.js";
+import { budgetNoticeIn } from "../engine/session/budget-input.js";
 import type { SessionState } from "../engine/session/state.js";
 import { gateOf, lastModelOf } from "../engine/session/views.js";
 import { tierOf } from "../engine/context-line.js";
@@ -24,10 +25,13 @@ import { PARENT_WAIT, waitForNewestModel } from "./wait.js";
 export async function subagentStart(input: SubagentStartInput, ctx: HookContext): Promise<HookResult> {
   const started = ctx.now();
   const ref = scopeOf(input);
-  const session = await ctx.store.transact(input.session_id, async (existing) => {
+  const { session, budget } = await ctx.store.transact(input.session_id, async (existing) => {
     const stored = existing ?? storedSession(ctx, input.session_id);
     const next = reduceAll(stored, await arrivalEvents(stored, ref, input.agent_type, ctx)).session;
-    return { state: next, result: next };
+    // What is left of the budgets that bind it, its own caps first (SPEC §16).
+    const notice = budgetNoticeIn(next, ref.key, settingsOf(ctx));
+    const told = reduceAll(next, notice.events).session;
+    return { state: told, result: { session: told, budget: notice.text } };
   });
   ctx.appendLog(input.session_id, {
     ...baseRecord(ctx, "SubagentStart", { input, ref, session }, started),
@@ -37,7 +41,8 @@ export async function subagentStart(input: SubagentStartInput, ctx: HookContext)
   const line = gateOf(session, ref.key)
     ? scopeLineOf(session, ref.key, settingsOf(ctx), await subagentModel(session, ref, input.transcript_path, ctx))
     : undefined;
-  return line ? { output: { hookSpecificOutput: { hookEventName: "SubagentStart", additionalContext: line } } } : {};
+  const context = [line, budget].filter((t) => t !== undefined).join("\n");
+  return context ? { output: { hookSpecificOutput: { hookEventName: "SubagentStart", additionalContext: context } } } : {};
 }
 
 /**

@@ -1,5 +1,8 @@
 import { reduceAll } from "../engine/session/reduce.js";
 import { scopeLineOf } from "../engine/session/decide.js";
+import { budgetNoticeIn } from "../engine/session/budget-input.js";
+import { windowHoursOf } from "../engine/session-budget.js";
+import { windowSpend } from "../state/ledger.js";
 import { scoped, type SessionEvent } from "../engine/session/events.js";
 import type { SessionState } from "../engine/session/state.js";
 import { lastModelOf } from "../engine/session/views.js";
@@ -47,7 +50,9 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
       },
       ...unseen.events,
     ]);
-    return { state: reduced.session, result: { ...reduced, trouble: unseen.trouble, told: unseen.told } };
+    const budget = startNotice(reduced.session, input, prompt, ctx);
+    const state = budget.events.length > 0 ? reduceAll(reduced.session, budget.events).session : reduced.session;
+    return { state, result: { ...reduced, session: state, trouble: unseen.trouble, told: unseen.told, budget: budget.text } };
   });
   ctx.appendLog(input.session_id, {
     ...baseRecord(ctx, "UserPromptSubmit", { input, ref, session: done.session }, started),
@@ -59,11 +64,31 @@ export async function userPromptSubmit(input: UserPromptSubmitInput, ctx: HookCo
     ...(prompt.switch ? { switch: prompt.switch } : {}),
     ...(done.switchedNow ? { switched: done.switchedNow } : {}),
   });
-  const line = await promptLineOf(done.session, input, prompt, ctx);
+  const context = [await promptLineOf(done.session, input, prompt, ctx), done.budget].filter((t) => t !== undefined).join("\n");
   const told = done.told ? { systemMessage: done.told } : {};
-  return line || done.told
-    ? { output: { ...told, ...(line ? { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: line } } : {}) } }
+  return context || done.told
+    ? { output: { ...told, ...(context ? { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } } : {}) } }
     : {};
+}
+
+/**
+ * What is left of the budgets, told as the task this prompt starts begins
+ * (SPEC §16): for a prompt that will start one (not `/utility …`, not a
+ * background task's notification), against the session as it will be then.
+ * Remembered for that task, so its first call does not tell it again.
+ */
+function startNotice(
+  session: SessionState,
+  input: UserPromptSubmitInput,
+  prompt: PromptText,
+  ctx: HookContext,
+): { text?: string; events: SessionEvent[] } {
+  if (prompt.own || NOTIFICATION.test(input.prompt ?? "")) return { events: [] };
+  const user = settingsOf(ctx);
+  const started = reduceAll(session, [scoped("main", { kind: "prompt", typed: true })]).session;
+  const hours = user.session?.windowCostBudgetUsd !== undefined ? windowHoursOf(user.session) : undefined;
+  const window = hours === undefined ? undefined : windowSpend(ctx.dataDir, ctx.clock().getTime(), hours);
+  return budgetNoticeIn(started, "main", user, window);
 }
 
 /**

@@ -3,7 +3,7 @@
 import * as z from "zod/mini";
 import { UTILITY_MAX, UTILITY_MIN } from "../engine/defaults.js";
 import { CALL_ACTIONS, isEndingAction, LambdasSchema, OPT_IN_SCOPES, OptInScopeSchema } from "../engine/vocabulary.js";
-import { BUDGET_EXPECTED, CostBudgetSchema, MaxAgentsSchema, StepCostModeSchema, TokenBudgetSchema } from "../engine/budget.js";
+import { BUDGET_EXPECTED, BUDGET_KEYS, BUDGET_SCHEMAS, type BudgetKey } from "../engine/budget.js";
 import { ConfirmAboveSchema, GUARD_EXPECTED, StuckAfterSchema } from "../engine/guards.js";
 import { FloorSchema, GatedSchema, MaxStepsSchema, TOOL_NAME, type OptIn, type OptInKey } from "./schema.js";
 import { describeValue, isPlainObject } from "./yaml-value.js";
@@ -87,13 +87,17 @@ const CHECKS: Record<OptInKey, (key: string, value: unknown) => Check<unknown>> 
   utility_lambdas: (key, value) => checkSimple(LambdasSchema, key, "utility_lambdas", value),
   utility_scope: (key, value) => checkSimple(OptInScopeSchema, key, "utility_scope", value, scopeHint),
   utility_tools: checkTools,
-  utility_token_budget: (key, value) => checkSimple(TokenBudgetSchema, key, "utility_token_budget", value),
-  utility_cost_budget_usd: (key, value) => checkSimple(CostBudgetSchema, key, "utility_cost_budget_usd", value),
-  utility_max_agents: (key, value) => checkSimple(MaxAgentsSchema, key, "utility_max_agents", value),
-  utility_step_cost: (key, value) => checkSimple(StepCostModeSchema, key, "utility_step_cost", value),
+  ...budgetChecks(),
   utility_stuck_after: (key, value) => checkSimple(StuckAfterSchema, key, "utility_stuck_after", value),
   utility_confirm_above_uncertainty: (key, value) => checkSimple(ConfirmAboveSchema, key, "utility_confirm_above_uncertainty", value),
 };
+
+/** Each budget key, checked by its schema (src/engine/budget.ts BUDGET_SCHEMAS). */
+function budgetChecks(): Record<BudgetKey, (key: string, value: unknown) => Check<unknown>> {
+  const checks = {} as Record<BudgetKey, (key: string, value: unknown) => Check<unknown>>;
+  for (const base of BUDGET_KEYS) checks[base] = (key, value) => checkSimple(BUDGET_SCHEMAS[base], key, base, value);
+  return checks;
+}
 
 /** `"true"` or `off` written as text: say which boolean to write. */
 function gatedHint(value: unknown): string | undefined {

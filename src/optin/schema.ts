@@ -6,7 +6,15 @@
 import * as z from "zod/mini";
 import { DEFAULT_CONFIG, UTILITY_MAX, UTILITY_MIN } from "../engine/defaults.js";
 import { CALL_ACTIONS, LambdasSchema, OptInScopeSchema } from "../engine/vocabulary.js";
-import { BUDGET_KEYS, CostBudgetSchema, MaxAgentsSchema, StepCostModeSchema, TokenBudgetSchema, type Budgets } from "../engine/budget.js";
+import {
+  BUDGET_KEYS,
+  CostBudgetSchema,
+  MaxAgentsSchema,
+  StepCostModeSchema,
+  TokenBudgetSchema,
+  ToolCallsSchema,
+  type Budgets,
+} from "../engine/budget.js";
 import { ConfirmAboveSchema, GUARD_KEYS, StuckAfterSchema, type Guards } from "../engine/guards.js";
 
 export const OPT_IN_KEYS = [
@@ -41,6 +49,10 @@ export const OptInSchema = z.object({
   utility_token_budget: z.optional(TokenBudgetSchema),
   utility_cost_budget_usd: z.optional(CostBudgetSchema),
   utility_max_agents: z.optional(MaxAgentsSchema),
+  utility_max_tool_calls: z.optional(ToolCallsSchema),
+  utility_agent_token_budget: z.optional(TokenBudgetSchema),
+  utility_agent_cost_budget_usd: z.optional(CostBudgetSchema),
+  utility_agent_max_tool_calls: z.optional(ToolCallsSchema),
   utility_step_cost: z.optional(StepCostModeSchema),
   utility_stuck_after: z.optional(StuckAfterSchema),
   utility_confirm_above_uncertainty: z.optional(ConfirmAboveSchema),

@@ -13,11 +13,9 @@ import * as z from "zod/mini";
 import {
   BUDGET_EXPECTED,
   BUDGET_FIELD,
+  BUDGET_KEYS,
+  BUDGET_SCHEMAS,
   BudgetsSchema,
-  CostBudgetSchema,
-  MaxAgentsSchema,
-  StepCostModeSchema,
-  TokenBudgetSchema,
   type BudgetKey,
   type Budgets,
 } from "../engine/budget.js";
@@ -46,12 +44,10 @@ import type { PluginRef } from "../claude/plugin-id.js";
 import { describeValue } from "./yaml-value.js";
 
 /** The manifest's userConfig option for each budget key (the frontmatter name without `utility_`). */
-export const USER_BUDGET_OPTIONS: Record<BudgetKey, string> = {
-  utility_token_budget: "token_budget",
-  utility_cost_budget_usd: "cost_budget_usd",
-  utility_max_agents: "max_agents",
-  utility_step_cost: "step_cost",
-};
+export const USER_BUDGET_OPTIONS = Object.fromEntries(BUDGET_KEYS.map((key) => [key, key.slice("utility_".length)])) as Record<
+  BudgetKey,
+  string
+>;
 /** The manifest's userConfig option for each runaway guard (the frontmatter name without `utility_`). */
 export const USER_GUARD_OPTIONS: Record<GuardKey, string> = {
   utility_stuck_after: "stuck_after",
@@ -101,12 +97,8 @@ function asNumber(text: string): unknown {
   return DECIMAL.test(t) ? Number(t) : text;
 }
 
-const SCHEMAS: Record<BudgetKey, { schema: z.ZodMiniType; parse: (text: string) => unknown }> = {
-  utility_token_budget: { schema: TokenBudgetSchema, parse: (t) => asNumber(t) },
-  utility_cost_budget_usd: { schema: CostBudgetSchema, parse: (t) => asNumber(t) },
-  utility_max_agents: { schema: MaxAgentsSchema, parse: (t) => asNumber(t) },
-  utility_step_cost: { schema: StepCostModeSchema, parse: (t) => t.trim() },
-};
+/** A budget option's text as its schema reads it: a number, but for step_cost's word. */
+const parseBudgetText = (key: BudgetKey, text: string): unknown => (key === "utility_step_cost" ? text.trim() : asNumber(text));
 
 function describeText(text: string, parsed: unknown): string {
   return typeof parsed === "number" ? describeValue(parsed) : describeValue(text);
@@ -139,9 +131,8 @@ function parseBudgets(env: Readonly<Record<string, string | undefined>>, problem
   for (const [key, option] of Object.entries(USER_BUDGET_OPTIONS) as Array<[BudgetKey, string]>) {
     const text = optionText(env, option);
     if (text === undefined) continue;
-    const { schema, parse } = SCHEMAS[key];
-    const value = parse(text);
-    const checked = schema.safeParse(value);
+    const value = parseBudgetText(key, text);
+    const checked = BUDGET_SCHEMAS[key].safeParse(value);
     if (checked.success) budgets[BUDGET_FIELD[key]] = checked.data;
     else problems.push(problemOf(option, describeText(text, value), BUDGET_EXPECTED[key]));
   }

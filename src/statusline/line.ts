@@ -10,6 +10,7 @@ import { scopeAt } from "../engine/session/reduce.js";
 import type { GateSource, SessionState } from "../engine/session/state.js";
 import { frontmatterBudgetsOf, gateOf, launchesOf, rootSpendOf, sessionSpend } from "../engine/session/views.js";
 import { MANUAL_GATE_FILE } from "../engine/gate-policy.js";
+import { agentsPastCap } from "../engine/session/budget-input.js";
 import type { SessionBudgets } from "../engine/session-budget.js";
 
 export interface StatusLineOptions {
@@ -59,11 +60,13 @@ function spendParts(session: SessionState, budgets: Budgets, prices: PriceTable)
   const tokens = totalTokens(spend.tokens);
   const cost = estimateCostUsd(spend.byModel, prices);
   const agents = launchesOf(session, "main");
-  const { tokenBudget, costBudgetUsd, maxAgents } = budgets;
+  const { tokenBudget, costBudgetUsd, maxAgents, maxToolCalls } = budgets;
   const parts = [
     `${against(shortTokens(tokens), tokenBudget === undefined ? undefined : shortTokens(tokenBudget), tokenBudget !== undefined && tokens >= tokenBudget)} tok`,
     against(usd(cost), costBudgetUsd === undefined ? undefined : usd(costBudgetUsd), costBudgetUsd !== undefined && cost >= costBudgetUsd),
   ];
+  if (maxToolCalls !== undefined)
+    parts.push(`${against(String(spend.toolCalls), String(maxToolCalls), spend.toolCalls >= maxToolCalls)} calls`);
   if (maxAgents !== undefined || agents > 0)
     parts.push(`${against(String(agents), maxAgents === undefined ? undefined : String(maxAgents), false)} agents`);
   return parts;
@@ -101,6 +104,8 @@ export function statusLine(session: SessionState | undefined, options: StatusLin
       ? `gated (${gateName(gate)})${session.pendingOff && gate.file === MANUAL_GATE_FILE ? ", off from your next prompt" : ""}`
       : "not gated",
   ];
+  const past = agentsPastCap(session, { budgets: options.userBudgets ?? session.userBudgets ?? {} });
+  if (past.length > 0) parts.push(`cap hit: ${[...new Set(past.map((p) => p.agentType ?? "subagent"))].join(", ")}`);
   if (main.refusals > 0) parts.push(`${main.refusals} refused`);
   if (main.lastAction !== undefined) parts.push(`last ${main.lastAction}`);
   return fit(parts.join(" · "), options.columns);

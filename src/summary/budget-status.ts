@@ -20,6 +20,10 @@ export function describeAgainstBudgets(spend: Spend, budgets: Budgets, prices: P
     parts.push(
       `cost about ${formatUsd(usd)} of ${formatUsd(budgets.costBudgetUsd)} (${percent(usd, budgets.costBudgetUsd)}${spent(usd >= budgets.costBudgetUsd)})`,
     );
+  if (budgets.maxToolCalls !== undefined)
+    parts.push(
+      `tool calls ${spend.toolCalls} of ${n(budgets.maxToolCalls)} (${percent(spend.toolCalls, budgets.maxToolCalls)}${spent(spend.toolCalls >= budgets.maxToolCalls)})`,
+    );
   if (budgets.maxAgents !== undefined)
     parts.push(
       `agents ${spend.agentsLaunched} of ${budgets.maxAgents}${spend.agentsLaunched >= budgets.maxAgents ? " (no more may launch)" : ""}`,
@@ -27,4 +31,28 @@ export function describeAgainstBudgets(spend: Spend, budgets: Budgets, prices: P
   if (budgets.stepCost === "computed") parts.push("StepCost computed from measured spend");
   const head = `${n(tokens)} tokens, about ${formatUsd(usd)}, ${spend.toolCalls} tool call${spend.toolCalls === 1 ? "" : "s"}, ${spend.agentsLaunched} subagent${spend.agentsLaunched === 1 ? "" : "s"} launched`;
   return hasBudget(budgets) ? `${head}; ${parts.join("; ")}` : `${head}; no budget set`;
+}
+
+/** A subagent's own spend against its caps (SPEC §16): `tokens 4,000 of 3,000 (133%, SPENT: …); tool calls 2 of 5 (40%)`. */
+export function describeAgentCaps(own: Spend, budgets: Budgets, prices: PriceTable): string | undefined {
+  const tokens = totalTokens(own.tokens);
+  const usd = estimateCostUsd(own.byModel, prices);
+  const spent = (over: boolean) => (over ? ", SPENT: its further tool calls are refused" : "");
+  const parts: string[] = [];
+  const { agentTokenBudget: t, agentCostBudgetUsd: c, agentMaxToolCalls: k } = budgets;
+  if (t !== undefined) parts.push(`tokens ${n(tokens)} of ${n(t)} (${percent(tokens, t)}${spent(tokens >= t)})`);
+  if (c !== undefined) parts.push(`cost about ${formatUsd(usd)} of ${formatUsd(c)} (${percent(usd, c)}${spent(usd >= c)})`);
+  if (k !== undefined) parts.push(`tool calls ${own.toolCalls} of ${n(k)} (${percent(own.toolCalls, k)}${spent(own.toolCalls >= k)})`);
+  return parts.length > 0 ? parts.join("; ") : undefined;
+}
+
+/** The caps each subagent is held to, for the main scope's line: `tokens 3,000, tool calls 5`. */
+export function describeCapsSet(budgets: Budgets): string | undefined {
+  const { agentTokenBudget: t, agentCostBudgetUsd: c, agentMaxToolCalls: k } = budgets;
+  const parts = [
+    ...(t !== undefined ? [`tokens ${n(t)}`] : []),
+    ...(c !== undefined ? [`cost ${formatUsd(c)}`] : []),
+    ...(k !== undefined ? [`tool calls ${n(k)}`] : []),
+  ];
+  return parts.length > 0 ? parts.join(", ") : undefined;
 }

@@ -6,13 +6,14 @@ import type { LogRecord } from "../log/record.js";
 import { agentKey, type ScopeKey } from "../engine/session/events.js";
 import { scopeAt } from "../engine/session/reduce.js";
 import type { SessionState } from "../engine/session/state.js";
-import { gateOf, rootSpendOf } from "../engine/session/views.js";
+import { frontmatterBudgetsOf, gateOf, rootSpendOf } from "../engine/session/views.js";
+import { agentsPastCap } from "../engine/session/budget-input.js";
 import { defaultConfig } from "../engine/signals.js";
 import { tightestBudgets, type Budgets } from "../engine/budget.js";
 import { DEFAULT_PRICES, withOverride } from "../engine/prices.js";
 import { zeroSpend } from "../engine/spend.js";
 import type { UserConfig } from "../optin/user-config.js";
-import { describeAgainstBudgets } from "./budget-status.js";
+import { describeAgainstBudgets, describeAgentCaps, describeCapsSet } from "./budget-status.js";
 import { taskLabel } from "./task-label.js";
 
 export interface SessionView {
@@ -61,6 +62,8 @@ function describeScope(name: string, key: ScopeKey, { session, records, userConf
     `${name}: ${taskLabel(scope.task)}, step ${scope.step} of ${config.maxSteps}, ${scope.refusals} refused; ${gating}${scope.ended ? "; ended" : ""}`,
   ];
   lines.push(spendLine(session, key, userConfig, gate?.budgets));
+  const caps = capsLine(session, key, userConfig);
+  if (caps) lines.push(caps);
   const agentId = key === "main" ? undefined : key.slice("agent:".length);
   const last = [...records].reverse().find((r) => r.report && (agentId ? r.agentId === agentId : !r.agentId));
   if (last?.report) {
@@ -80,10 +83,26 @@ function describeScope(name: string, key: ScopeKey, { session, records, userConf
 function spendLine(session: SessionState, key: ScopeKey, userConfig: UserConfig | undefined, gateBudgets: Budgets | undefined): string {
   const scope = scopeAt(session, key);
   const prices = withOverride(DEFAULT_PRICES, userConfig?.prices);
-  const user = userConfig && Object.keys(userConfig.budgets).length > 0 ? userConfig.budgets : session.userBudgets;
-  const budgets = tightestBudgets(user, gateBudgets);
+  const budgets = tightestBudgets(userBudgetsOf(session, userConfig), gateBudgets);
   const own = describeAgainstBudgets(scope.spend ?? zeroSpend(), {}, prices).replace(/; no budget set$/, "");
   return `  spend: ${own}; task: ${describeAgainstBudgets(rootSpendOf(session, key), budgets, prices)}`;
+}
+
+/** Caps per subagent (SPEC §16): a subagent's own spend against them; for the main scope, what each subagent may spend. */
+function capsLine(session: SessionState, key: ScopeKey, userConfig: UserConfig | undefined): string | undefined {
+  const prices = withOverride(DEFAULT_PRICES, userConfig?.prices);
+  const budgets = tightestBudgets(userBudgetsOf(session, userConfig), frontmatterBudgetsOf(session, key));
+  if (key === "main") {
+    const set = describeCapsSet(budgets);
+    return set ? `  caps per subagent: ${set}` : undefined;
+  }
+  const own = describeAgentCaps(scopeAt(session, key).spend ?? zeroSpend(), budgets, prices);
+  return own ? `  its own caps: ${own}` : undefined;
+}
+
+/** The user's budgets: this command's environment when it has them, else as the hooks last saw them. */
+function userBudgetsOf(session: SessionState, userConfig: UserConfig | undefined): Budgets | undefined {
+  return userConfig && Object.keys(userConfig.budgets).length > 0 ? userConfig.budgets : session.userBudgets;
 }
 
 /** The text `/utility status` shows: scope, task, step, budget, gating and the last report, per scope. */
@@ -93,6 +112,12 @@ export function renderStatus(sessionId: string, view: SessionView | undefined): 
   const lines = [`utility status, session ${sessionId}`, `/utility on: ${switchStatus(state)}`];
   if (view.settingsProblem) lines.push(`INVALID settings: ${view.settingsProblem}`);
   const ctx: StatusContext = { session: state, records, userConfig: view.userConfig };
+  const past = agentsPastCap(state, {
+    budgets: userBudgetsOf(state, view.userConfig) ?? {},
+    ...(view.userConfig?.prices ? { prices: view.userConfig.prices } : {}),
+  });
+  if (past.length > 0)
+    lines.push(`subagents past their own cap: ${past.map((p) => `${p.agentId} (${p.agentType ?? "no type"})`).join(", ")}`);
   lines.push(...describeScope("main scope", "main", ctx));
   for (const [id, scope] of Object.entries(state.agents)) {
     lines.push(...describeScope(`subagent ${id}${scope.agentType ? ` (${scope.agentType})` : ""}`, agentKey(id), ctx));

@@ -59,7 +59,7 @@ describe("utility check on broken fixtures", () => {
     const lines = io.out.trimEnd().split("\n");
     const expected = [
       `${broken}/agents/typo-and-scope.md: utility_scope: found the string "subagent"; expected self or dispatch (a subagent's scope comes from being spawned, not from frontmatter)`,
-      `${broken}/agents/typo-and-scope.md: utility_gate: found an unknown key (did you mean utility_gated?); expected one of utility_gated, utility_floor, utility_max_steps, utility_lambdas, utility_scope, utility_tools, utility_token_budget, utility_cost_budget_usd, utility_max_agents, utility_step_cost, utility_stuck_after, utility_confirm_above_uncertainty`,
+      `${broken}/agents/typo-and-scope.md: utility_gate: found an unknown key (did you mean utility_gated?); expected one of utility_gated, utility_floor, utility_max_steps, utility_lambdas, utility_scope, utility_tools, utility_token_budget, utility_cost_budget_usd, utility_max_agents, utility_max_tool_calls, utility_agent_token_budget, utility_agent_cost_budget_usd, utility_agent_max_tool_calls, utility_step_cost, utility_stuck_after, utility_confirm_above_uncertainty`,
       `${broken}/conflict/SKILL.md: utility_floor: found -0.5 at the top level and -1 under metadata; expected one value: set the key in one place, or the same value in both`,
       `${broken}/floor-too-low/SKILL.md: utility_floor: found -3; expected a number from -2.3 to 1.0, the range of U`,
       `${broken}/js-frontmatter/SKILL.md: frontmatter: found a "js" block (---js); expected YAML front matter opened by a plain --- line; other languages are never run or read`,

@@ -6,12 +6,10 @@ import {
   BudgetsSchema,
   STEP_COST_MODES,
   checkAgentLimit,
-  checkReportedStepCost,
-  dominantModel,
   hasBudget,
-  measuredStepCost,
   tightestBudgets,
 } from "../../src/engine/budget.js";
+import { checkReportedStepCost, dominantModel, measuredStepCost } from "../../src/engine/measured-step-cost.js";
 import { EPSILON, STEP_COST_TOLERANCE } from "../../src/engine/defaults.js";
 import { zeroSpend, zeroTokens } from "../../src/engine/spend.js";
 

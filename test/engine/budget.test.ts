@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  BudgetsSchema,
-  checkAgentLimit,
-  checkReportedStepCost,
-  checkSpendBudget,
-  dominantModel,
-  measuredStepCost,
-  modelTier,
-  tightestBudgets,
-} from "../../src/engine/budget.js";
+import { BudgetsSchema, checkAgentLimit, checkSpendBudget, tightestBudgets } from "../../src/engine/budget.js";
+import { checkReportedStepCost, dominantModel, measuredStepCost, modelTier } from "../../src/engine/measured-step-cost.js";
 import { DEFAULT_PRICES, estimateCostUsd } from "../../src/engine/prices.js";
 import { zeroSpend, type Spend } from "../../src/engine/spend.js";
 

@@ -101,16 +101,24 @@ describe("checkSessionBudgets", () => {
 
 describe("the options' tables, for the user's settings", () => {
   it("each option sets its field, is checked by its schema and says what it expects", () => {
-    expect(SESSION_BUDGET_OPTIONS).toEqual(["session_token_budget", "session_cost_budget_usd", "window_cost_budget_usd", "window_hours"]);
+    expect(SESSION_BUDGET_OPTIONS).toEqual([
+      "session_token_budget",
+      "session_cost_budget_usd",
+      "session_max_tool_calls",
+      "window_cost_budget_usd",
+      "window_hours",
+    ]);
     expect(SESSION_BUDGET_FIELD).toEqual({
       session_token_budget: "sessionTokenBudget",
       session_cost_budget_usd: "sessionCostBudgetUsd",
+      session_max_tool_calls: "sessionMaxToolCalls",
       window_cost_budget_usd: "windowCostBudgetUsd",
       window_hours: "windowHours",
     });
     expect(SESSION_BUDGET_EXPECTED).toEqual({
       session_token_budget: "a whole number of at least 1",
       session_cost_budget_usd: "a number of US dollars greater than 0, such as 5",
+      session_max_tool_calls: "a whole number of at least 1",
       window_cost_budget_usd: "a number of US dollars greater than 0, such as 20",
       window_hours: "a number of hours from 1 to 168, such as 5",
     });
@@ -120,5 +128,6 @@ describe("the options' tables, for the user's settings", () => {
     expect([accepts("session_cost_budget_usd", 0.5), accepts("session_cost_budget_usd", 0)]).toEqual([true, false]);
     expect([accepts("window_cost_budget_usd", 0.5), accepts("window_cost_budget_usd", 0)]).toEqual([true, false]);
     expect([accepts("window_hours", 168), accepts("window_hours", 169)]).toEqual([true, false]);
+    expect([accepts("session_max_tool_calls", 1), accepts("session_max_tool_calls", 0)]).toEqual([true, false]);
   });
 });

@@ -138,7 +138,16 @@ describe("the manifest declares the same options", () => {
         ...Object.values(RETENTION_OPTIONS),
       ].sort(),
     );
-    expect(BUDGET_KEYS.map((k) => USER_BUDGET_OPTIONS[k])).toEqual(["token_budget", "cost_budget_usd", "max_agents", "step_cost"]);
+    expect(BUDGET_KEYS.map((k) => USER_BUDGET_OPTIONS[k])).toEqual([
+      "token_budget",
+      "cost_budget_usd",
+      "max_agents",
+      "max_tool_calls",
+      "agent_token_budget",
+      "agent_cost_budget_usd",
+      "agent_max_tool_calls",
+      "step_cost",
+    ]);
   });
 
   it("the price example is one: the manifest's, the README's and the messages' (valid, as the parser reads it)", () => {

@@ -83,6 +83,28 @@ describe("the status line", () => {
     ).not.toContain("session");
   });
 
+  it("shows tool calls against max_tool_calls, and which kind of subagent hit its own cap (SPEC §16)", () => {
+    const withAgent = reduceAll(session(false), [
+      { kind: "subagent_started", agentId: "a1" },
+      { kind: "definition_loaded", agentId: "a1", agentType: "Explore" },
+      {
+        kind: "scope",
+        scope: "agent:a1",
+        event: {
+          kind: "usage",
+          messageId: "x1",
+          model: "claude-opus-4-5",
+          tokens: { input: 900, output: 0, cacheCreation: 0, cacheRead: 0 },
+          toolUseIds: [],
+        },
+      },
+    ]).session;
+    const line = (userBudgets: Record<string, number>) => statusLine(withAgent, { prices: DEFAULT_PRICES, userBudgets });
+    expect(line({ maxToolCalls: 2 })).toContain(" · 2/2 SPENT calls · ");
+    expect(line({ agentTokenBudget: 900 })).toContain(" · not gated · cap hit: Explore · 1 refused");
+    expect(line({ agentTokenBudget: 901 })).not.toContain("cap hit");
+  });
+
   it("after /utility off, until it is in force, says the gate goes off from the next prompt", () => {
     const pending = { ...session(true), pendingOff: { key: "k", seq: 2, after: 100 } };
     expect(statusLine(pending, { prices: DEFAULT_PRICES })).toContain(" · gated (/utility on), off from your next prompt · ");

@@ -14,6 +14,7 @@ import { reduceAll, type Reduction, type ScopedOutcome } from "./reduce.js";
 import type { ScopeKey } from "./events.js";
 import type { GateSource, SessionState } from "./state.js";
 import { gateOf } from "./views.js";
+import { budgetNoticeIn } from "./budget-input.js";
 
 /** The model's text before the call in its message, read from the call's own line. */
 export interface CallText {
@@ -79,8 +80,26 @@ export function planCall(session: SessionState, key: ScopeKey, call: PlannedCall
     ...skillWillLoad(key, call, decided),
     ...(warning ? [{ kind: "settings_warned" as const, problem: warning }] : []),
   ]);
-  const context = lineFor(after.session, key, decided, { user, model: model ?? told }, call);
-  return { decided, session: after.session, confirmed, ...(context ? { context } : {}), ...(warning ? { warning } : {}) };
+  const line = lineFor(after.session, key, decided, { user, model: model ?? told }, call);
+  const { session: toldNow, context } = withBudgetNotice(after.session, key, { decided, user, windowSpend: call.windowSpend }, line);
+  return { decided, session: toldNow, confirmed, ...(context ? { context } : {}), ...(warning ? { warning } : {}) };
+}
+
+/** The line, then what the model is to be told of its budgets now (SPEC §16), remembered in the session. */
+function withBudgetNotice(
+  session: SessionState,
+  key: ScopeKey,
+  { decided, user, windowSpend }: { decided: SessionDecision; user: PlanSettings; windowSpend?: PlannedCall["windowSpend"] },
+  line: string | undefined,
+): { session: SessionState; context: string } {
+  const notice = budgetNoticeIn(session, key, user, windowSpend);
+  const context = [line, spentAlready(decided) ? undefined : notice.text].filter((t) => t !== undefined).join("\n");
+  return { session: notice.events.length > 0 ? reduceAll(session, notice.events).session : session, context };
+}
+
+/** A refusal for a spent budget says so itself: the budget notice would say it twice. */
+function spentAlready({ decision }: SessionDecision): boolean {
+  return decision.decision === "refused" && (decision.rule === "budget_spent" || decision.rule === "agents_exhausted");
 }
 
 /**

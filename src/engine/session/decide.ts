@@ -5,28 +5,20 @@ import { defaultConfig } from "../signals.js";
 import type { CallEvent } from "./scope-events.js";
 import type { GateSource, RanCallState, ScopeState, SessionState } from "./state.js";
 import { findStuckLoop } from "../no-progress.js";
-import { guardsInForce, type Guards, type GuardsInForce } from "../guards.js";
+import { guardsInForce, type GuardsInForce } from "../guards.js";
 import { jobOfCall } from "../background.js";
 import type { ActsAs } from "../tools.js";
-import { checkSpendBudget, checkStartedPastLimit, hasBudget, type Budgets } from "../budget.js";
-import { DEFAULT_PRICES, withOverride, type PriceOverride } from "../prices.js";
+import { budgetSpent } from "../gate-budgets.js";
 import { formatContextLine, spendAgainstBudgets, tierOf } from "../context-line.js";
 import { scoped, type ScopeKey, type SessionEvent } from "./events.js";
 import { forkLaunchEvents } from "./fork.js";
 import { scopeAt } from "./reduce.js";
-import {
-  decisionScopeOf,
-  foreignHooksOf,
-  frontmatterBudgetsOf,
-  gateOf,
-  launchesOf,
-  rootSpendOf,
-  sessionSpend,
-  startedPastLimit,
-} from "./views.js";
-import { checkSessionBudgets, hasSessionBudget, type SessionBudgets } from "../session-budget.js";
+import { decisionScopeOf, foreignHooksOf, gateOf, rootSpendOf } from "./views.js";
 import type { WindDown } from "../gate-budgets.js";
 import type { Spend } from "../spend.js";
+import { budgetInputOf, type UserSettings } from "./budget-input.js";
+
+export type { UserSettings };
 
 /**
  * One tool call decided against a scope's state: the exact-repeat rule over
@@ -155,18 +147,6 @@ function callEventOf(call: CallToDecide, decision: GateDecision, digest: string,
   };
 }
 
-/** The user's own plugin settings (SPEC §10, §12), parsed by the shell from the hook's environment. */
-export interface UserSettings {
-  budgets: Budgets;
-  /** Budgets beyond one task: the session's, and the rolling window's over every session (SPEC §12). */
-  session?: SessionBudgets;
-  /** The runaway guards the user set for every scope (SPEC §13, §14). */
-  guards?: Guards;
-  prices?: PriceOverride;
-  /** What is invalid in them, in words: it refuses in a gated scope and is a warning elsewhere. */
-  problem?: string;
-}
-
 /**
  * A call to decide in a session: the call, the model that wrote its message
  * (for a computed StepCost), and what every session of the user spent in the
@@ -203,7 +183,7 @@ export function decideInSession(
 ): SessionDecision {
   const gate = gateOf(session, key);
   const scopeName = decisionScopeOf(key, gate);
-  const budget = budgetOf(session, key, user, call);
+  const budget = budgetInputOf(session, key, user, call);
   const guards = guardsInForce(user.guards, gate?.guards);
   const { model: _model, windowSpend: _window, registersHooks, ...toDecide } = call;
   const foreignHooks = foreignHooksOf(session, gate, registersHooks);
@@ -222,38 +202,6 @@ export function decideInSession(
     ...(budget ? { budget } : {}),
     // A fork carries this scope's conversation: it inherits the gate (./fork.ts).
     events: [scoped(key, decided.event), ...forkLaunchEvents(key, call, gate !== undefined, decided.decision.decision)],
-  };
-}
-
-/** The gate's budget input, or undefined when no budget binds the scope (then nothing more is computed). */
-function budgetOf(
-  session: SessionState,
-  key: ScopeKey,
-  user: UserSettings,
-  call: Pick<SessionCall, "model" | "windowSpend">,
-): GateBudget | undefined {
-  const { model, windowSpend } = call;
-  const frontmatter = frontmatterBudgetsOf(session, key);
-  if (!user.problem && !hasBudget(user.budgets) && !hasBudget(frontmatter) && !hasSessionBudget(user.session)) return undefined;
-  const maxAgents = budgetsInForce({ budget: { user: user.budgets, gate: frontmatter } }).maxAgents;
-  const pastLimit = startedPastLimit(session, key, maxAgents);
-  return {
-    spend: rootSpendOf(session, key),
-    user: user.budgets,
-    gate: frontmatter,
-    prices: withOverride(DEFAULT_PRICES, user.prices),
-    launched: launchesOf(session, key),
-    ...(pastLimit !== undefined ? { startedAs: pastLimit } : {}),
-    ...(model !== undefined ? { model } : {}),
-    ...(user.problem ? { userProblem: user.problem } : {}),
-    ...(hasSessionBudget(user.session)
-      ? {
-          beyond: {
-            budgets: user.session ?? {},
-            spent: { session: sessionSpend(session), ...(windowSpend ? { window: windowSpend } : {}) },
-          },
-        }
-      : {}),
   };
 }
 
@@ -278,15 +226,11 @@ export function scopeLineOf(session: SessionState, key: ScopeKey, user: UserSett
     agentsLaunched: spend.agentsLaunched,
   };
   // The line reads no part of the budget that depends on the call's model (only a computed StepCost does).
-  const budget = budgetOf(session, key, user, {});
+  const budget = budgetInputOf(session, key, user, {});
   if (!budget) return formatContextLine(base);
   const budgets = budgetsInForce({ budget });
-  const closed =
-    budget.userProblem !== undefined ||
-    checkSpendBudget(budget.spend, budgets, budget.prices) !== undefined ||
-    checkStartedPastLimit(budget.startedAs, budgets) !== undefined ||
-    // The session's own budgets; the window's spend is read only when a call is decided.
-    (budget.beyond !== undefined && checkSessionBudgets(budget.beyond.spent, budget.beyond.budgets, budget.prices) !== undefined);
+  // The window's spend is read only when a call is decided: here, the session's own budgets.
+  const closed = budget.userProblem !== undefined || budgetSpent(budget) !== undefined;
   const agentsFull = budgets.maxAgents !== undefined && budget.launched >= budgets.maxAgents;
   return formatContextLine({
     ...base,

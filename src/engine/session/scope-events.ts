@@ -78,6 +78,8 @@ export const ScopeEventSchema = z.discriminatedUnion("kind", [
   }),
   /** A subagent scope begins, launched in the main scope's task `rootTask`. */
   z.object({ kind: z.literal("subagent_started"), rootTask: z.number() }),
+  /** The model was told what is left of its budgets in task `task` (SPEC §16): each budget's level as told. */
+  z.object({ kind: z.literal("budget_told"), task: z.number(), levels: z.record(z.string(), z.number()) }),
   /** The scope's loop ended (Stop, SubagentStop): what is still pending never ran. */
   z.object({ kind: z.literal("turn_end"), subagent: z.boolean() }),
 ]);

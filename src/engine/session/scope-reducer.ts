@@ -78,18 +78,23 @@ function apply(scope: ScopeDraft, event: ScopeEvent, outcomes: Outcome[]): void 
       return confirmed(scope, event.messageId, outcomes);
     case "ran_unchecked":
       return ranUnchecked(scope, event);
-    case "compact":
-      scope.history = [];
-      return;
+
     case "background_ended":
       return backgroundEnded(scope, jobRefOf(event));
     case "usage":
       return usage(scope, event);
-    case "subagent_started":
-      return subagentStarted(scope, event);
     case "turn_end":
       return turnEnd(scope, event.subagent, outcomes);
+    default:
+      return remembered(scope, event);
   }
+}
+
+/** What the scope only remembers: a compaction (nothing before is a repeat any more), its start, the budgets told (SPEC §16). */
+function remembered(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "compact" | "subagent_started" | "budget_told" }>): void {
+  if (event.kind === "compact") scope.history = [];
+  else if (event.kind === "subagent_started") subagentStarted(scope, event);
+  else scope.budgetTold = { task: event.task, levels: { ...event.levels } };
 }
 
 function prompted(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "prompt" }>): void {

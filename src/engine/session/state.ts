@@ -118,6 +118,8 @@ export const ScopeStateSchema = z.object({
   rootTask: z.optional(z.number()),
   /** A subagent: how many subagents of its root task had started before it, plus one (SPEC §12: agent budgets count what starts). */
   ordinal: z.optional(z.number()),
+  /** What the model was told of its budgets (SPEC §16), in which task: each budget's level then (src/engine/budget-view.ts). */
+  budgetTold: z.optional(z.object({ task: z.number(), levels: z.record(z.string(), z.number()) })),
   /** Usage already counted for the newest assistant messages, by message id (a message spans several lines). */
   messages: z.optional(z.record(z.string(), TokenCountsSchema)),
   /** The model of each of those messages (`message.model`), so a call's spend can be priced. */

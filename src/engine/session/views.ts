@@ -4,6 +4,7 @@ import { zeroSpend, type Spend } from "../spend.js";
 import type { Scope } from "../vocabulary.js";
 import { agentIdOf, type ScopeKey } from "./events.js";
 import { scopeAt } from "./reduce.js";
+import { copySpend } from "./copy.js";
 import { rootTaskSpend } from "./scope-usage.js";
 import type { GateSource, ScopeState, SessionState } from "./state.js";
 
@@ -99,11 +100,7 @@ export function pendingCalls(session: SessionState, key: ScopeKey): number {
 
 /** The session's whole spend, every scope and every task (SPEC §12 "beyond one task"). */
 export function sessionSpend(session: SessionState): Spend {
-  const spend = session.spend;
-  if (!spend) return zeroSpend();
-  const byModel: Spend["byModel"] = {};
-  for (const [model, tokens] of Object.entries(spend.byModel)) byModel[model] = { ...tokens };
-  return { tokens: { ...spend.tokens }, byModel, toolCalls: spend.toolCalls, agentsLaunched: spend.agentsLaunched };
+  return session.spend ? copySpend(session.spend) : zeroSpend();
 }
 
 /**
