@@ -20,11 +20,22 @@ export function answer(decided: SessionDecision, context: string | undefined, no
   const { decision } = decided;
   const told = notices.length > 0 ? `\n${notices.join("\n")}` : "";
   if (decision.decision === "refused") return permission("deny", `utility gate: ${decision.reason}${context ? `\n${context}` : ""}${told}`);
-  if (decision.decision === "passed" && decision.fallback) return permission("ask", `${decision.fallback.reason}${told}`);
+  if (decision.decision === "passed" && decision.fallback) return asked(`${decision.fallback.reason}${told}`);
   const hints = [context ?? (decision.decision === "observed" ? decision.hint : undefined), ...notices].filter(
     (h): h is string => h !== undefined,
   );
   return hints.length > 0 ? { output: { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: hints.join("\n") } } } : {};
+}
+
+/**
+ * "ask", with the reason: Claude Code shows it in a Bash prompt, but its
+ * dialog for a file edit (Edit, Write, MultiEdit, NotebookEdit) shows only
+ * the diff, in every permission mode (issue 34); the same words as a
+ * `systemMessage` reach the screen there too.
+ */
+function asked(reason: string): HookResult {
+  const result = permission("ask", reason);
+  return { ...result, output: { ...result.output, systemMessage: reason } };
 }
 
 function permission(permissionDecision: "deny" | "ask", permissionDecisionReason: string): HookResult {
