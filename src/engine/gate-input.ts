@@ -25,6 +25,8 @@ export interface GateInput {
   actsAs?: ActsAs;
   /** Steps already taken in this task and scope. */
   step: number;
+  /** The scope's task: a step of another task is named with it in messages. */
+  task?: number;
   config: Config;
   extraTools: ExtraTools;
   repeat?: Repeat;

@@ -2,7 +2,7 @@ import { actionsOf } from "./vocabulary.js";
 import { checkReport, showArithmetic, type Evaluation } from "./report/check.js";
 import { parseLastReport } from "./report/parse.js";
 import { EPSILON, MAX_REPORT_TEXT_CHARS, STUCK_REDUNDANCY } from "./defaults.js";
-import { noProgressReason, stuckHint } from "./no-progress.js";
+import { describeSteps, noProgressReason, stuckHint } from "./no-progress.js";
 import { actionPermits, actionPermitsActing, actionsPermitting, describePermits, isOwnTool, type ActsAs } from "./tools.js";
 import { formatUtility, roundUtility, utility } from "./utility.js";
 import type { Repeat } from "./redundancy.js";
@@ -28,8 +28,8 @@ export const REPORT_TEMPLATE = [
   'Rationale: "<one sentence>"',
 ].join("\n");
 
-export function repeatHint(tool: string, repeat: Repeat): string {
-  return `utility: this ${tool} call is an exact repeat of one that already ran (step ${repeat.previous.at}) with nothing in between that could change its result; its result is already in your context.`;
+export function repeatHint(tool: string, repeat: Repeat, current?: number): string {
+  return `utility: this ${tool} call is an exact repeat of one that already ran (${describeSteps([repeat.previous], current)}) with nothing in between that could change its result; its result is already in your context.`;
 }
 
 /** A call that acts as another action than its tool's (SPEC §6): only that action permits it. */
@@ -65,7 +65,7 @@ function checkRepeat(input: GateInput, evaluation: Evaluation): GateDecision | u
   const u = roundUtility(utility(signals, input.config.lambdas));
   return refused(
     "exact_repeat",
-    `This ${input.tool} call is an exact repeat of one that ran at step ${input.repeat.previous.at} with nothing in between that could change its result, so Redundancy is 1, not ${evaluation.report.signals.redundancy}. With Redundancy=1: ${showArithmetic(signals, input.config.lambdas)} = ${formatUtility(u)}. Use the result you already have, or rescore.`,
+    `This ${input.tool} call is an exact repeat of one that ran at ${describeSteps([input.repeat.previous], input.task)} with nothing in between that could change its result, so Redundancy is 1, not ${evaluation.report.signals.redundancy}. With Redundancy=1: ${showArithmetic(signals, input.config.lambdas)} = ${formatUtility(u)}. Use the result you already have, or rescore.`,
     evaluation,
   );
 }
@@ -77,7 +77,7 @@ function checkStuck(input: GateInput, evaluation: Evaluation): GateDecision | un
   const u = roundUtility(utility(signals, input.config.lambdas));
   return refused(
     "no_progress",
-    `${noProgressReason(input.tool, input.stuck, evaluation.report.signals.redundancy)} With Redundancy=${STUCK_REDUNDANCY}: ${showArithmetic(signals, input.config.lambdas)} = ${formatUtility(u)}.`,
+    `${noProgressReason(input.tool, input.stuck, evaluation.report.signals.redundancy, input.task)} With Redundancy=${STUCK_REDUNDANCY}: ${showArithmetic(signals, input.config.lambdas)} = ${formatUtility(u)}.`,
     evaluation,
   );
 }
@@ -125,16 +125,17 @@ function decideWithoutReport(input: GateInput): GateDecision | undefined {
   const pastBudget = elsewhere ?? (kind ? decideWindDown(input, kind) : checkBudgets(input));
   if (pastBudget) return pastBudget;
   if (kind === "plans") return { decision: "neutral" };
-  // Ungated, a Skill call is judged by its skill only for the budgets (SPEC §12): within them it stays neutral.
-  if (!input.gated) return input.actsAs ? { decision: "neutral" } : observed(input);
+  // Ungated, a Skill call is judged by its skill only where a budget binds (SPEC §12): one that runs shell or
+  // starts agents is then a call like the one it acts as, counted against tool-call and agent budgets (red team 10).
+  if (!input.gated) return observed(input);
   return checkBeforeReport(input);
 }
 
 /** An ungated scope's call: observed, with a hint when it is an exact repeat or a stuck loop's next run. */
 function observed(input: GateInput): GateDecision {
   const hints = [
-    ...(input.repeat ? [repeatHint(input.tool, input.repeat)] : []),
-    ...(input.stuck ? [stuckHint(input.tool, input.stuck)] : []),
+    ...(input.repeat ? [repeatHint(input.tool, input.repeat, input.task)] : []),
+    ...(input.stuck ? [stuckHint(input.tool, input.stuck, input.task)] : []),
   ];
   return hints.length > 0 ? { decision: "observed", hint: hints.join("\n") } : { decision: "observed" };
 }

@@ -19,6 +19,8 @@ export interface RanResult {
   effect: CallEffect;
   /** Its step in its task. */
   at: number;
+  /** That task (a scope's history outlives its tasks: repeats are per compaction). */
+  task?: number;
   toolUseId?: string;
   /** The digest of its result; absent when none came back or it held more than text (an image). */
   result?: string;
@@ -59,24 +61,44 @@ export function findStuckLoop(
   return result !== undefined && runs.every((run) => run.result === result) ? runs : undefined;
 }
 
-/** "steps 2, 4 and 6". */
-export function describeSteps(steps: readonly number[]): string {
-  const shown = steps.map(String);
-  const last = shown.pop();
-  return `step${steps.length === 1 ? "" : "s"} ${shown.length > 0 ? `${shown.join(", ")} and ${last}` : last}`;
+/** A step, and where it is not in the task `current` the task it was in. */
+export interface StepRef {
+  at: number;
+  task?: number | undefined;
 }
 
-/** What the next hook of the scope tells the model about an identical outcome. */
-export function identicalNotice(tool: string, at: number, ofStep: number): string {
-  return `utility: your ${tool} call at step ${at} returned exactly what it returned at step ${ofStep}, byte for byte, although something that could change it ran in between: it told you nothing new.`;
+/**
+ * "steps 2, 4 and 6"; steps of an earlier task say which ("steps 3 and 4 of
+ * task 7", "steps 9 (task 7) and 1"), so a number is never read as the
+ * current task's (issue 34).
+ */
+export function describeSteps(steps: readonly (number | StepRef)[], current?: number): string {
+  const refs = steps.map((s) => (typeof s === "number" ? { at: s } : s));
+  const earlier = (r: StepRef) => current !== undefined && r.task !== undefined && r.task !== current;
+  const tasks = new Set(refs.map((r) => r.task));
+  if (tasks.size === 1 && earlier(refs[0]!)) return `${listed(refs.map((r) => String(r.at)))} of task ${refs[0]!.task}`;
+  const parts = refs.map((r) => (earlier(r) ? `${r.at} (task ${r.task})` : String(r.at)));
+  return listed(parts);
+}
+
+function listed(parts: string[]): string {
+  const last = parts.at(-1);
+  const head = parts.slice(0, -1);
+  return `step${parts.length === 1 ? "" : "s"} ${head.length > 0 ? `${head.join(", ")} and ${last}` : last}`;
+}
+
+/** What the next hook of the scope tells the model about an identical outcome; `of` the earlier run, with its task when that was another. */
+export function identicalNotice(tool: string, at: number, of: StepRef): string {
+  const earlier = of.task !== undefined ? `step ${of.at} of task ${of.task}` : `step ${of.at}`;
+  return `utility: your ${tool} call at step ${at} returned exactly what it returned at ${earlier}, byte for byte, although something that could change it ran in between: it told you nothing new.`;
 }
 
 /** The hint an ungated scope gets before a stuck loop's next run. */
-export function stuckHint(tool: string, runs: readonly RanResult[]): string {
-  return `utility: the last ${runs.length} runs of this ${tool} call (${describeSteps(runs.map((r) => r.at))}) returned the same result, byte for byte; running it again will most likely return it again. Change what decides its result first, or use the result you have.`;
+export function stuckHint(tool: string, runs: readonly RanResult[], current?: number): string {
+  return `utility: the last ${runs.length} runs of this ${tool} call (${describeSteps(runs, current)}) returned the same result, byte for byte; running it again will most likely return it again. Change what decides its result first, or use the result you have.`;
 }
 
 /** Why a gated scope refuses a stuck loop's next run (rule `no_progress`); `redundancy` is what the report said. */
-export function noProgressReason(tool: string, runs: readonly RanResult[], redundancy: number): string {
-  return `The last ${runs.length} runs of this ${tool} call (${describeSteps(runs.map((r) => r.at))}) returned the same result, byte for byte, so running it again will most likely tell nothing new: Redundancy is at least ${STUCK_REDUNDANCY}, not ${redundancy}. Change what decides its result first, use the result you have, or rescore with Redundancy ≥ ${STUCK_REDUNDANCY} if you expect the same result on purpose.`;
+export function noProgressReason(tool: string, runs: readonly RanResult[], redundancy: number, current?: number): string {
+  return `The last ${runs.length} runs of this ${tool} call (${describeSteps(runs, current)}) returned the same result, byte for byte, so running it again will most likely tell nothing new: Redundancy is at least ${STUCK_REDUNDANCY}, not ${redundancy}. Change what decides its result first, use the result you have, or rescore with Redundancy ≥ ${STUCK_REDUNDANCY} if you expect the same result on purpose.`;
 }

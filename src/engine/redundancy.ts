@@ -22,6 +22,8 @@ export interface RanCall {
   effect: CallEffect;
   /** Where it ran, for messages: a step number or a transcript position. */
   at: number;
+  /** The task it ran in, when known: a step of another task is named with it. */
+  task?: number;
   toolUseId?: string;
   /** A job it launched in the background: the id Claude Code gave it (shell id, agent id), to match its end (SPEC §7). */
   jobId?: string;

@@ -39,7 +39,7 @@ function scopeTextLines(s: ScopeSummary, spend: SessionSpend): string[] {
     `${scopeTitle(s)}: ${gating}`,
     `  steps ${s.steps}${s.steps > 0 ? `: ${counts(s.stepsByAction)}` : ""}`,
     `  refused ${s.refusals}${s.refusals > 0 ? `: ${counts(s.refusalsByRule)}` : ""}`,
-    `  overrides ${s.overrides.length}${s.overrides.map((o) => `; ${taskLabel(o.task)} step ${o.step}: ${o.action} Gain ${o.gain} (U ${o.utility})`).join("")}`,
+    `  high-gain overrides (below the floor, let on for their Gain) ${s.overrides.length}${s.overrides.map((o) => `; ${taskLabel(o.task)} step ${o.step}: ${o.action} Gain ${o.gain} (U ${o.utility})`).join("")}`,
     `  repeats caught ${s.repeats}${s.repeats > 0 ? ` (${s.repeatsRefused} refused)` : ""}`,
   ];
   if (s.steps > 0)

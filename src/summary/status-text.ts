@@ -44,6 +44,12 @@ export function switchStatus(state: SessionState): string {
     : now;
 }
 
+/** The score and the floor a gated scope is held to, in words a user reads without the docs (issue 34). */
+function utilityInWords(config: { lambdas: readonly number[]; floor: number }): string {
+  const [cost, uncertainty, redundancy] = config.lambdas;
+  return `U = Gain − ${cost}·StepCost − ${uncertainty}·Uncertainty − ${redundancy}·Redundancy; below ${config.floor} the task ends`;
+}
+
 /** What every scope's description reads besides the scope itself. */
 interface StatusContext {
   session: SessionState;
@@ -56,7 +62,7 @@ function describeScope(name: string, key: ScopeKey, { session, records, userConf
   const gate = gateOf(session, key);
   const config = gate?.config ?? defaultConfig();
   const gating = gate
-    ? `gated by ${gate.file} (floor ${config.floor}, λ ${config.lambdas.join(",")})${gate.problem ? `; INVALID opt-in: ${gate.problem}` : ""}`
+    ? `gated by ${gate.file} (${utilityInWords(config)})${gate.problem ? `; INVALID opt-in: ${gate.problem}` : ""}`
     : "not gated";
   const lines = [
     `${name}: ${taskLabel(scope.task)}, step ${scope.step} of ${config.maxSteps}, ${scope.refusals} refused; ${gating}${scope.ended ? "; ended" : ""}`,

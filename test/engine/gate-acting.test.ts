@@ -53,9 +53,9 @@ describe("a Skill call acting as tool_call", () => {
     expect(decide({}).decision).toBe("neutral");
   });
 
-  it("outside the gate it stays neutral, as any Skill call there; only a spent budget refuses it (test/engine/gate-budgets.test.ts)", () => {
-    expect(decide({ actsAs: SHELL, gated: false }).decision).toBe("neutral");
-    expect(decide({ actsAs: FORK, gated: false }).decision).toBe("neutral");
+  it("outside the gate (where a budget binds, the hooks judge its skill) it is observed as the call it acts as: it counts; only a spent budget refuses it (test/engine/gate-budgets.test.ts)", () => {
+    expect(decide({ actsAs: SHELL, gated: false }).decision).toBe("observed");
+    expect(decide({ actsAs: FORK, gated: false }).decision).toBe("observed");
   });
 });
 

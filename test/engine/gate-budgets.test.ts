@@ -117,17 +117,17 @@ describe("calls that stop work past a spent budget", () => {
 describe("a Skill call whose skill acts as more, in a scope no skill gates", () => {
   const shell = { action: "tool_call" as const, why: 'skill "x" runs shell commands when it loads' };
   const fork = { action: "delegate" as const, why: 'skill "f" runs in a forked subagent' };
-  it("is refused like the call it acts as past a spent budget, and neutral within the budgets", () => {
+  it("is refused like the call it acts as past a spent budget, and observed within the budgets: it counts as a call (red team 10)", () => {
     expect(ruleOf(decide({ tool: "Skill", gated: false, actsAs: shell, budget: SPENT }))).toBe("budget_spent");
     expect(decide({ tool: "Skill", gated: false, actsAs: shell, budget: budget({ user: { tokenBudget: 100 } }) })).toEqual({
-      decision: "neutral",
+      decision: "observed",
     });
   });
 
   it("a forked one is refused once the task's agents are launched", () => {
     const full = budget({ user: { maxAgents: 1 }, launched: 1 });
     expect(ruleOf(decide({ tool: "Skill", gated: false, actsAs: fork, budget: full }))).toBe("agents_exhausted");
-    expect(decide({ tool: "Skill", gated: false, actsAs: shell, budget: full }).decision).toBe("neutral");
+    expect(decide({ tool: "Skill", gated: false, actsAs: shell, budget: full }).decision).toBe("observed");
   });
 });
 

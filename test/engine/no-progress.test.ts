@@ -107,8 +107,29 @@ describe("what the model is told", () => {
     expect(describeSteps([1, 3, 5])).toBe("steps 1, 3 and 5");
   });
 
+  it("names the task of steps that are not the current task's, so they are not read as its own (issue 34)", () => {
+    const runs = (task: number) => [
+      { at: 3, task },
+      { at: 4, task },
+    ];
+    expect(describeSteps(runs(8), 8)).toBe("steps 3 and 4");
+    expect(describeSteps(runs(7), 8)).toBe("steps 3 and 4 of task 7");
+    expect(
+      describeSteps(
+        [
+          { at: 9, task: 7 },
+          { at: 1, task: 8 },
+        ],
+        8,
+      ),
+    ).toBe("steps 9 (task 7) and 1");
+    expect(describeSteps([{ at: 2, task: 7 }], 8)).toBe("step 2 of task 7");
+    expect(describeSteps(runs(7))).toBe("steps 3 and 4");
+  });
+
   it("an identical outcome: the call, its step and the step it repeated", () => {
-    expect(identicalNotice("Bash", 5, 3)).toBe(
+    expect(identicalNotice("Bash", 5, { at: 2, task: 6 })).toContain("returned exactly what it returned at step 2 of task 6, byte");
+    expect(identicalNotice("Bash", 5, { at: 3 })).toBe(
       "utility: your Bash call at step 5 returned exactly what it returned at step 3, byte for byte, although something that could change it ran in between: it told you nothing new.",
     );
   });

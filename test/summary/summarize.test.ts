@@ -120,7 +120,7 @@ describe("renderReportText (what /utility report shows)", () => {
         "main (self): gated by /home/ana/.claude/skills/careful-refactor/SKILL.md",
         "  steps 12: retrieve 4, verify 4, tool_call 3, delegate 1",
         "  refused 4: below_floor 1, exact_repeat 1, no_report 1, tool_not_permitted 1",
-        "  overrides 1; task 1 step 7: tool_call Gain 0.85 (U -0.62)",
+        "  high-gain overrides (below the floor, let on for their Gain) 1; task 1 step 7: tool_call Gain 0.85 (U -0.62)",
         "  repeats caught 2 (1 refused)",
         "  outcomes: ran 0, failed 0, never arrived 12; results 0 bytes", // a log from before outcomes were recorded
         "  stops blocked 1",
@@ -129,7 +129,7 @@ describe("renderReportText (what /utility report shows)", () => {
         "subagent a7f3c2e1 (Explore): not gated",
         "  steps 3: no report 3",
         "  refused 0",
-        "  overrides 0",
+        "  high-gain overrides (below the floor, let on for their Gain) 0",
         "  repeats caught 1 (0 refused)",
         "  outcomes: ran 0, failed 0, never arrived 3; results 0 bytes",
         "  budget: task 1 3/10",

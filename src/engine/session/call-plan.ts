@@ -180,6 +180,8 @@ export function identicalNotices(
 ): string[] {
   if (guards.stuckAfter === 0) return [];
   return learned.flatMap(({ outcomes }) =>
-    outcomes.flatMap((o) => (o.scope === key && o.identical ? [identicalNotice(o.tool, o.step, o.identical.ofStep)] : [])),
+    outcomes.flatMap((o) =>
+      o.scope === key && o.identical ? [identicalNotice(o.tool, o.step, { at: o.identical.ofStep, task: o.identical.ofTask })] : [],
+    ),
   );
 }

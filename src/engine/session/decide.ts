@@ -94,6 +94,7 @@ function gateInputOf({ scope, scopeName, gate, call, repeat, stuck, guards }: Ga
     ...(call.reportText !== undefined ? { reportText: call.reportText } : {}),
     tool: call.tool,
     step: scope.step,
+    task: scope.task,
     config: gate?.config ?? defaultConfig(),
     extraTools: gate?.extraTools ?? {},
     ...(repeat ? { repeat } : {}),

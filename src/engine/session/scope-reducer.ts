@@ -39,7 +39,7 @@ export interface Outcome {
   /** The usage of the message that made the call, when known by then. */
   tokens?: TokenCounts;
   /** It returned byte for byte what the same call returned at its last run, although something ran in between (SPEC §13): that run. */
-  identical?: { ofStep: number; toolUseId?: string };
+  identical?: { ofStep: number; ofTask?: number; toolUseId?: string };
 }
 
 export interface Reduced {
@@ -107,6 +107,7 @@ function ranUnchecked(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "ran
     digest: event.digest,
     effect: event.effect,
     at: scope.step,
+    task: scope.task,
     ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}),
     ...(event.failed ? { failed: true } : {}),
     ...(event.result !== undefined ? { result: event.result } : {}),
@@ -155,6 +156,7 @@ function decided(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "call" }>
     digest: event.digest,
     effect: event.effect,
     at: scope.step,
+    task: scope.task,
     toolUseId: event.toolUseId,
     ...(event.startedAt !== undefined ? { startedAt: event.startedAt } : {}),
     ...(event.jobOf !== undefined ? { jobOf: event.jobOf } : {}),
@@ -190,7 +192,7 @@ function resulted(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "result"
   remember(scope, ran);
   // A stop of a background job, or a poll that shows it finished, records its end (SPEC §7).
   if (jobOf !== undefined && !event.failed && (isJobStop(call.tool) || event.finished === true)) backgroundEnded(scope, { jobId: jobOf });
-  outcomes.push({ ...resultOutcome(call, event), ...(identical ? { identical: identicalRef(identical) } : {}) });
+  outcomes.push({ ...resultOutcome(call, event), ...(identical ? { identical: identicalRef(identical, call.task) } : {}) });
 }
 
 /** A pending call as the history keeps it once its result came: what it returned (a digest), the job it launched, whether it failed. */
@@ -205,8 +207,10 @@ function ranOf(call: RanCallDraft, event: Extract<ScopeEvent, { kind: "result" }
   };
 }
 
-function identicalRef(earlier: RanCallDraft): NonNullable<Outcome["identical"]> {
-  return { ofStep: earlier.at, ...(earlier.toolUseId !== undefined ? { toolUseId: earlier.toolUseId } : {}) };
+/** The earlier run an identical outcome repeats: its step, and its task when it is not the call's. */
+function identicalRef(earlier: RanCallDraft, task: number | undefined): NonNullable<Outcome["identical"]> {
+  const ofTask = earlier.task !== undefined && earlier.task !== task ? { ofTask: earlier.task } : {};
+  return { ofStep: earlier.at, ...ofTask, ...(earlier.toolUseId !== undefined ? { toolUseId: earlier.toolUseId } : {}) };
 }
 
 function resultOutcome(call: ScopeState["pending"][string], event: Extract<ScopeEvent, { kind: "result" }>): Outcome {

@@ -40,6 +40,8 @@ export const RanCallSchema = z.object({
   effect: EffectSchema,
   /** The step it was in its task (0: it took none). */
   at: z.number(),
+  /** That task (the history outlives tasks: a step of another task is named with it). */
+  task: z.optional(z.number()),
   toolUseId: z.optional(z.string()),
   /** The id of a background job it launched (shell id, agent id): its end is matched on it (SPEC §7). */
   jobId: z.optional(z.string()),

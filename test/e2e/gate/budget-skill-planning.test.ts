@@ -14,7 +14,7 @@ import { assertRunOk, makeScratchHome, runClaude, type RunClaudeResult } from ".
 import { text, toolUse, type RecordedRequest, type ScriptBlock } from "../support/scripted-model.js";
 import { ROOT } from "../../support/paths.js";
 import { PLANNING_CALLS_PAST_BUDGET } from "../../../src/engine/defaults.js";
-import { id, logOf, markerDir, ran, recordOf, resultFor } from "./support.js";
+import { id, markerDir, ran, recordOf, resultFor } from "./support.js";
 
 function homeWithOptions(options: Record<string, unknown>): string {
   const home = makeScratchHome();
@@ -101,9 +101,9 @@ describe("past the user's token budget, in a scope no skill gates", () => {
   }, 150_000);
   afterAll(() => s?.run.cleanup());
 
-  it("before it is spent, the shell skill runs, neutral as in any ungated scope (no step, no record)", () => {
+  it("before it is spent, the shell skill runs, counted as the call it acts as: a step with its record (red team 10: tool-call budgets count it)", () => {
     expect(denied(s.run)).not.toContain(ids.early);
-    expect(logOf(s.run).some((r) => r.event === "PreToolUse" && r.toolUseId === ids.early)).toBe(false);
+    expect(recordOf(s.run, ids.early)).toMatchObject({ decision: "observed", tool: "Skill", gated: false });
     expect(ran(join(s.marks, "skill-early"))).toBe(true);
   });
 

@@ -32,9 +32,17 @@ describe("calls the gate never let through (ran_unchecked)", () => {
       { kind: "ran_unchecked", tool: "Bash", digest: "x", effect: { kind: "exec" }, toolUseId: "u1", failed: true },
     ]).state;
     expect(s.step).toBe(1);
-    expect(s.history.at(-1)).toStrictEqual({ tool: "Bash", digest: "x", effect: { kind: "exec" }, at: 1, toolUseId: "u1", failed: true });
+    expect(s.history.at(-1)).toStrictEqual({
+      tool: "Bash",
+      digest: "x",
+      effect: { kind: "exec" },
+      at: 1,
+      task: 1,
+      toolUseId: "u1",
+      failed: true,
+    });
     const plain = run([{ kind: "ran_unchecked", tool: "Read", digest: "y", effect: { kind: "read", paths: ["/b"] }, failed: false }]).state;
-    expect(plain.history).toStrictEqual([{ tool: "Read", digest: "y", effect: { kind: "read", paths: ["/b"] }, at: 0 }]);
+    expect(plain.history).toStrictEqual([{ tool: "Read", digest: "y", effect: { kind: "read", paths: ["/b"] }, at: 0, task: 1 }]);
     expect(plain.spend).toBeUndefined();
   });
 });
@@ -106,7 +114,7 @@ describe("steps and delegation", () => {
   it("keeps a pending call's start and the job it names, and only those it has", () => {
     const s = run([call("t1", "BashOutput", { startedAt: 0, jobOf: "bash_1" }), call("t2")]).state;
     expect(s.pending.t1).toMatchObject({ startedAt: 0, jobOf: "bash_1", at: 1 });
-    expect(Object.keys(s.pending.t2!).sort()).toEqual(["at", "digest", "effect", "tool", "toolUseId"]);
+    expect(Object.keys(s.pending.t2!).sort()).toEqual(["at", "digest", "effect", "task", "tool", "toolUseId"]);
   });
 });
 

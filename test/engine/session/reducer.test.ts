@@ -60,7 +60,7 @@ describe("the scope reducer", () => {
     expect(state.step).toBe(1);
     expect(state.pending).toEqual({});
     expect(state.history).toEqual([
-      { tool: "Read", digest: inputDigest(READ_A), effect: { kind: "read", paths: ["/repo/a.ts"] }, at: 1, toolUseId: "t1" },
+      { tool: "Read", digest: inputDigest(READ_A), effect: { kind: "read", paths: ["/repo/a.ts"] }, at: 1, task: 1, toolUseId: "t1" },
     ]);
     expect(outcomes).toEqual([
       { toolUseId: "t1", tool: "Read", step: 1, outcome: "ran", resultBytes: 42, durationMs: 250, tokens: tokens(3, 7) },

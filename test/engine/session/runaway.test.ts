@@ -106,6 +106,18 @@ describe("stuck loops in the decision (SPEC §13)", () => {
     expect(d.event).not.toHaveProperty("exactRepeat");
   });
 
+  it("runs of an earlier task are named with their task, never read as the current task's steps (issue 34)", () => {
+    const next = applyEvents(stuckScope(3), [{ kind: "prompt", typed: true }]).state;
+    const d = decideCall(next, "self", gate(), { tool: "Bash", input: TEST, reportText: report("tool_call") });
+    expect(d.decision.decision === "refused" && d.decision.reason).toContain(
+      "The last 3 runs of this Bash call (steps 1, 3 and 5 of task 1)",
+    );
+    const hint = decideCall(next, "self", undefined, { tool: "Bash", input: TEST });
+    expect(hint.decision.decision === "observed" && hint.decision.hint).toContain("(steps 1, 3 and 5 of task 1)");
+    const same = decideCall(stuckScope(3), "self", undefined, { tool: "Bash", input: TEST });
+    expect(same.decision.decision === "observed" && same.decision.hint).toContain("(steps 1, 3 and 5)");
+  });
+
   it("two runs are no loop under the default; stuck_after 2 makes them one; 0 turns it off", () => {
     expect(decideCall(stuckScope(2), "self", gate(), { tool: "Bash", input: TEST, reportText: report("tool_call") }).stuck).toBeUndefined();
     const two = decideCall(stuckScope(2), "self", gate(), { tool: "Bash", input: TEST, guards: { stuckAfter: 2 } });
