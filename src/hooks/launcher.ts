@@ -29,7 +29,7 @@ export function launcherText(pluginRoot: string): string {
     "#!/bin/sh",
     "# The utility command, written by the utility plugin at each Claude Code session start:",
     "# it runs the CLI of the plugin version Claude Code started last. Link it onto your PATH once:",
-    "#   ln -s <this file> ~/.local/bin/utility",
+    "#   mkdir -p ~/.local/bin && ln -sf <this file> ~/.local/bin/utility",
     `cli=${quoted(cli)}`,
     'if [ ! -f "$cli" ]; then',
     '  echo "utility: $cli is gone (the plugin was updated or removed); start a Claude Code session once and this launcher follows." >&2',

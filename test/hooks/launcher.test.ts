@@ -116,7 +116,7 @@ describe("the launcher", () => {
   });
 
   it("says in its own text how to link it", () => {
-    expect(launcherText("/p")).toContain("ln -s <this file> ~/.local/bin/utility");
+    expect(launcherText("/p")).toContain("mkdir -p ~/.local/bin && ln -sf <this file> ~/.local/bin/utility");
   });
 });
 

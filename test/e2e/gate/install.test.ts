@@ -176,10 +176,14 @@ describe("installed from a fresh clone through the marketplace", () => {
     // It names the folder Claude Code ran the plugin from: with a local folder's marketplace, the folder itself
     // (docs/claude-code-facts.md); from a git marketplace, the versioned cache copy. The launcher's own path names neither.
     expect(readFileSync(launcher, "utf8")).toContain(`cli='${join(PLUGIN.replace(ROOT, clone), "dist", "cli.js")}'`);
-    // The README's one step, with a scratch folder standing for ~/.local/bin.
-    const bin = join(scratch, "user-bin");
-    mkdirSync(bin);
-    execFileSync("ln", ["-s", launcher, join(bin, "utility")]);
+    // The README's one step, as written, on a home without ~/.local/bin (issue 34: `ln -s` alone failed there).
+    const step = readFileSync(join(ROOT, "README.md"), "utf8")
+      .split("\n")
+      .find((line) => line.includes("~/.local/bin/utility") && line.includes("ln "));
+    expect(step).toContain(`~/.claude/plugins/data/utility-${MARKETPLACE}/bin/utility`);
+    const bin = join(home, ".local", "bin");
+    expect(existsSync(bin)).toBe(false);
+    execFileSync("sh", ["-c", step!], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home } });
     const shell = (args: string[]) =>
       execFileSync("utility", args, { encoding: "utf8", env: { PATH: `${bin}:${process.env.PATH}`, HOME: home } });
     expect(shell(["--version"]).trim()).toBe(VERSION);
@@ -200,5 +204,24 @@ describe("installed from a fresh clone through the marketplace", () => {
     );
     // Issue 11: an install carries only the plugin, under 1 MB, whatever the clone holds beside it.
     expect(kb).toBeLessThan(1024);
+  });
+
+  // Last: it removes the install the other tests read.
+  it("uninstall with --keep-data keeps the step logs but not the settings, as the README says (issue 34, item 8)", async () => {
+    const settingsFile = join(home, ".claude", "settings.json");
+    const configure = promisify(execFile)(CLAUDE_BIN, ["plugin", "configure", `utility@${MARKETPLACE}`, "--values-stdin"], {
+      cwd: scratch,
+      env: claudeEnv(home, "http://127.0.0.1:9", trap.env()),
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    configure.child.stdin?.end(JSON.stringify({ token_budget: "200000" }));
+    await configure;
+    const options = () => JSON.parse(readFileSync(settingsFile, "utf8")).pluginConfigs?.[`utility@${MARKETPLACE}`]?.options;
+    expect(options()).toMatchObject({ token_budget: expect.anything() });
+    await cli("plugin", "uninstall", `utility@${MARKETPLACE}`, "--keep-data");
+    expect(existsSync(join(home, ".claude", "plugins", "data", `utility-${MARKETPLACE}`, "sessions"))).toBe(true);
+    console.log("settings after uninstall --keep-data:", JSON.stringify(options()));
+    expect(options()).toBeUndefined();
   });
 });
