@@ -68,13 +68,22 @@ export interface BudgetNotice {
 
 /**
  * What to tell the model: with nothing told yet in this scope and task
- * (`told` undefined), what is left of every budget; else the budgets that
- * crossed a threshold since, and any that came to bind it since.
+ * (`told` undefined), what is left of the budgets whose span `atStart`
+ * names (a subagent: only its own caps, so that several subagents do not
+ * each pay for the task's); else the budgets that crossed a threshold
+ * since, and any that came to bind it since.
  */
-export function budgetNotice(gauges: readonly Gauge[], told: Readonly<Record<string, number>> | undefined): BudgetNotice {
+export function budgetNotice(
+  gauges: readonly Gauge[],
+  told: Readonly<Record<string, number>> | undefined,
+  atStart: (span: GaugeSpan) => boolean = () => true,
+): BudgetNotice {
   const levels = Object.fromEntries(gauges.map((g) => [g.id, levelOf(g)]));
   if (gauges.length === 0) return { levels };
-  if (told === undefined) return { text: `utility budget left: ${leftOf(gauges)}`, levels };
+  if (told === undefined) {
+    const shown = gauges.filter((g) => atStart(g.span));
+    return shown.length > 0 ? { text: `utility budget left: ${leftOf(shown)}`, levels } : { levels };
+  }
   const fresh = gauges.filter((g) => !Object.hasOwn(told, g.id));
   const crossed = gauges.filter((g) => Object.hasOwn(told, g.id) && levels[g.id]! > told[g.id]!);
   const parts = [...crossed.map(crossing), ...(fresh.length > 0 ? [`left: ${leftOf(fresh)}`] : [])];

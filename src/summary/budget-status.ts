@@ -2,6 +2,7 @@
 import { hasBudget, type Budgets } from "../engine/budget.js";
 import { estimateCostUsd, formatUsd, type PriceTable } from "../engine/prices.js";
 import { totalTokens, type Spend } from "../engine/spend.js";
+import { windowHoursOf, type SessionBudgets } from "../engine/session-budget.js";
 
 const n = (v: number) => v.toLocaleString("en-US");
 const percent = (part: number, whole: number) => `${Math.floor((part * 100) / whole + 1e-9)}%`;
@@ -55,4 +56,19 @@ export function describeCapsSet(budgets: Budgets): string | undefined {
     ...(k !== undefined ? [`tool calls ${n(k)}`] : []),
   ];
   return parts.length > 0 ? parts.join(", ") : undefined;
+}
+
+/** The session's spend against the session budgets that are set (the window's needs the ledger: `utility status` names it only). */
+export function describeSessionBudgets(spend: Spend, budgets: SessionBudgets, prices: PriceTable): string {
+  const tokens = totalTokens(spend.tokens);
+  const usd = estimateCostUsd(spend.byModel, prices);
+  const spent = (over: boolean) => (over ? ", SPENT: further tool calls are refused" : "");
+  const parts = [`${n(tokens)} tokens, about ${formatUsd(usd)}, ${spend.toolCalls} tool call${spend.toolCalls === 1 ? "" : "s"}`];
+  const { sessionTokenBudget: t, sessionCostBudgetUsd: c, sessionMaxToolCalls: k, windowCostBudgetUsd: w } = budgets;
+  if (t !== undefined) parts.push(`tokens ${n(tokens)} of ${n(t)} (${percent(tokens, t)}${spent(tokens >= t)})`);
+  if (c !== undefined) parts.push(`cost about ${formatUsd(usd)} of ${formatUsd(c)} (${percent(usd, c)}${spent(usd >= c)})`);
+  if (k !== undefined)
+    parts.push(`tool calls ${spend.toolCalls} of ${n(k)} (${percent(spend.toolCalls, k)}${spent(spend.toolCalls >= k)})`);
+  if (w !== undefined) parts.push(`all your sessions: ${formatUsd(w)} per ${windowHoursOf(budgets)} hours (window_cost_budget_usd)`);
+  return parts.join("; ");
 }

@@ -6,14 +6,15 @@ import type { LogRecord } from "../log/record.js";
 import { agentKey, type ScopeKey } from "../engine/session/events.js";
 import { scopeAt } from "../engine/session/reduce.js";
 import type { SessionState } from "../engine/session/state.js";
-import { frontmatterBudgetsOf, gateOf, rootSpendOf } from "../engine/session/views.js";
+import { frontmatterBudgetsOf, gateOf, rootSpendOf, rootTaskOf, sessionSpend } from "../engine/session/views.js";
+import { hasSessionBudget } from "../engine/session-budget.js";
 import { agentsPastCap } from "../engine/session/budget-input.js";
 import { defaultConfig } from "../engine/signals.js";
 import { tightestBudgets, type Budgets } from "../engine/budget.js";
 import { DEFAULT_PRICES, withOverride } from "../engine/prices.js";
 import { zeroSpend } from "../engine/spend.js";
 import type { UserConfig } from "../optin/user-config.js";
-import { describeAgainstBudgets, describeAgentCaps, describeCapsSet } from "./budget-status.js";
+import { describeAgainstBudgets, describeAgentCaps, describeCapsSet, describeSessionBudgets } from "./budget-status.js";
 import { taskLabel } from "./task-label.js";
 
 export interface SessionView {
@@ -50,6 +51,11 @@ function utilityInWords(config: { lambdas: readonly number[]; floor: number }): 
   return `U = Gain − ${cost}·StepCost − ${uncertainty}·Uncertainty − ${redundancy}·Redundancy; below ${config.floor} the task ends`;
 }
 
+/** The main scope's task; a subagent is named by the task that launched it, never by a count of its own (issue 34). */
+function taskOf(session: SessionState, key: ScopeKey): string {
+  return key === "main" ? taskLabel(scopeAt(session, key).task) : `in ${taskLabel(rootTaskOf(session, key))}`;
+}
+
 /** What every scope's description reads besides the scope itself. */
 interface StatusContext {
   session: SessionState;
@@ -65,7 +71,7 @@ function describeScope(name: string, key: ScopeKey, { session, records, userConf
     ? `gated by ${gate.file} (${utilityInWords(config)})${gate.problem ? `; INVALID opt-in: ${gate.problem}` : ""}`
     : "not gated";
   const lines = [
-    `${name}: ${taskLabel(scope.task)}, step ${scope.step} of ${config.maxSteps}, ${scope.refusals} refused; ${gating}${scope.ended ? "; ended" : ""}`,
+    `${name}: ${taskOf(session, key)}, step ${scope.step} of ${config.maxSteps}, ${scope.refusals} refused; ${gating}${scope.ended ? "; ended" : ""}`,
   ];
   lines.push(spendLine(session, key, userConfig, gate?.budgets));
   const caps = capsLine(session, key, userConfig);
@@ -91,7 +97,15 @@ function spendLine(session: SessionState, key: ScopeKey, userConfig: UserConfig 
   const prices = withOverride(DEFAULT_PRICES, userConfig?.prices);
   const budgets = tightestBudgets(userBudgetsOf(session, userConfig), gateBudgets);
   const own = describeAgainstBudgets(scope.spend ?? zeroSpend(), {}, prices).replace(/; no budget set$/, "");
-  return `  spend: ${own}; task: ${describeAgainstBudgets(rootSpendOf(session, key), budgets, prices)}`;
+  return `  spent by this scope: ${own}; by its task: ${describeAgainstBudgets(rootSpendOf(session, key), budgets, prices)}`;
+}
+
+/** The whole session's spend against the user's session budgets, when one is set (issue 34: every budget in force is shown). */
+function sessionLine(session: SessionState, userConfig: UserConfig | undefined): string | undefined {
+  const budgets = userConfig?.session;
+  if (!budgets || !hasSessionBudget(budgets)) return undefined;
+  const prices = withOverride(DEFAULT_PRICES, userConfig.prices);
+  return `session, every task and subagent: ${describeSessionBudgets(sessionSpend(session), budgets, prices)}`;
 }
 
 /** Caps per subagent (SPEC §16): a subagent's own spend against them; for the main scope, what each subagent may spend. */
@@ -117,6 +131,8 @@ export function renderStatus(sessionId: string, view: SessionView | undefined): 
   const { state, records } = view;
   const lines = [`utility status, session ${sessionId}`, `/utility on: ${switchStatus(state)}`];
   if (view.settingsProblem) lines.push(`INVALID settings: ${view.settingsProblem}`);
+  const session = sessionLine(state, view.userConfig);
+  if (session) lines.push(session);
   const ctx: StatusContext = { session: state, records, userConfig: view.userConfig };
   const past = agentsPastCap(state, {
     budgets: userBudgetsOf(state, view.userConfig) ?? {},

@@ -53,7 +53,7 @@ describe("/utility status shows spend against each budget per scope", () => {
   it("with no budget: the spend, and that no budget is set", async () => {
     const r = await cli(["command", "status", "--session", session], { env });
     expect(r.stdout).toContain(
-      "  spend: 1,420 tokens, about $0.0075, 1 tool call, 0 subagents launched; task: 1,420 tokens, about $0.0075, 1 tool call, 0 subagents launched; no budget set",
+      "  spent by this scope: 1,420 tokens, about $0.0075, 1 tool call, 0 subagents launched; by its task: 1,420 tokens, about $0.0075, 1 tool call, 0 subagents launched; no budget set",
     );
   });
 
@@ -118,7 +118,7 @@ describe("/utility status shows spend against each budget per scope", () => {
       processContext(env),
     );
     const r = await cli(["command", "status", "--session", session], { env });
-    expect(r.stdout).toMatch(/subagent a1 \(general-purpose\)[^\n]*\n {2}spend: 80 tokens, [^;]*; task: 1,500 tokens/);
+    expect(r.stdout).toMatch(/subagent a1 \(general-purpose\)[^\n]*\n {2}spent by this scope: 80 tokens, [^;]*; by its task: 1,500 tokens/);
   });
 
   it("an invalid budget setting is shown by name", async () => {

@@ -103,6 +103,18 @@ describe("what the model is told", () => {
     expect(n.text!.length).toBeLessThan(120);
   });
 
+  it("at the start, only the spans asked for; every budget's level is remembered all the same", () => {
+    const gauges = [gauge("agent.calls", 0, 5), gauge("task.tokens", 1000, 200_000)];
+    const own = budgetNotice(gauges, undefined, (span) => span === "agent");
+    expect(own).toEqual({ text: "utility budget left: this subagent 5 tool calls", levels: { "agent.calls": 0, "task.tokens": 0 } });
+    expect(budgetNotice([gauge("task.tokens", 1000, 200_000)], undefined, (span) => span === "agent")).toEqual({
+      levels: { "task.tokens": 0 },
+    });
+    expect(budgetNotice([gauge("task.tokens", 150_000, 200_000)], own.levels).text).toBe(
+      "utility budget: task tokens 75% used, 50k tokens left",
+    );
+  });
+
   it("nothing more until a threshold is crossed, then that budget once", () => {
     const start = budgetNotice([tokens(0)], undefined).levels;
     expect(budgetNotice([tokens(99_999)], start)).toEqual({ levels: { "task.tokens": 0 } });

@@ -203,8 +203,8 @@ describe("the line before a gated task's first call", () => {
     const start = (id: string) => startSubagent(ctx, "p:gated", id);
     expect(contextOf(await start("a1"))).toContain("StepCost retrieve/verify/tool_call 0.29");
     expect(contextOf(await start("a2"))).toBe(
-      // Then what is left of its budgets (SPEC §16): no subagent may launch.
-      "utility: 0 of 10 steps taken · opus · no tool call left · StepCost respond 0.29 · stop 0 · tokens 0 · agents 2/1\nutility budget left: task 0 subagents",
+      // No budget notice: a subagent starts told its own caps only (SPEC §16), and it has none.
+      "utility: 0 of 10 steps taken · opus · no tool call left · StepCost respond 0.29 · stop 0 · tokens 0 · agents 2/1",
     );
   });
 

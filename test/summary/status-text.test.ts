@@ -50,6 +50,20 @@ describe("caps per subagent in /utility status", () => {
     expect(text).not.toContain("cap");
   });
 
+  it("shows the whole session's spend against the session budgets, labelled (issue 34: every budget in force is shown)", () => {
+    const text = status(twoAgents(), {
+      CLAUDE_PLUGIN_OPTION_SESSION_TOKEN_BUDGET: "200",
+      CLAUDE_PLUGIN_OPTION_SESSION_MAX_TOOL_CALLS: "9",
+    });
+    expect(text).toContain(
+      "\nsession, every task and subagent: 5,000 tokens, about $0.03, 0 tool calls; tokens 5,000 of 200 (2500%, SPENT: further tool calls are refused); tool calls 0 of 9 (0%)\n",
+    );
+    expect(status(twoAgents(), {})).not.toContain("session, every task");
+    expect(text).toContain("  spent by this scope: 0 tokens");
+    // A subagent is named by the task that launched it, never by a count of its own (issue 34).
+    expect(text).toContain("subagent a1 (Explore): in task 2, step 0 of 10");
+  });
+
   it("shows a task's tool calls against max_tool_calls", () => {
     expect(status(twoAgents(), { CLAUDE_PLUGIN_OPTION_MAX_TOOL_CALLS: "40" })).toContain("tool calls 0 of 40 (0%)");
   });

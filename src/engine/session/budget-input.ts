@@ -91,7 +91,8 @@ export function budgetNoticeIn(
   if (!budget || budget.userProblem !== undefined) return { events: [] };
   const scope = scopeAt(session, key);
   const told = scope.budgetTold?.task === scope.task ? scope.budgetTold.levels : undefined;
-  const notice = budgetNotice(gaugesOf(budget), told);
+  // A subagent starts told its own caps only: the task's budgets it shares are told as they cross a threshold (red team 11).
+  const notice = budgetNotice(gaugesOf(budget), told, (span) => key === "main" || span === "agent");
   const same = told !== undefined && sameLevels(told, notice.levels);
   return {
     ...(notice.text !== undefined ? { text: notice.text } : {}),

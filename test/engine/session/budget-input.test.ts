@@ -136,11 +136,12 @@ describe("the budget in the model's view", () => {
     expect(planAll(next, "main", user, ["t2"]).contexts).toEqual(["utility budget left: task 1k tokens"]);
   });
 
-  it("a subagent is told its own cap, and its task's budget that binds it too", () => {
+  it("a subagent starts told its own cap only; the task's budgets it shares come as they cross a threshold (red team 11: cost)", () => {
     const user: UserSettings = { budgets: { agentTokenBudget: 50_000, tokenBudget: 200_000 } };
     const s = run({ kind: "subagent_started", agentId: "a" });
-    expect(budgetNoticeIn(s, "agent:a", user).text).toBe("utility budget left: this subagent 50k tokens · task 200k tokens");
+    expect(budgetNoticeIn(s, "agent:a", user).text).toBe("utility budget left: this subagent 50k tokens");
     expect(budgetNoticeIn(s, "main", user).text).toBe("utility budget left: task 200k tokens");
+    expect(budgetNoticeIn(s, "agent:a", { budgets: { tokenBudget: 200_000 } }).text).toBeUndefined();
   });
 
   it("an invalid setting tells nothing (the warning says what is wrong)", () => {
