@@ -7,13 +7,28 @@
 // call made with the spend at or above it, and saved at most what the task
 // spent after that call (the model's closing answer still costs something).
 // An agent budget refuses the launches past it: the subagents it would have
-// kept from starting are those past it in the task's order.
+// kept from starting are those past it in the task's order. A tool-call budget
+// reads the task's tool calls that ran before each call. The caps per
+// subagent stop one subagent by its own spend (./agent-caps.ts).
+import {
+  AGENT_CAP_SETTINGS,
+  capPercentiles,
+  isAgentCap,
+  savedByCap,
+  subagentWhere,
+  type AgentCapSetting,
+  type SubagentPercentiles,
+  type SubagentWhere,
+} from "./agent-caps.js";
 import { grouped, type TaskWhere } from "./labels.js";
 import type { Percentiles } from "./percentiles.js";
 import type { TaskRow } from "./tasks.js";
 
+/** The per-task budgets a history sizes (userConfig keys). */
+export const TASK_SETTINGS = ["token_budget", "cost_budget_usd", "max_agents", "max_tool_calls"] as const;
+type TaskSetting = (typeof TASK_SETTINGS)[number];
 /** The plugin settings a history sizes (userConfig keys, as `claude plugin configure` takes them). */
-export const BUDGET_SETTINGS = ["token_budget", "cost_budget_usd", "max_agents"] as const;
+export const BUDGET_SETTINGS = [...TASK_SETTINGS, ...AGENT_CAP_SETTINGS] as const;
 export type BudgetSetting = (typeof BUDGET_SETTINGS)[number];
 
 /** The headroom over the 99th percentile a suggested budget leaves. */
@@ -26,15 +41,21 @@ export interface StoppedTask extends TaskWhere {
   /** At most what the budget would have saved of it. */
   savedTokens: number;
   savedUsd: number;
+  /** A cap per subagent: the subagent it stopped (tokens, dollars and calls its own), in the task above. */
+  subagent?: SubagentWhere;
 }
 
 /** What one budget value would have done over the history. */
 export interface BudgetEffect {
   setting: BudgetSetting;
   value: number;
-  /** Tasks it would have stopped (refused a call of), of `tasks`. */
+  /** What `stopped` counts: tasks (a task's budget), or subagents (a cap per subagent). */
+  of: "tasks" | "subagents";
+  /** Tasks (or, for a cap per subagent, subagents) it would have stopped: refused a call of. */
   stopped: number;
   tasks: number;
+  /** A cap per subagent: how many subagents the history has (what `stopped` is out of). */
+  subagents?: number;
   savedTokens: number;
   savedUsd: number;
   /** The stopped tasks that would have saved most, largest first (at most 5). */
@@ -52,31 +73,59 @@ export function whereOf(row: TaskRow): TaskWhere {
 }
 
 /** What a task would have saved under the budget: undefined when no call of it was made at or over the budget. */
-function savedBy(row: TaskRow, setting: BudgetSetting, value: number): { tokens: number; usd: number } | undefined {
+function savedBy(row: TaskRow, setting: TaskSetting, value: number): { tokens: number; usd: number } | undefined {
   if (setting === "max_agents") {
     if (row.agents <= value) return undefined;
     const past = row.subagents.filter((s, i) => (s.ordinal ?? i + 1) > value);
     return { tokens: past.reduce((n, s) => n + s.tokens, 0), usd: past.reduce((n, s) => n + s.costUsd, 0) };
   }
-  const first = row.trail.find((spent) => (setting === "token_budget" ? spent.tokens : spent.costUsd) >= value);
+  const measure = setting === "token_budget" ? "tokens" : setting === "cost_budget_usd" ? "costUsd" : "calls";
+  const first = row.trail.find((spent) => spent[measure] >= value);
   if (first === undefined) return undefined;
   return { tokens: Math.max(0, row.tokens - first.tokens), usd: Math.max(0, row.costUsd - first.costUsd) };
 }
 
 const EXAMPLES = 5;
 
-export function budgetEffect(rows: readonly TaskRow[], setting: BudgetSetting, value: number): BudgetEffect {
+/** A cap per subagent: every subagent it would have stopped, with what each would have saved. */
+function stoppedByCap(rows: readonly TaskRow[], setting: AgentCapSetting, value: number): StoppedTask[] {
+  const stopped: StoppedTask[] = [];
+  for (const row of rows)
+    for (const sub of row.subagents) {
+      const saved = savedByCap(sub, setting, value);
+      if (saved)
+        stopped.push({
+          ...whereOf(row),
+          tokens: sub.tokens,
+          costUsd: sub.costUsd,
+          savedTokens: saved.tokens,
+          savedUsd: saved.usd,
+          subagent: subagentWhere(sub),
+        });
+    }
+  return stopped;
+}
+
+function stoppedTasks(rows: readonly TaskRow[], setting: TaskSetting, value: number): StoppedTask[] {
   const stopped: StoppedTask[] = [];
   for (const row of rows) {
     const saved = savedBy(row, setting, value);
     if (saved) stopped.push({ ...whereOf(row), tokens: row.tokens, costUsd: row.costUsd, savedTokens: saved.tokens, savedUsd: saved.usd });
   }
+  return stopped;
+}
+
+export function budgetEffect(rows: readonly TaskRow[], setting: BudgetSetting, value: number): BudgetEffect {
+  const perAgent = isAgentCap(setting);
+  const stopped = perAgent ? stoppedByCap(rows, setting, value) : stoppedTasks(rows, setting, value);
   const bySaving = [...stopped].sort((a, b) => b.savedTokens - a.savedTokens || b.savedUsd - a.savedUsd);
   return {
     setting,
     value,
+    of: perAgent ? "subagents" : "tasks",
     stopped: stopped.length,
     tasks: rows.length,
+    ...(perAgent ? { subagents: rows.reduce((n, r) => n + r.subagents.length, 0) } : {}),
     savedTokens: stopped.reduce((n, s) => n + s.savedTokens, 0),
     savedUsd: stopped.reduce((n, s) => n + s.savedUsd, 0),
     examples: bySaving.slice(0, EXAMPLES),
@@ -111,32 +160,77 @@ export interface Suggestions {
 
 const fmt = grouped;
 
-function sample(p: Percentiles): string {
-  return p.n < 100 ? `over ${p.n} task${p.n === 1 ? "" : "s"}, fewer than 100, so the 99th percentile is the largest` : `over ${p.n} tasks`;
+/** What a setting measures: tokens, dollars, or a count (subagents launched, tool calls made). */
+const KIND: Record<BudgetSetting, "tokens" | "dollars" | "count"> = {
+  token_budget: "tokens",
+  cost_budget_usd: "dollars",
+  max_agents: "count",
+  max_tool_calls: "count",
+  agent_token_budget: "tokens",
+  agent_cost_budget_usd: "dollars",
+  agent_max_tool_calls: "count",
+};
+
+/** What the percentiles of a setting are of, in words. */
+const MEASURED: Record<BudgetSetting, string> = {
+  token_budget: "tokens",
+  cost_budget_usd: "dollars",
+  max_agents: "subagents",
+  max_tool_calls: "tool calls",
+  agent_token_budget: "tokens",
+  agent_cost_budget_usd: "dollars",
+  agent_max_tool_calls: "tool calls",
+};
+
+/** Per task and per subagent, by nearest rank: what the settings are sized from. */
+export interface HistoryPercentiles {
+  tokens: Percentiles;
+  costUsd: Percentiles;
+  agents: Percentiles;
+  calls: Percentiles;
+  subagent: SubagentPercentiles;
 }
 
-function suggestSpend(rows: readonly TaskRow[], setting: "token_budget" | "cost_budget_usd", p: Percentiles): SuggestedBudget {
-  const what = setting === "token_budget" ? "tokens" : "dollars";
-  if (p.n === 0 || p.max <= 0) return { setting, value: null, derivation: `no task spent any ${what}` };
+/** The percentiles a setting is sized from: per task, or per subagent for a cap per subagent. */
+export function percentilesFor(setting: BudgetSetting, p: HistoryPercentiles): Percentiles {
+  if (isAgentCap(setting)) return capPercentiles(p.subagent, setting);
+  return setting === "token_budget" ? p.tokens : setting === "cost_budget_usd" ? p.costUsd : setting === "max_agents" ? p.agents : p.calls;
+}
+
+function sample(p: Percentiles, unit: string): string {
+  return p.n < 100
+    ? `over ${p.n} ${unit}${p.n === 1 ? "" : "s"}, fewer than 100, so the 99th percentile is the largest`
+    : `over ${p.n} ${unit}s`;
+}
+
+/** Why no value is suggested. */
+function unsetBecause(setting: BudgetSetting, p: Percentiles): string {
+  const unit = isAgentCap(setting) ? "subagent" : "task";
+  if (setting === "max_agents") return "no task launched a subagent: leave it unset (0 would forbid subagents)";
+  if (p.n === 0 && unit === "subagent") return "no subagent in these sessions: leave it unset";
+  if (KIND[setting] !== "count") return `no ${unit} spent any ${MEASURED[setting]}`;
+  return `no ${unit} made a tool call: leave it unset (0 would forbid tool calls)`;
+}
+
+/** The 99th percentile with headroom: spend rounded up to two significant digits, a count rounded up and at least one more. */
+function suggestOne(rows: readonly TaskRow[], setting: BudgetSetting, p: Percentiles): SuggestedBudget {
+  if (p.n === 0 || p.max <= 0) return { setting, value: null, derivation: unsetBecause(setting, p) };
+  const kind = KIND[setting];
   const raw = p.p99 * HEADROOM;
-  const value = setting === "token_budget" ? Math.max(1, Math.ceil(roundUpNicely(raw))) : Math.max(0.01, roundUpNicely(raw));
+  const value =
+    kind === "count"
+      ? Math.max(p.p99 + 1, Math.ceil(raw))
+      : kind === "tokens"
+        ? Math.max(1, Math.ceil(roundUpNicely(raw)))
+        : Math.max(0.01, roundUpNicely(raw));
+  const unit = isAgentCap(setting) ? "subagent" : "task";
+  const rounding = kind === "count" ? "rounded up (at least one more)" : "rounded up to two significant digits";
+  const p99 = kind === "count" ? String(p.p99) : fmt(p.p99);
   return {
     setting,
     value,
-    derivation: `the 99th percentile of ${what} per task (${fmt(p.p99)}, ${sample(p)}) × ${HEADROOM} headroom, rounded up to two significant digits`,
+    derivation: `the 99th percentile of ${MEASURED[setting]} per ${unit} (${p99}, ${sample(p, unit)}) × ${HEADROOM} headroom, ${rounding}`,
     effect: budgetEffect(rows, setting, value),
-  };
-}
-
-function suggestAgents(rows: readonly TaskRow[], p: Percentiles): SuggestedBudget {
-  if (p.n === 0 || p.max === 0)
-    return { setting: "max_agents", value: null, derivation: "no task launched a subagent: leave it unset (0 would forbid subagents)" };
-  const value = Math.max(p.p99 + 1, Math.ceil(p.p99 * HEADROOM));
-  return {
-    setting: "max_agents",
-    value,
-    derivation: `the 99th percentile of subagents per task (${p.p99}, ${sample(p)}) × ${HEADROOM} headroom, rounded up (at least one more)`,
-    effect: budgetEffect(rows, "max_agents", value),
   };
 }
 
@@ -146,16 +240,10 @@ function settingText(value: number): string {
 }
 
 /** The suggested budgets, each with how it was derived and what it would have done, and the command that sets them. */
-export function suggestBudgets(
-  rows: readonly TaskRow[],
-  percentiles: { tokens: Percentiles; costUsd: Percentiles; agents: Percentiles },
-  pluginId: string,
-): Suggestions {
-  const budgets: Record<BudgetSetting, SuggestedBudget> = {
-    token_budget: suggestSpend(rows, "token_budget", percentiles.tokens),
-    cost_budget_usd: suggestSpend(rows, "cost_budget_usd", percentiles.costUsd),
-    max_agents: suggestAgents(rows, percentiles.agents),
-  };
+export function suggestBudgets(rows: readonly TaskRow[], percentiles: HistoryPercentiles, pluginId: string): Suggestions {
+  const budgets = Object.fromEntries(
+    BUDGET_SETTINGS.map((setting) => [setting, suggestOne(rows, setting, percentilesFor(setting, percentiles))]),
+  ) as Record<BudgetSetting, SuggestedBudget>;
   const values = Object.fromEntries(
     BUDGET_SETTINGS.flatMap((key) => (budgets[key].value === null ? [] : [[key, settingText(budgets[key].value!)]])),
   );
@@ -169,8 +257,9 @@ export function suggestBudgets(
 
 /** Budgets at the 90th and 99th percentiles and the suggested one: what each would have stopped and saved (the outliers). */
 export function whatIf(rows: readonly TaskRow[], setting: BudgetSetting, p: Percentiles, suggested: number | null): BudgetEffect[] {
+  const kind = KIND[setting];
   const round = (v: number) =>
-    setting === "max_agents" ? Math.ceil(v) : setting === "token_budget" ? Math.max(1, roundUpNicely(v)) : Math.max(0.01, roundUpNicely(v));
+    kind === "count" ? Math.ceil(v) : kind === "tokens" ? Math.max(1, roundUpNicely(v)) : Math.max(0.01, roundUpNicely(v));
   const candidates = [p.p90, p.p99].filter((v) => v > 0).map(round);
   if (suggested !== null) candidates.push(suggested);
   return [...new Set(candidates)].sort((a, b) => a - b).map((value) => budgetEffect(rows, setting, value));

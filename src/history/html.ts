@@ -4,6 +4,7 @@
 // text: everything from the sessions is escaped.
 import { escapeHtml, pageStart } from "../summary/html-parts.js";
 import type { BudgetEffect, BudgetSetting } from "./budgets.js";
+import { SETTING_VALUE, stoppedOf } from "./effect-words.js";
 import { bytesText, grouped, percentText, plural, shortSession, subagentLabel, taskLabel, tokensText, usdText } from "./labels.js";
 import type { HistoryReport, TaskView } from "./report.js";
 import { readLine } from "./text.js";
@@ -105,13 +106,25 @@ const MEASURES: Array<[keyof HistoryReport["percentiles"], string, (v: number) =
   ["calls", "tool calls", (v) => grouped(v)],
 ];
 
+/** A subagent's own spend (SPEC §16), over every subagent of the tasks. */
+const SUBAGENT_MEASURES: Array<[keyof HistoryReport["subagentPercentiles"], string, (v: number) => string]> = [
+  ["tokens", "tokens", tokensText],
+  ["costUsd", "dollars (est.)", usdText],
+  ["calls", "tool calls", (v) => grouped(v)],
+];
+
 function percentileTable(report: HistoryReport): string {
   const p = report.percentiles;
   const rows = MEASURES.map(
     ([key, name, show]) =>
       `<tr data-measure="${key}"><th scope="row">${e(name)}</th><td>${e(show(p[key].p50))}</td><td>${e(show(p[key].p90))}</td><td>${e(show(p[key].p99))}</td><td>${e(show(p[key].max))}</td></tr>`,
   );
-  return `<table class="percentiles"><thead><tr><th>per task</th><th>median</th><th>90th</th><th>99th</th><th>largest</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  const q = report.subagentPercentiles;
+  const own = SUBAGENT_MEASURES.filter(() => q.tokens.n > 0).map(
+    ([key, name, show]) =>
+      `<tr data-measure="subagent-${key}"><th scope="row">${e(name)} per subagent</th><td>${e(show(q[key].p50))}</td><td>${e(show(q[key].p90))}</td><td>${e(show(q[key].p99))}</td><td>${e(show(q[key].max))}</td></tr>`,
+  );
+  return `<table class="percentiles"><thead><tr><th>per task</th><th>median</th><th>90th</th><th>99th</th><th>largest</th></tr></thead><tbody>${[...rows, ...own].join("")}</tbody></table>`;
 }
 
 function whereCell(view: Parameters<typeof taskLabel>[0], all: boolean): string {
@@ -132,20 +145,14 @@ function largestTable(report: HistoryReport): string {
   return `<table class="largest"><thead><tr><th>#</th><th>tokens</th><th>dollars</th><th>calls</th><th>subagents</th><th>where</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
-const SETTING_VALUE: Record<BudgetSetting, (v: number) => string> = {
-  token_budget: (v) => `${tokensText(v)} tokens`,
-  cost_budget_usd: usdText,
-  max_agents: (v) => plural(v, "subagent"),
-};
-
 function whatIfTable(report: HistoryReport): string {
   const suggested = (s: BudgetSetting, v: number) => report.suggestedBudgets.budgets[s].value === v;
   const rows = (Object.values(report.whatIf) as BudgetEffect[][]).flat().map((effect) => {
     const top = effect.examples[0];
-    return `<tr class="${suggested(effect.setting, effect.value) ? "suggested" : ""}"><td><code>${e(effect.setting)}</code></td><td>${e(SETTING_VALUE[effect.setting](effect.value))}${suggested(effect.setting, effect.value) ? ` <span class="tag">suggested</span>` : ""}</td><td>${effect.stopped} of ${effect.tasks}</td><td>${e(tokensText(effect.savedTokens))}</td><td>${e(usdText(effect.savedUsd))}</td><td>${top ? `${e(tokensText(top.savedTokens))} tokens from ${whereCell(top, report.read.what !== "project")}` : `<span class="note">none</span>`}</td></tr>`;
+    return `<tr class="${suggested(effect.setting, effect.value) ? "suggested" : ""}"><td><code>${e(effect.setting)}</code></td><td>${e(SETTING_VALUE[effect.setting](effect.value))}${suggested(effect.setting, effect.value) ? ` <span class="tag">suggested</span>` : ""}</td><td>${e(stoppedOf(effect))}</td><td>${e(tokensText(effect.savedTokens))}</td><td>${e(usdText(effect.savedUsd))}</td><td>${top ? `${e(tokensText(top.savedTokens))} tokens from ${top.subagent ? `${e(subagentLabel(top.subagent, top.task))}, in ` : ""}${whereCell(top, report.read.what !== "project")}` : `<span class="note">none</span>`}</td></tr>`;
   });
   if (rows.length === 0) return `<p class="empty-state">No task spent anything: there is no budget to try.</p>`;
-  return `<table class="what-if"><thead><tr><th>setting</th><th>value</th><th>tasks stopped</th><th>tokens saved (at most)</th><th>dollars saved (at most)</th><th>most saved in</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  return `<table class="what-if"><thead><tr><th>setting</th><th>value</th><th>stopped</th><th>tokens saved (at most)</th><th>dollars saved (at most)</th><th>most saved in</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
 function repeatsSection(report: HistoryReport): string {
@@ -171,7 +178,7 @@ function suggestionsSection(report: HistoryReport): string {
   const s = report.suggestedBudgets;
   const rows = (Object.values(s.budgets) as Array<(typeof s.budgets)[BudgetSetting]>).map(
     (b) =>
-      `<tr data-setting="${b.setting}"><td><code>${e(b.setting)}</code></td><td class="value">${b.value === null ? `<span class="note">leave unset</span>` : e(String(b.value))}</td><td>${e(b.derivation)}${b.effect ? `<br><span class="note">${e(b.effect.stopped === 0 ? "would have stopped no task in these sessions" : `would have stopped ${b.effect.stopped} of ${b.effect.tasks} tasks, saving up to ${tokensText(b.effect.savedTokens)} tokens (${usdText(b.effect.savedUsd)})`)}</span>` : ""}</td></tr>`,
+      `<tr data-setting="${b.setting}"><td><code>${e(b.setting)}</code></td><td class="value">${b.value === null ? `<span class="note">leave unset</span>` : e(String(b.value))}</td><td>${e(b.derivation)}${b.effect ? `<br><span class="note">${e(b.effect.stopped === 0 ? `would have stopped no ${b.effect.of === "subagents" ? "subagent" : "task"} in these sessions` : `would have stopped ${stoppedOf(b.effect)}, saving up to ${tokensText(b.effect.savedTokens)} tokens (${usdText(b.effect.savedUsd)})`)}</span>` : ""}</td></tr>`,
   );
   const command = s.command
     ? `<p>Set them (then restart Claude Code):</p><pre class="command"><code>${e(s.command)}</code></pre>`

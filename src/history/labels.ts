@@ -1,6 +1,6 @@
 // Words and numbers a person reads in a history: which task, which subagent,
 // how much. Pure; shared by the text and the HTML page.
-import type { SubagentRow } from "./tasks.js";
+import type { SubagentWhere } from "./agent-caps.js";
 
 /** Where a task is, to show it. */
 export interface TaskWhere {
@@ -25,7 +25,7 @@ export function taskLabel(where: TaskWhere, options: { project?: boolean } = {})
 }
 
 /** `subagent (Explore) launched at task 3: "find the config…"`. */
-export function subagentLabel(sub: SubagentRow, task: number): string {
+export function subagentLabel(sub: SubagentWhere, task: number): string {
   const type = sub.type !== undefined ? ` (${sub.type})` : "";
   const asked = sub.asked !== undefined ? `: "${sub.asked}"` : ` (${sub.id})`;
   return `subagent${type} launched at task ${task}${asked}`;

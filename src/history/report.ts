@@ -5,11 +5,21 @@
 // holds one session at a time; its findings are ./findings.ts), then the report is made.
 import { estimateCostUsd, type PriceTable } from "../engine/prices.js";
 import { addSpend, totalTokens, zeroSpend, type Spend, type TokenCounts } from "../engine/spend.js";
-import { BUDGET_SETTINGS, suggestBudgets, whatIf, whereOf, type BudgetEffect, type BudgetSetting, type Suggestions } from "./budgets.js";
+import { subagentPercentilesOf, subagentWhere, type SubagentPercentiles, type SubagentWhere } from "./agent-caps.js";
+import {
+  BUDGET_SETTINGS,
+  percentilesFor,
+  suggestBudgets,
+  whatIf,
+  whereOf,
+  type BudgetEffect,
+  type BudgetSetting,
+  type Suggestions,
+} from "./budgets.js";
 import type { ScopeFindings, SessionFindings } from "./findings.js";
 import type { TaskWhere } from "./labels.js";
 import { percentilesOf, type Percentiles } from "./percentiles.js";
-import type { SubagentRow, TaskRow } from "./tasks.js";
+import type { TaskRow } from "./tasks.js";
 
 /** A task as the report shows it: where it is, what it spent, and its largest subagents. */
 export interface TaskView extends TaskWhere {
@@ -19,7 +29,7 @@ export interface TaskView extends TaskWhere {
   agents: number;
   repeats: number;
   /** Its subagents that spent most (at most 3), largest first. */
-  subagents: SubagentRow[];
+  subagents: SubagentWhere[];
 }
 
 /** What the tasks spent together: their trees' spend, each message once (SPEC §12). */
@@ -61,6 +71,8 @@ export interface HistoryReport {
   };
   /** Per task, by the nearest-rank method (./percentiles.ts). */
   percentiles: Record<"tokens" | "costUsd" | "agents" | "calls", Percentiles>;
+  /** Per subagent, over every subagent of the tasks (its own spend and tool calls): what the caps per subagent are sized from. */
+  subagentPercentiles: SubagentPercentiles;
   /** The largest tasks: by tokens (up to 5), and the largest by each other measure. */
   largest: { tokens: TaskView[]; costUsd?: TaskView; agents?: TaskView; calls?: TaskView };
   /** Budgets at the 90th and 99th percentiles and the suggested one, and what each would have stopped and saved. */
@@ -158,7 +170,9 @@ export class HistoryBuilder {
       agents: percentilesOf(rows.map((r) => r.agents)),
       calls: percentilesOf(rows.map((r) => r.calls)),
     };
-    const suggestedBudgets = suggestBudgets(rows, percentiles, this.options.pluginId);
+    const subagentPercentiles = subagentPercentilesOf(rows);
+    const sizedFrom = { ...percentiles, subagent: subagentPercentiles };
+    const suggestedBudgets = suggestBudgets(rows, sizedFrom, this.options.pluginId);
     const calls = rows.reduce((n, r) => n + r.calls, 0);
     const period = periodOf(rows);
     return {
@@ -183,11 +197,12 @@ export class HistoryBuilder {
         },
       },
       percentiles,
+      subagentPercentiles,
       largest: largestOf(rows),
       whatIf: Object.fromEntries(
         BUDGET_SETTINGS.map((setting) => [
           setting,
-          whatIf(rows, setting, percentiles[PERCENTILE_OF[setting]], suggestedBudgets.budgets[setting].value),
+          whatIf(rows, setting, percentilesFor(setting, sizedFrom), suggestedBudgets.budgets[setting].value),
         ]),
       ) as Record<BudgetSetting, BudgetEffect[]>,
       repeats: {
@@ -208,12 +223,6 @@ export class HistoryBuilder {
     };
   }
 }
-
-const PERCENTILE_OF: Record<BudgetSetting, "tokens" | "costUsd" | "agents"> = {
-  token_budget: "tokens",
-  cost_budget_usd: "costUsd",
-  max_agents: "agents",
-};
 
 function lineOf(r: TaskRow): TaskLine {
   return {
@@ -237,7 +246,10 @@ function viewOf(row: TaskRow): TaskView {
     calls: row.calls,
     agents: row.agents,
     repeats: row.repeats,
-    subagents: [...row.subagents].sort((a, b) => b.tokens - a.tokens).slice(0, SHOWN_SUBAGENTS),
+    subagents: [...row.subagents]
+      .sort((a, b) => b.tokens - a.tokens)
+      .slice(0, SHOWN_SUBAGENTS)
+      .map(subagentWhere),
   };
 }
 

@@ -7,7 +7,7 @@ import { estimateCostUsd, type PriceTable } from "../engine/prices.js";
 import { sumSpend, totalTokens, zeroSpend, type Spend, type TokenCounts } from "../engine/spend.js";
 import { launchesFrom } from "../engine/session/views.js";
 import type { EventsReplay } from "../replay/types.js";
-import type { ScopeReplay, TaskReplay } from "../replay/types.js";
+import type { ScopeReplay, SpentBefore, TaskReplay } from "../replay/types.js";
 
 /** Where a session's files are. */
 export interface SessionPlace {
@@ -29,9 +29,12 @@ export interface SubagentRow {
   asked?: string;
   /** Its place among the task's subagents, as agent budgets count them (1 for the first). */
   ordinal?: number;
+  /** What it spent by itself (its own scope's, SPEC §16), and its tool calls that ran. */
   tokens: number;
   costUsd: number;
   calls: number;
+  /** Its own spend before each of its calls a cap could refuse (replay's agentTrails), for what a per-agent cap would have saved. */
+  trail: SpentBefore[];
 }
 
 export interface TaskRow {
@@ -76,10 +79,10 @@ export function firstWords(text: string, max = WORDS_KEPT): string {
   return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
 }
 
-function subagentRow(scope: ScopeReplay, prompts: EventsReplay["prompts"], prices: PriceTable): SubagentRow {
+function subagentRow(scope: ScopeReplay, replay: EventsReplay, prices: PriceTable): SubagentRow {
   const spend = scope.spend ?? zeroSpend();
   const type = scope.spawnedBy?.subagentType ?? scope.agentType;
-  const asked = scope.spawnedBy?.description ?? prompts[scope.id];
+  const asked = scope.spawnedBy?.description ?? replay.prompts[scope.id];
   return {
     id: scope.id,
     ...(type !== undefined ? { type } : {}),
@@ -88,6 +91,7 @@ function subagentRow(scope: ScopeReplay, prompts: EventsReplay["prompts"], price
     tokens: totalTokens(spend.tokens),
     costUsd: estimateCostUsd(spend.byModel, prices),
     calls: spend.toolCalls,
+    trail: replay.agentTrails[scope.id] ?? [],
   };
 }
 
@@ -158,7 +162,7 @@ function rowOf(
     costUsd: estimateCostUsd(spend.byModel, prices),
     calls: spend.toolCalls,
     agents: launchesFrom(spend.agentsLaunched, part.subagents.length),
-    subagents: part.subagents.map((scope) => subagentRow(scope, replay.prompts, prices)),
+    subagents: part.subagents.map((scope) => subagentRow(scope, replay, prices)),
     repeats: part.repeats,
     repeatTokens: part.repeatTokens,
     identicalOutcomes: part.identical,

@@ -1,6 +1,7 @@
 // The history for people, as text: what was read, spend per task, the largest
 // tasks, what budgets would have done, repeats, and the settings to use. Pure.
 import type { BudgetEffect, BudgetSetting } from "./budgets.js";
+import { SETTING_VALUE, stoppedLabel, stoppedOf } from "./effect-words.js";
 import { bytesText, grouped, percentText, plural, subagentLabel, taskLabel, tokensText, usdText } from "./labels.js";
 import type { HistoryReport, TaskView } from "./report.js";
 
@@ -47,11 +48,29 @@ function spendLines(report: HistoryReport): string[] {
   return [
     `Spend per task (${plural(report.totals.tasks, "task")}; percentiles by nearest rank):`,
     ...table(rows).map((line) => `  ${line}`),
+    ...subagentLines(report),
     largestLine(report.largest.costUsd, "dollars"),
     largestLine(report.largest.agents, "subagents"),
     largestLine(report.largest.calls, "tool calls"),
   ];
 }
+
+/** Per subagent, its own spend: what the caps per subagent are sized from. */
+function subagentLines(report: HistoryReport): string[] {
+  const p = report.subagentPercentiles;
+  if (p.tokens.n === 0) return ["  per subagent: no subagent in these tasks"];
+  const rows = [
+    [`per subagent (${plural(p.tokens.n, "subagent")}, its own)`, "median", "90th", "99th", "largest"],
+    ...SUBAGENT_MEASURES.map(([key, name, show]) => [name, show(p[key].p50), show(p[key].p90), show(p[key].p99), show(p[key].max)]),
+  ];
+  return table(rows).map((line) => `  ${line}`);
+}
+
+const SUBAGENT_MEASURES = [
+  ["tokens", "tokens", (v: number) => tokensText(v)],
+  ["costUsd", "dollars", (v: number) => usdText(v)],
+  ["calls", "tool calls", (v: number) => grouped(v)],
+] as const;
 
 function taskViewLines(view: TaskView, index: number): string[] {
   const head = `  ${index + 1}. ${tokensText(view.tokens)} tokens, ${usdText(view.costUsd)}, ${plural(view.calls, "tool call")}, ${plural(view.agents, "subagent")}: ${taskLabel(view)}`;
@@ -61,24 +80,18 @@ function taskViewLines(view: TaskView, index: number): string[] {
   ];
 }
 
-const SETTING_UNITS: Record<BudgetSetting, (v: number) => string> = {
-  token_budget: (v) => `${tokensText(v)} tokens`,
-  cost_budget_usd: (v) => usdText(v),
-  max_agents: (v) => plural(v, "subagent"),
-};
-
 function effectLine(effect: BudgetEffect): string {
-  const value = `${effect.setting} ${SETTING_UNITS[effect.setting](effect.value)}`;
-  if (effect.stopped === 0) return `  ${value}: would have stopped no task`;
+  const value = `${effect.setting} ${SETTING_VALUE[effect.setting](effect.value)}`;
+  if (effect.stopped === 0) return `  ${value}: would have stopped no ${effect.of === "subagents" ? "subagent" : "task"}`;
   const top = effect.examples[0];
-  return `  ${value}: would have stopped ${plural(effect.stopped, "task")} of ${effect.tasks}, saving up to ${tokensText(effect.savedTokens)} tokens (${usdText(effect.savedUsd)})${top ? `; most from ${taskLabel(top)}` : ""}`;
+  return `  ${value}: would have stopped ${stoppedOf(effect)}, saving up to ${tokensText(effect.savedTokens)} tokens (${usdText(effect.savedUsd)})${top ? `; most from ${stoppedLabel(top)}` : ""}`;
 }
 
 function whatIfLines(report: HistoryReport): string[] {
   const effects = (Object.values(report.whatIf) as BudgetEffect[][]).flat();
   if (effects.length === 0) return [];
   return [
-    "Budgets that would have stopped the outliers (a budget refuses a task's next tool call once it is spent; saved: what the task spent after that call):",
+    "Budgets that would have stopped the outliers (a budget refuses a task's next tool call once it is spent, a cap per subagent that subagent's next call once it has spent the cap by itself; saved: what the task, or the subagent, spent after that call):",
     ...effects.map(effectLine),
   ];
 }
@@ -111,7 +124,7 @@ function suggestionLines(report: HistoryReport): string[] {
   ]);
   const widths = [0, 1].map((col) => Math.max(...rows.map((row) => row[col]!.length)));
   return [
-    "Suggested settings (per task):",
+    "Suggested settings (per task; agent_*: per subagent):",
     ...rows.map((row) => `  ${row[0]!.padEnd(widths[0]!)}  ${row[1]!.padEnd(widths[1]!)}  ${row[2]}`),
     ...(s.command ? ["Set them (then restart Claude Code):", `  ${s.command}`] : ["Nothing to set: no task spent anything."]),
   ];

@@ -54,7 +54,7 @@ export class CallDecider {
       this.options.sha256,
     );
     // Deciding changes nothing: the spend the decision saw is still the state's until its events are fed.
-    if (decided.decision.decision !== "neutral") this.trail.noteSpentBefore(this.machine.session, run.key);
+    if (decided.decision.decision !== "neutral") this.trail.noteSpentBefore(this.machine.session, run.key, run.id);
     this.machine.feed(run, decided.events);
     this.machine.feed(run, this.machine.skillCallEvents(run, block, decided));
     const call = this.remember(run, block, at.line, decided);

@@ -247,6 +247,7 @@ export class Replay {
       lines: this.lines,
       session: this.machine.session,
       tasks: this.trail.tasks,
+      agentTrails: this.trail.agents,
     };
   }
 }

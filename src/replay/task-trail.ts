@@ -1,19 +1,24 @@
 // The main scope's tasks as replay sees them start, each with what its tree
-// had spent before every call its budgets were checked on (EventsReplay.tasks).
+// had spent before every call its budgets were checked on (EventsReplay.tasks),
+// and each subagent's own spend before each of its calls, what the per-agent
+// caps are checked on (EventsReplay.agentTrails).
 import type { ScopeKey } from "../engine/session/events.js";
+import { scopeAt } from "../engine/session/reduce.js";
 import type { SessionState } from "../engine/session/state.js";
 import { rootSpendOf, rootTaskOf } from "../engine/session/views.js";
 import { estimateCostUsd, type PriceTable } from "../engine/prices.js";
-import { totalTokens } from "../engine/spend.js";
+import { totalTokens, type Spend } from "../engine/spend.js";
 import { typedText } from "../ingest/prompts.js";
 import type { LocatedEvent } from "../transcript/reverse-reader.js";
-import type { TaskReplay } from "./types.js";
+import type { SpentBefore, TaskReplay } from "./types.js";
 
 /** How much of a task's prompt is kept (to name the task). */
 const PROMPT_KEPT = 240;
 
 export class TaskTrail {
   readonly tasks: TaskReplay[] = [];
+  /** By scope id: a subagent's own spend before each of its calls a cap could refuse. */
+  readonly agents: Record<string, SpentBefore[]> = {};
 
   constructor(private readonly prices: PriceTable) {}
 
@@ -31,13 +36,24 @@ export class TaskTrail {
     });
   }
 
-  /** What the task at the root of `key`'s tree has spent before a call: what its budgets are checked against (SPEC §12). */
-  noteSpentBefore(session: SessionState, key: ScopeKey): void {
+  /**
+   * What the task at the root of `key`'s tree has spent before a call: what
+   * its budgets are checked against (SPEC §12); and a subagent's own spend,
+   * what its per-agent caps are checked against (SPEC §16).
+   */
+  noteSpentBefore(session: SessionState, key: ScopeKey, scopeId: string): void {
+    if (key !== "main") {
+      const own = scopeAt(session, key).spend;
+      (this.agents[scopeId] ??= []).push(own ? this.spentOf(own) : { tokens: 0, costUsd: 0, calls: 0 });
+    }
     const rootTask = rootTaskOf(session, key);
     let task: TaskReplay | undefined;
     for (let i = this.tasks.length - 1; i >= 0 && task === undefined; i--) if (this.tasks[i]!.task === rootTask) task = this.tasks[i];
     if (!task) return;
-    const spent = rootSpendOf(session, key);
-    task.trail.push({ tokens: totalTokens(spent.tokens), costUsd: estimateCostUsd(spent.byModel, this.prices) });
+    task.trail.push(this.spentOf(rootSpendOf(session, key)));
+  }
+
+  private spentOf(spend: Spend): SpentBefore {
+    return { tokens: totalTokens(spend.tokens), costUsd: estimateCostUsd(spend.byModel, this.prices), calls: spend.toolCalls };
   }
 }

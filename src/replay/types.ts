@@ -198,7 +198,15 @@ export interface TaskReplay {
    * call but the neutral tools'), what the task had spent: the figures its
    * budgets are checked against (SPEC §12), in the order the calls were decided.
    */
-  trail: Array<{ tokens: number; costUsd: number }>;
+  trail: SpentBefore[];
+}
+
+/** What a task's tree, or one subagent by itself, had spent before a call a budget could refuse. */
+export interface SpentBefore {
+  tokens: number;
+  costUsd: number;
+  /** Tool calls that ran (steps). */
+  calls: number;
 }
 
 /** A delegating call of the main scope (Task, Agent), kept to link subagent scopes to it by prompt. */
@@ -224,6 +232,12 @@ export interface EventsReplay {
   session: SessionState;
   /** The main scope's tasks, in order: each one's prompt and the spend its budgets would have been checked against, call by call. */
   tasks: TaskReplay[];
+  /**
+   * Each subagent's own spend (its scope's, not its tree's) before each of its
+   * calls a cap could refuse, by scope id: what the per-agent caps are
+   * checked against (SPEC §16), in the order the calls were decided.
+   */
+  agentTrails: Record<string, SpentBefore[]>;
 }
 
 export interface FileReplay {

@@ -20,6 +20,7 @@ import {
 } from "./html-parts.js";
 import { recordsTable, spendTables, summaryTable } from "./html-tables.js";
 import { uChartSvg } from "./html-u-chart.js";
+import { agentCapsSection } from "./html-agent-caps.js";
 import type { EntryView, ReportView } from "./report-view.js";
 
 export { ACTION_COLORS, escapeHtml } from "./html-parts.js";
@@ -213,6 +214,7 @@ ${view.spend ? spendTables(view, view.spend) : NO_SPEND}
 <h2>Per scope</h2>
 <div class="scroll">${summaryTable(view)}</div>
 </section>
+${agentCapsSection(view.agentCaps)}
 <section>
 <h2>Records</h2>
 <div class="scroll">${recordsTable(view)}</div>

@@ -1,6 +1,8 @@
 // A session's summary (./summarize.ts) as text: what `utility report` prints
 // and `/utility report` shows. Pure.
 import type { LogRecord } from "../log/record.js";
+import { formatUsd } from "../engine/prices.js";
+import type { AgentCapRow, AgentCapsSet } from "./agent-caps.js";
 import { NO_OUTCOME } from "./log-table.js";
 import { describeSpend, type SessionSpend } from "./spend.js";
 import { summarize, type ScopeSummary, type SessionSummary } from "./summarize.js";
@@ -29,6 +31,7 @@ export function renderSummaryText(summary: SessionSummary): string {
   out.push(`session ${summary.session ?? "(unknown)"}: ${summary.records} record${summary.records === 1 ? "" : "s"}${span}`);
   if (summary.scopes.length === 0) out.push("  nothing recorded yet");
   for (const s of summary.scopes) out.push(...scopeTextLines(s, summary.spend));
+  out.push(...agentCapLines(summary.agentCaps));
   out.push(...totalLines(summary));
   return `${out.map(terminalSafe).join("\n")}\n`;
 }
@@ -52,6 +55,29 @@ function scopeTextLines(s: ScopeSummary, spend: SessionSpend): string[] {
   for (const o of s.overrides) out.push(`    override rationale: ${clip(o.rationale, 100)}`);
   out.push(...spendLines(spend, s.key));
   return out;
+}
+
+/** Caps per subagent (SPEC §16): shown when any subagent had one or hit one. */
+function agentCapLines(rows: readonly AgentCapRow[]): string[] {
+  if (!rows.some((r) => r.caps !== undefined || r.hit !== undefined)) return [];
+  const lines = ["caps per subagent (each one's own spend):"];
+  for (const r of rows) {
+    const caps = r.caps ? capsText(r.caps) : "no cap";
+    const hit = r.hit ? `; HIT its ${r.hit.cap} cap (${r.hit.refused} call${r.hit.refused === 1 ? "" : "s"} refused)` : "";
+    lines.push(
+      `  ${scopeTitle({ agentId: r.agentId, agentType: r.agentType, scope: "subagent" })}: ${r.tokens.toLocaleString("en-US")} tokens, ${formatUsd(r.costUsd)}, ${r.toolCalls} tool call${r.toolCalls === 1 ? "" : "s"}; caps: ${caps}${hit}`,
+    );
+  }
+  return lines;
+}
+
+/** `tokens 50,000, cost $1.00, tool calls 40`. */
+export function capsText(caps: AgentCapsSet): string {
+  return [
+    ...(caps.tokens !== undefined ? [`tokens ${caps.tokens.toLocaleString("en-US")}`] : []),
+    ...(caps.costUsd !== undefined ? [`cost ${formatUsd(caps.costUsd)}`] : []),
+    ...(caps.toolCalls !== undefined ? [`tool calls ${caps.toolCalls}`] : []),
+  ].join(", ");
 }
 
 function totalLines(summary: SessionSummary): string[] {

@@ -97,6 +97,8 @@ export interface ReportView {
   scopes: ScopeView[];
   /** Absent when no record carries its message's usage. */
   spend?: SessionSpend;
+  /** Each subagent's own spend, its caps and the one it hit (SPEC §16). */
+  agentCaps: SessionSummary["agentCaps"];
 }
 
 export interface ReportViewOptions {
@@ -243,5 +245,6 @@ export function buildReportView(records: readonly LogRecord[], options: ReportVi
     tracks,
     scopes,
     ...(spend ? { spend } : {}),
+    agentCaps: summary.agentCaps,
   };
 }

@@ -5,6 +5,7 @@ import { outcomesById } from "./log-table.js";
 import { DEFAULT_PRICES, type PriceTable } from "../engine/prices.js";
 import { summarizeSpend, type SessionSpend } from "./spend.js";
 import { scopeKey } from "../log/record.js";
+import { agentCapsOf, type AgentCapRow } from "./agent-caps.js";
 
 /** Steps whose record carries no report (an ungated scope, where the hooks only observe) are counted under this key. */
 export const NO_REPORT = "no report";
@@ -65,6 +66,8 @@ export interface SessionSummary {
   totals: { steps: number; refusals: number; overrides: number; repeats: number; stopsBlocked: number };
   /** Tokens and estimated cost per step, task and scope, from the records that carry their message's usage (SPEC §12). */
   spend: SessionSpend;
+  /** Each subagent's own spend, the caps per subagent in force for it and the one it hit (SPEC §16). */
+  agentCaps: AgentCapRow[];
 }
 
 export { scopeKey } from "../log/record.js";
@@ -140,6 +143,7 @@ export function summarize(records: readonly LogRecord[], prices: PriceTable = DE
     .map((r) => r.time)
     .filter((t) => t !== "")
     .sort();
+  const spend = summarizeSpend(records, prices);
   return {
     session: records.find((r) => r.session)?.session,
     records: records.length,
@@ -147,7 +151,8 @@ export function summarize(records: readonly LogRecord[], prices: PriceTable = DE
     to: times[times.length - 1],
     scopes: summaries,
     totals: totalsOf(summaries),
-    spend: summarizeSpend(records, prices),
+    spend,
+    agentCaps: agentCapsOf(records, { scopes: summaries, spend }),
   };
 }
 

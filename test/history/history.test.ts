@@ -3,6 +3,7 @@
 // the words and page made of them.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PRICES } from "../../src/engine/prices.js";
+import { subagentPercentilesOf } from "../../src/history/agent-caps.js";
 import { budgetEffect, roundUpNicely, suggestBudgets, whatIf } from "../../src/history/budgets.js";
 import { renderHistoryHtml } from "../../src/history/html.js";
 import { grouped, subagentLabel, taskLabel, tokensText, usdText } from "../../src/history/labels.js";
@@ -95,6 +96,13 @@ describe("a session's tasks from its replay", () => {
   it("keeps, per task, the spend before each call a budget could refuse (its own line's message counted)", () => {
     expect(rows[0]!.trail.map((t) => t.tokens)).toEqual([110, 320, 630, 630 + 1100]);
     expect(rows[1]!.trail.map((t) => t.tokens)).toEqual([11]);
+    // The Agent call counts once it is admitted: the subagent's Grep sees it.
+    expect(rows[0]!.trail.map((t) => t.calls)).toEqual([0, 1, 2, 3]);
+  });
+
+  it("keeps, per subagent, its own spend before each of its calls a cap could refuse (not its task's)", () => {
+    expect(rows[0]!.subagents[0]!.trail).toEqual([{ tokens: 1100, costUsd: expect.any(Number), calls: 0 }]);
+    expect(rows[0]!.subagents[0]!.trail[0]!.costUsd).toBeGreaterThan(0);
   });
 });
 
@@ -112,7 +120,7 @@ function row(task: number, tokens: number, trail: number[], extra: Partial<TaskR
     repeats: 0,
     repeatTokens: 0,
     identicalOutcomes: 0,
-    trail: trail.map((t) => ({ tokens: t, costUsd: t / 1e6 })),
+    trail: trail.map((t, i) => ({ tokens: t, costUsd: t / 1e6, calls: i })),
     ...extra,
   };
 }
@@ -130,7 +138,7 @@ describe("what a budget would have done", () => {
   });
 
   it("an agent budget keeps the subagents past it from starting: their spend is what it saves", () => {
-    const subs = [1, 2, 3].map((ordinal) => ({ id: `agent:a${ordinal}`, ordinal, tokens: ordinal * 100, costUsd: 0, calls: 1 }));
+    const subs = [1, 2, 3].map((ordinal) => ({ id: `agent:a${ordinal}`, ordinal, tokens: ordinal * 100, costUsd: 0, calls: 1, trail: [] }));
     expect(budgetEffect([row(1, 5000, [], { agents: 3, subagents: subs })], "max_agents", 1)).toMatchObject({
       stopped: 1,
       savedTokens: 500,
@@ -148,6 +156,8 @@ describe("what a budget would have done", () => {
       tokens: percentilesOf(rows.map((r) => r.tokens)),
       costUsd: percentilesOf(rows.map((r) => r.costUsd)),
       agents: percentilesOf([0, 0, 0]),
+      calls: percentilesOf(rows.map((r) => r.calls)),
+      subagent: subagentPercentilesOf(rows),
     };
     const s = suggestBudgets(rows, p, "utility@my-market");
     expect(s.budgets.token_budget).toMatchObject({ value: 30000, effect: { stopped: 0 } });
@@ -156,8 +166,11 @@ describe("what a budget would have done", () => {
     );
     expect(s.budgets.cost_budget_usd.value).toBe(0.03);
     expect(s.budgets.max_agents).toMatchObject({ value: null });
+    // 3 calls at most per task: 3 × 1.5 rounded up, at least one more.
+    expect(s.budgets.max_tool_calls).toMatchObject({ value: 5 });
+    expect(s.budgets.agent_token_budget).toMatchObject({ value: null, derivation: "no subagent in these sessions: leave it unset" });
     expect(s.command).toBe(
-      `echo '{"token_budget":"30000","cost_budget_usd":"0.03"}' | claude plugin configure utility@my-market --values-stdin`,
+      `echo '{"token_budget":"30000","cost_budget_usd":"0.03","max_tool_calls":"5"}' | claude plugin configure utility@my-market --values-stdin`,
     );
     expect(whatIf(rows, "token_budget", p.tokens, 30000).map((e) => [e.value, e.stopped])).toEqual([
       [20000, 0],
@@ -228,7 +241,7 @@ describe("the words and the page", () => {
       "Exact repeats (SPEC §7): 1 call (20% of the calls) repeated an identical call with nothing in between that could change its result, ≈ 1 tokens of results; most: Read 1",
     );
     expect(text).toContain(
-      'echo \'{"token_budget":"4500","cost_budget_usd":"0.02","max_agents":"2"}\' | claude plugin configure utility@m --values-stdin',
+      'echo \'{"token_budget":"4500","cost_budget_usd":"0.02","max_agents":"2","max_tool_calls":"6","agent_token_budget":"3500","agent_cost_budget_usd":"0.016","agent_max_tool_calls":"2"}\' | claude plugin configure utility@m --values-stdin',
     );
   });
 
