@@ -83,13 +83,17 @@ function epochMs(time: string): number {
   return Number.isFinite(ms) ? ms : 0;
 }
 
-/** The main scope's prompt key per task: the UserPromptSubmit that started it. */
-function taskPromptKeys(records: readonly LogRecord[]): Map<number, string> {
-  const keys = new Map<number, string>();
-  for (const r of records) {
-    if (r.agentId === undefined && r.event === "UserPromptSubmit" && r.promptId) keys.set(r.task, r.promptId);
-  }
-  return keys;
+/**
+ * Each record's prompt key: the last UserPromptSubmit's before it, in the
+ * log's order, subagents included. Claude Code gives the calls of a turn,
+ * its subagents' too, the prompt id of the prompt that started it.
+ */
+function promptKeysInOrder(records: readonly LogRecord[]): string[] {
+  let key = "";
+  return records.map((r) => {
+    if (r.event === "UserPromptSubmit" && r.agentId === undefined && r.promptId) key = r.promptId;
+    return key;
+  });
 }
 
 /** The call and what the gate decided of it. */
@@ -158,11 +162,13 @@ function stepRow(entry: LoggedLine, ctx: SessionContext, promptKey: string, sha2
 
 /** A session's step rows, one per record; ids are digests of the session and the line, so a line exported twice has one id. */
 export function stepRows(lines: readonly LoggedLine[], ctx: SessionContext, sha256: (text: string) => string): StepRow[] {
-  const keys = taskPromptKeys(lines.map((l) => l.record));
-  return lines.map((entry) => stepRow(entry, ctx, entry.record.agentId === undefined ? (keys.get(entry.record.task) ?? "") : "", sha256));
+  const keys = promptKeysInOrder(lines.map((l) => l.record));
+  return lines.map((entry, i) => stepRow(entry, ctx, keys[i]!, sha256));
 }
 
 interface TaskAcc {
+  /** The prompt key of the task's first record. */
+  promptKey: string;
   started: number;
   ended: number;
   records: number;
@@ -172,10 +178,11 @@ interface TaskAcc {
 
 function taskAccs(records: readonly LogRecord[]): Map<string, TaskAcc> {
   const accs = new Map<string, TaskAcc>();
-  for (const r of records) {
+  const keys = promptKeysInOrder(records);
+  for (const [i, r] of records.entries()) {
     const key = `${scopeKey(r)}\n${r.task}`;
     const ms = epochMs(r.time);
-    const acc = accs.get(key) ?? { started: ms, ended: ms, records: 0, steps: 0, refusals: 0 };
+    const acc = accs.get(key) ?? { promptKey: keys[i]!, started: ms, ended: ms, records: 0, steps: 0, refusals: 0 };
     acc.started = Math.min(acc.started, ms);
     acc.ended = Math.max(acc.ended, ms);
     acc.records += 1;
@@ -193,14 +200,12 @@ function taskAccs(records: readonly LogRecord[]): Map<string, TaskAcc> {
  */
 export function taskRows(records: readonly LogRecord[], ctx: SessionContext, prices: PriceTable): TaskRow[] {
   const session = records.find((r) => r.session)?.session ?? "";
-  const keys = taskPromptKeys(records);
   const spent = new Map<string, TaskSpend>();
   for (const scope of summarizeSpend(records, prices).scopes) for (const t of scope.tasks) spent.set(`${scope.key}\n${t.task}`, t);
   return [...taskAccs(records).entries()].map(([key, acc]) => {
     const [scope = "", taskText = "0"] = key.split("\n");
     const task = Number(taskText);
     const spend = spent.get(key);
-    const promptKey = scope === "main" ? (keys.get(task) ?? "") : "";
     return {
       id: `${session}/${scope}/${task}`,
       version: acc.records,
@@ -209,7 +214,7 @@ export function taskRows(records: readonly LogRecord[], ctx: SessionContext, pri
       developer: ctx.developer,
       project: ctx.project,
       session_id: session,
-      prompt_id: ctx.promptIds.get(promptKey) ?? "",
+      prompt_id: ctx.promptIds.get(acc.promptKey) ?? "",
       scope,
       task,
       steps: acc.steps,

@@ -56,7 +56,8 @@ describe("export rows", () => {
     const rows = stepRows(log.lines, ctx, nodeSha256Hex);
     for (const task of [1, 2])
       expect(rows.filter((r) => r.scope === "main" && r.task === task).every((r) => r.prompt_id === promptIdOf(SESSION, task))).toBe(true);
-    expect(rows.filter((r) => r.scope !== "main").every((r) => r.prompt_id === "")).toBe(true);
+    // A subagent's calls carry the prompt of the turn that launched it, as Claude Code's own events do.
+    expect(rows.filter((r) => r.scope !== "main").every((r) => r.prompt_id === promptIdOf(SESSION, 1))).toBe(true);
   });
 
   it("one task row per scope and task, its spend as the report counts it", () => {
