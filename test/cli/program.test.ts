@@ -13,7 +13,7 @@ import { VERSION } from "../../src/cli/program.js";
 import { cli } from "../support/cli-io.js";
 import { PLUGIN_ROOT, ROOT, TRANSCRIPTS } from "../support/paths.js";
 
-const NAMES = ["score", "select", "check", "status", "log", "report", "replay", "statusline", "prune"];
+const NAMES = ["score", "select", "check", "status", "log", "report", "replay", "statusline", "prune", "export"];
 const CANONICAL = ["--gain", "0.7", "--step-cost", "0.12", "--uncertainty", "0.6", "--redundancy", "0"];
 const LOG = join(ROOT, "test", "fixtures", "logs", "gated-session.jsonl");
 const TABLE =

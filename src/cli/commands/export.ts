@@ -1,0 +1,96 @@
+/**
+ * `utility export --clickhouse URL [--developer NAME] [--project NAME] [--json] [FILE.jsonl...]`:
+ * writes every session's step log (or the files given) into ClickHouse over
+ * its HTTP interface, creating its tables (docs/team.md, SPEC §17). Sending
+ * twice stores nothing twice.
+ */
+import { clickHouseUrl, ClickHouseError } from "../../export/clickhouse-http.js";
+import { exportToClickHouse, type SessionRows } from "../../export/clickhouse-export.js";
+import { stepRows, taskRows } from "../../export/rows.js";
+import { defaultDeveloper, readSessionLog, sessionContext, sessionLogFiles } from "../../export/sources.js";
+import { nodeSha256Hex } from "../../hash/node-sha256.js";
+import { fileErrorText } from "../../state/file-error.js";
+import { stringOption } from "../args.js";
+import type { CommandSpec } from "../command-spec.js";
+import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
+import { pricesFor } from "./prices.js";
+
+const ARGS = "--clickhouse URL [--developer NAME] [--project NAME] [--json] [FILE.jsonl...]";
+const USAGE = `utility export ${ARGS}`;
+
+function targetUrl(values: Parsed["values"]): URL {
+  const url = stringOption(values.clickhouse);
+  if (url === undefined || url === "") throw new UsageError(`missing --clickhouse. Usage: ${USAGE}`);
+  try {
+    return clickHouseUrl(url);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}. Usage: ${USAGE}`);
+  }
+}
+
+function nameOption(values: Parsed["values"], name: "developer" | "project"): string | undefined {
+  const value = stringOption(values[name]);
+  if (value === "") throw new UsageError(`--${name} is empty; expected a name. Usage: ${USAGE}`);
+  return value;
+}
+
+function sessionRows(files: string[], io: CliIo, names: { developer: string; project?: string }): { rows: SessionRows[]; skipped: number } {
+  const prices = pricesFor(io.env);
+  let skipped = 0;
+  const rows: SessionRows[] = [];
+  for (const file of files) {
+    let log: ReturnType<typeof readSessionLog>;
+    try {
+      log = readSessionLog(file);
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${fileErrorText(error)}.`);
+    }
+    skipped += log.skipped;
+    if (log.lines.length === 0) continue;
+    const ctx = sessionContext(io.env, log.session, names.developer, names.project);
+    rows.push({
+      session: log.session,
+      steps: stepRows(log.lines, ctx, nodeSha256Hex),
+      tasks: taskRows(
+        log.lines.map((l) => l.record),
+        ctx,
+        prices,
+      ),
+    });
+  }
+  return { rows, skipped };
+}
+
+async function runExport({ values, positionals }: Parsed, io: CliIo): Promise<number> {
+  const url = targetUrl(values);
+  const developer = nameOption(values, "developer") ?? defaultDeveloper(io.env);
+  const project = nameOption(values, "project");
+  const files = sessionLogFiles(io.env, positionals);
+  const { rows, skipped } = sessionRows(files, io, { developer, ...(project !== undefined ? { project } : {}) });
+  const counts = await exportToClickHouse(url, rows).catch((error: unknown) => {
+    throw error instanceof ClickHouseError ? error : new ClickHouseError(String(error));
+  });
+  if (values.json) printJson(io, { developer, ...counts, skippedLines: skipped });
+  else
+    io.stdout(
+      `exported ${counts.sessions} session${counts.sessions === 1 ? "" : "s"} as ${developer}: ` +
+        `${counts.steps.sent} step records sent (${counts.steps.stored} already stored), ` +
+        `${counts.tasks.sent} task rows sent (${counts.tasks.stored} already stored)` +
+        `${skipped > 0 ? `; ${skipped} unreadable line${skipped === 1 ? "" : "s"} skipped` : ""}\n`,
+    );
+  return 0;
+}
+
+export const EXPORT: CommandSpec = {
+  name: "export",
+  summary: "write the step logs into ClickHouse for a team (docs/team.md)",
+  usage: ARGS,
+  arguments: ["[files...]", "session logs to send (default: every session log in the data folders)"],
+  options: [
+    ["--clickhouse <url>", "the ClickHouse HTTP interface, e.g. http://user:password@host:8123/?database=team"],
+    ["--developer <name>", "who ran these sessions (default: user@host)"],
+    ["--project <name>", "the project (default: the transcript's working folder's name)"],
+    ["--json", "print JSON"],
+  ],
+  run: runExport,
+};
