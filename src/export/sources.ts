@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { basename, join } from "node:path";
-import { LogRecordSchema } from "../log/record.js";
+import { parseLogLines } from "../summary/load.js";
 import { dataDirs } from "../state/locate.js";
 import { projectsDir } from "../replay/projects.js";
 import { promptKey } from "../ingest/prompts.js";
@@ -39,21 +39,7 @@ export function sessionLogFiles(env: Record<string, string | undefined>, files: 
 
 /** A log's records, each with its line (the line is what makes its id). */
 export function readSessionLog(file: string): SessionLog {
-  const lines: LoggedLine[] = [];
-  let skipped = 0;
-  for (const line of readFileSync(file, "utf8").split("\n")) {
-    if (line.trim() === "") continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      skipped += 1;
-      continue;
-    }
-    const parsed = LogRecordSchema.safeParse(json);
-    if (parsed.success) lines.push({ line, record: parsed.data });
-    else skipped += 1;
-  }
+  const { lines, skipped } = parseLogLines(readFileSync(file, "utf8"));
   return { file, session: lines[0]?.record.session ?? basename(file, ".jsonl"), lines, skipped };
 }
 

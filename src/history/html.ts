@@ -157,7 +157,7 @@ function whatIfTable(report: HistoryReport): string {
 
 function repeatsSection(report: HistoryReport): string {
   const r = report.repeats;
-  const identical = `<p>Identical outcomes (SPEC §13): <b>${report.totals.identicalOutcomes}</b> calls returned exactly what the same call returned before, although something ran in between.</p>`;
+  const identical = `<p>Identical outcomes: <b>${report.totals.identicalOutcomes}</b> calls returned exactly what the same call returned before, although something ran in between.</p>`;
   if (r.count === 0)
     return `<p class="empty-state" data-empty="repeats">No exact repeat: no call repeated an identical one with nothing in between that could change its result.</p>${identical}`;
   const most = Math.max(...r.byTool.map((t) => t.count));

@@ -104,13 +104,13 @@ function repeatLines(report: HistoryReport): string[] {
     .join(", ");
   const lines = [
     r.count === 0
-      ? `Exact repeats (SPEC §7): none: no call repeated an identical one with nothing in between that could change its result.`
-      : `Exact repeats (SPEC §7): ${plural(r.count, "call")} (${percentText(r.shareOfCalls)} of the calls) repeated an identical call with nothing in between that could change its result, ≈ ${tokensText(r.tokens)} tokens of results; most: ${tools}`,
+      ? `Exact repeats: none: no call repeated an identical one with nothing in between that could change its result.`
+      : `Exact repeats: ${plural(r.count, "call")} (${percentText(r.shareOfCalls)} of the calls) repeated an identical call with nothing in between that could change its result, ≈ ${tokensText(r.tokens)} tokens of results; most: ${tools}`,
     ...r.most.map((m) => `  ${plural(m.repeats, "repeat")} in ${taskLabel(m)}`),
   ];
   const identical = report.totals.identicalOutcomes;
   lines.push(
-    `Identical outcomes (SPEC §13): ${plural(identical, "call")} returned exactly what the same call returned before, although something ran in between.`,
+    `Identical outcomes: ${plural(identical, "call")} returned exactly what the same call returned before, although something ran in between.`,
   );
   return lines;
 }

@@ -18,9 +18,9 @@ export interface LoadedLog {
   skipped: number;
 }
 
-/** Pure: the records of a log's text; what is not a record is skipped and counted. */
-export function parseLogText(text: string): { records: LogRecord[]; skipped: number } {
-  const records: LogRecord[] = [];
+/** Pure: the records of a log's text, each with the line it was read from; what is not a record is skipped and counted. */
+export function parseLogLines(text: string): { lines: Array<{ line: string; record: LogRecord }>; skipped: number } {
+  const lines: Array<{ line: string; record: LogRecord }> = [];
   let skipped = 0;
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
@@ -32,10 +32,16 @@ export function parseLogText(text: string): { records: LogRecord[]; skipped: num
       continue;
     }
     const parsed = LogRecordSchema.safeParse(json);
-    if (parsed.success) records.push(parsed.data);
+    if (parsed.success) lines.push({ line, record: parsed.data });
     else skipped += 1;
   }
-  return { records, skipped };
+  return { lines, skipped };
+}
+
+/** Pure: the records of a log's text; what is not a record is skipped and counted. */
+export function parseLogText(text: string): { records: LogRecord[]; skipped: number } {
+  const { lines, skipped } = parseLogLines(text);
+  return { records: lines.map((l) => l.record), skipped };
 }
 
 export function readLogFile(file: string): LoadedLog {

@@ -238,7 +238,7 @@ describe("the words and the page", () => {
     expect(text).toContain("Spend per task (2 tasks; percentiles by nearest rank):");
     expect(text).toContain('subagent (Explore) launched at task 1: "Find the config"');
     expect(text).toContain(
-      "Exact repeats (SPEC §7): 1 call (20% of the calls) repeated an identical call with nothing in between that could change its result, ≈ 1 tokens of results; most: Read 1",
+      "Exact repeats: 1 call (20% of the calls) repeated an identical call with nothing in between that could change its result, ≈ 1 tokens of results; most: Read 1",
     );
     expect(text).toContain(
       'echo \'{"token_budget":"4500","cost_budget_usd":"0.02","max_agents":"2","max_tool_calls":"6","agent_token_budget":"3500","agent_cost_budget_usd":"0.016","agent_max_tool_calls":"2"}\' | claude plugin configure utility@m --values-stdin',
