@@ -1,6 +1,7 @@
 import { tightestBudgets } from "./budget.js";
 import { BUDGET_NOTICE_THRESHOLDS } from "./defaults.js";
 import type { GateBudget } from "./gate-input.js";
+import { compactCount } from "./context-line.js";
 import { estimateCostUsd } from "./prices.js";
 import { totalTokens, type Spend } from "./spend.js";
 
@@ -116,13 +117,7 @@ function crossing(g: Gauge): string {
 /** 41234 tokens → `41k tokens`, dollars → `$0.42`, calls → `40 tool calls`; without the unit's word when `named` is false. */
 function amount(unit: GaugeUnit, value: number, named = true): string {
   if (unit === "usd") return `$${value.toFixed(2)}`;
-  const text = unit === "tokens" ? compact(value) : String(Math.round(value));
+  const text = unit === "tokens" ? compactCount(value) : String(Math.round(value));
   if (!named) return text;
   return `${text} ${Math.round(value) === 1 ? ONE_NAMES[unit] : UNIT_NAMES[unit]}`;
-}
-
-function compact(value: number): string {
-  if (value >= 1e6) return `${Number((value / 1e6).toFixed(1))}M`;
-  if (value >= 1e3) return `${Math.round(value / 1e3)}k`;
-  return String(Math.round(value));
 }

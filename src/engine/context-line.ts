@@ -72,7 +72,7 @@ function decimal(value: number): string {
 }
 
 /** 41234 → 41k, 1250000 → 1.3M, 950 → 950. */
-function compactCount(value: number): string {
+export function compactCount(value: number): string {
   if (value >= 1e6) return `${Number((value / 1e6).toFixed(1))}M`;
   if (value >= 1e3) return `${Math.round(value / 1e3)}k`;
   return String(Math.round(value));

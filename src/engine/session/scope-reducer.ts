@@ -78,7 +78,6 @@ function apply(scope: ScopeDraft, event: ScopeEvent, outcomes: Outcome[]): void 
       return confirmed(scope, event.messageId, outcomes);
     case "ran_unchecked":
       return ranUnchecked(scope, event);
-
     case "background_ended":
       return backgroundEnded(scope, jobRefOf(event));
     case "usage":
@@ -93,7 +92,8 @@ function apply(scope: ScopeDraft, event: ScopeEvent, outcomes: Outcome[]): void 
 /** What the scope only remembers: a compaction (nothing before is a repeat any more), its start, the budgets told (SPEC §16). */
 function remembered(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "compact" | "subagent_started" | "budget_told" }>): void {
   if (event.kind === "compact") scope.history = [];
-  else if (event.kind === "subagent_started") subagentStarted(scope, event);
+  // A subagent keeps the root task it was first launched in.
+  else if (event.kind === "subagent_started") scope.rootTask ??= event.rootTask;
   else scope.budgetTold = { task: event.task, levels: { ...event.levels } };
 }
 
@@ -119,10 +119,6 @@ function jobRefOf(event: Extract<ScopeEvent, { kind: "background_ended" }>): Job
     ...(event.toolUseId !== undefined ? { toolUseId: event.toolUseId } : {}),
     ...(event.jobId !== undefined ? { jobId: event.jobId } : {}),
   };
-}
-
-function subagentStarted(scope: ScopeDraft, event: Extract<ScopeEvent, { kind: "subagent_started" }>): void {
-  if (scope.rootTask === undefined) scope.rootTask = event.rootTask;
 }
 
 /** A typed prompt: a new task. Steps, refusals, skills and spend start over; calls that ran stay remembered (repeats are per compaction, not per task). */

@@ -6,21 +6,12 @@
  * parent and the rest of the session go on. Every kind of subagent counts:
  * background, nested, a Workflow's.
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../../support/paths.js";
-import { makeScratchHome, runClaude, type RunClaudeResult } from "../support/claude.js";
+import { homeWithOptions, runClaude, type RunClaudeResult } from "../support/claude.js";
 import { firstUserText, routeByPrompt, text, toolUse, type RecordedRequest } from "../support/scripted-model.js";
 import { id, logOf, markerDir, ran, touch, type Rec } from "../gate/support.js";
-
-/** A scratch HOME whose settings set the plugin's options, as the user does. */
-function homeWithOptions(options: Record<string, unknown>): string {
-  const home = makeScratchHome();
-  const path = join(home, ".claude", "settings.json");
-  writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), pluginConfigs: { "utility@inline": { options } } }));
-  return home;
-}
 
 /** Each reply's usage: `input` input tokens (output 0), by the conversation's first prompt. */
 function usageBy(routes: Array<[string, number]>, otherwise = 10) {

@@ -6,20 +6,12 @@
  * (the context of the call that crossed it, after its result), and never
  * otherwise. Read from the requests Claude Code sends the scripted model.
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../../support/paths.js";
-import { makeScratchHome, runClaude } from "../support/claude.js";
+import { homeWithOptions, runClaude } from "../support/claude.js";
 import { text, type RecordedRequest } from "../support/scripted-model.js";
 import { id, logOf, markerDir, touch } from "../gate/support.js";
-
-function homeWithOptions(options: Record<string, unknown>): string {
-  const home = makeScratchHome();
-  const path = join(home, ".claude", "settings.json");
-  writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), pluginConfigs: { "utility@inline": { options } } }));
-  return home;
-}
 
 /** Every budget notice in a request, in order, with the hook that gave it. */
 function noticesIn(req: RecordedRequest): string[] {

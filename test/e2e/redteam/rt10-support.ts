@@ -1,16 +1,9 @@
 /** Red team 10 harness: a scratch HOME with the user's plugin options, and each reply's usage by a mark. */
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { makeScratchHome, type RunClaudeResult } from "../support/claude.js";
+import { homeWithOptions, type RunClaudeResult } from "../support/claude.js";
 import { requestText, type RecordedRequest } from "../support/scripted-model.js";
 import { logOf, type Rec } from "../gate/support.js";
 
-export function homeWithOptions(options: Record<string, unknown>, trusted: string[] = []): string {
-  const home = makeScratchHome(trusted);
-  const path = join(home, ".claude", "settings.json");
-  writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), pluginConfigs: { "utility@inline": { options } } }));
-  return home;
-}
+export { homeWithOptions };
 
 /** Each reply's usage: `input` input tokens, by a mark anywhere in the request. */
 export function usageByText(routes: Array<[string, number]>, otherwise = 10) {

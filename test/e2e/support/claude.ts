@@ -174,6 +174,14 @@ export function makeScratchHome(trustedDirs: string[] = []): string {
   return home;
 }
 
+/** A scratch HOME whose settings set the plugin's options, as the user does (plugin id `utility@inline` under --plugin-dir). */
+export function homeWithOptions(options: Record<string, unknown>, trustedDirs: string[] = []): string {
+  const home = makeScratchHome(trustedDirs);
+  const path = join(home, ".claude", "settings.json");
+  writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), pluginConfigs: { "utility@inline": { options } } }));
+  return home;
+}
+
 /** (Re)write the scratch HOME's config, trusting `trustedDirs` in addition to what it trusts already. */
 export function seedScratchHome(home: string, trustedDirs: string[] = []): void {
   mkdirSync(join(home, ".claude"), { recursive: true });
