@@ -55,7 +55,7 @@ function spendChart(report: HistoryReport, tokens: readonly number[]): string {
     ["90th percentile", p.p90, "pct"],
     ["99th percentile", p.p99, "pct"],
   ];
-  if (budget !== null) lines.push([`token_budget ${tokensText(budget)} (suggested)`, budget, "budget"]);
+  if (budget !== null) lines.push(["suggested budget", budget, "budget"]);
   const marks = layoutLabels(
     lines.filter(([, v]) => v > 0).map(([label, v, kind]) => ({ label: `${label}: ${tokensText(v)}`, y: y(v), kind })),
   );

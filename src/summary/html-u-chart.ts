@@ -94,11 +94,10 @@ export function uChartSvg(view: ReportView): string | undefined {
 function runLabels(runs: readonly Run[], scale: XScale): string[] {
   return runs.flatMap((run) => {
     const width = (run.last - run.first + 1) * scale.slot;
-    const label = [
-      `${run.track.short} · ${taskLabel(run.track.task)}`,
-      run.track.short,
-      run.track.task > 0 ? `t${run.track.task}` : "pre",
-    ].find((l) => textWidth(l, 11) + 8 <= width);
+    // No abbreviation a reader would have to decode ("t6"): a run too narrow for its task's name goes unlabelled.
+    const label = [`${run.track.short} · ${taskLabel(run.track.task)}`, taskLabel(run.track.task), run.track.short].find(
+      (l) => textWidth(l, 11) + 8 <= width,
+    );
     return label ? [`<text class="segment-label" x="${r1(scale.edge(run.first) + 4)}" y="${TOP - 8}">${escapeHtml(label)}</text>`] : [];
   });
 }

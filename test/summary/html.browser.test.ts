@@ -21,6 +21,8 @@ const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM) console.warn(`html.browser.test: SKIPPED, ${CHROMIUM} is absent (CI installs Debian's chromium through .ci/run)`);
 
 const LOG = join(ROOT, "test", "fixtures", "logs", "gated-session.jsonl");
+// A real session with outliers: replay suggests a token budget and draws it on the spend chart.
+const REPLAYED = join(ROOT, "test", "fixtures", "transcripts");
 const ARGS = [
   "--headless",
   "--no-sandbox",
@@ -73,6 +75,9 @@ describe.skipIf(!HAVE_CHROMIUM)(`the HTML report in headless Chromium (${CHROMIU
     const run = await cli(["report", LOG, "--html", join(work, "cli.html")]);
     expect(run.code).toBe(0);
     files.push(pathToFileURL(join(work, "cli.html")).href);
+    const replay = await cli(["replay", REPLAYED, "--html", join(work, "replay.html")]);
+    expect(replay.code).toBe(0);
+    files.push(pathToFileURL(join(work, "replay.html")).href);
     const a = gatedSession();
     write("gated", renderReportHtml(buildReportView(a.records, { noProgress: a.noProgress })));
     write("ungated", renderReportHtml(buildReportView(ungatedSession())));
@@ -302,8 +307,25 @@ describe.skipIf(!HAVE_CHROMIUM)(`the HTML report in headless Chromium (${CHROMIU
     });
   });
 
+  describe("(d) `utility replay --html` on the fixture sessions", () => {
+    it("every label of the spend chart is whole inside the chart (none cut at its right edge)", async () => {
+      const page = await open("replay");
+      const chart = (await page.locator("svg.spend-rank").boundingBox())!;
+      const labels = page.locator("svg.spend-rank text");
+      expect(await page.locator("svg.spend-rank .budget-label").count()).toBe(1);
+      for (const label of await labels.all()) expect(inside((await label.boundingBox())!, chart, 0)).toBe(true);
+    });
+  });
+
+  it("the U chart names a task in words, never by an abbreviation such as t6", async () => {
+    for (const name of ["cli", "gated", "ungated", "long"]) {
+      const labels = await (await open(name)).locator("svg.u-chart .segment-label").allTextContents();
+      expect(labels.filter((l) => /^(t\d+|pre)$/.test(l))).toEqual([]);
+    }
+  });
+
   it("made no network request: each page is the only thing it loaded", async () => {
-    for (const name of ["cli", "gated", "ungated", "no-spend", "long"]) await open(name);
+    for (const name of ["cli", "replay", "gated", "ungated", "no-spend", "long"]) await open(name);
     expect(requests.sort()).toEqual([...files].sort());
   });
 });
