@@ -230,7 +230,7 @@ function windowSpendFor(
 
 /** The user's budgets, kept for `/utility status` (its command has no such environment). */
 function userBudgets(user: HookSettings): SessionEvent[] {
-  return [{ kind: "user_budgets", budgets: user.budgets }];
+  return [{ kind: "user_budgets", budgets: user.budgets, ...(user.session ? { session: user.session } : {}) }];
 }
 
 /**

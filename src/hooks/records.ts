@@ -6,7 +6,8 @@ import type { ScopedOutcome } from "../engine/session/reduce.js";
 import { scopeAt } from "../engine/session/reduce.js";
 import { callMessageOf } from "../engine/session/scope-usage.js";
 import type { SessionState } from "../engine/session/state.js";
-import { decisionScopeOf, frontmatterBudgetsOf, gateOf } from "../engine/session/views.js";
+import { decisionScopeOf, frontmatterBudgetsOf, gateOf, sessionSpend } from "../engine/session/views.js";
+import { copySpend } from "../engine/session/copy.js";
 import { hasBudget, tightestBudgets } from "../engine/budget.js";
 import { defaultConfig } from "../engine/signals.js";
 import type { LogRecord, LoggedReport } from "../log/record.js";
@@ -70,9 +71,13 @@ export function baseRecord(
 }
 
 /** The budgets in force for the record's task, when any is set: the user's and the frontmatter's that bind the scope (the HTML report draws them). */
-function budgetsField(session: SessionState, ref: ScopeRef): Pick<LogRecord, "budgets"> {
+function budgetsField(session: SessionState, ref: ScopeRef): Pick<LogRecord, "budgets" | "sessionBudgets"> {
   const budgets = tightestBudgets(session.userBudgets, frontmatterBudgetsOf(session, ref.key));
-  return hasBudget(budgets) ? { budgets } : {};
+  const beyond = session.userSessionBudgets;
+  return {
+    ...(hasBudget(budgets) ? { budgets } : {}),
+    ...(beyond ? { sessionBudgets: { budgets: { ...beyond }, spent: copySpend(sessionSpend(session)) } } : {}),
+  };
 }
 
 /** One Outcome record per step whose outcome this hook learned (SPEC §8), at the step it was; a hook learns only its own scope's. */

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { ActionSchema, DecisionScopeSchema, LambdasSchema, RuleSchema } from "../engine/vocabulary.js";
 import { SpendSchema, TokenCountsSchema } from "../engine/spend.js";
 import { BudgetsSchema } from "../engine/budget.js";
+import { SessionBudgetsSchema } from "../engine/session-budget.js";
 
 /**
  * One line of a session's step log (SPEC §8). It is telemetry for people and
@@ -94,6 +95,8 @@ export const LogRecordSchema = z.object({
   uncounted: z.optional(z.number()),
   /** The budgets in force for this record's task (SPEC §12), when any is set: the report draws them against its spend. */
   budgets: z.optional(BudgetsSchema),
+  /** The user's session and window budgets, when any is set, with the whole session's spend as the session machine counts it (SPEC §12). */
+  sessionBudgets: z.optional(z.object({ budgets: SessionBudgetsSchema, spent: SpendSchema })),
   /** What the assistant message behind this record spent, when the hook knows it. */
   spend: z.optional(RecordSpendSchema),
   /**

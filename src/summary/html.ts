@@ -116,7 +116,10 @@ function totalsList(view: ReportView): string {
   ];
   if (t.noProgress) items.push(["identical outcomes", t.noProgress.identicalOutcomes], ["stuck loops", t.noProgress.stuckLoops]);
   if (view.spend) items.push(["tokens", tokensText(view.spend.total.total)], ["cost (est.)", formatUsd(view.spend.total.costUsd)]);
-  return `<ul class="totals">${items.map(([label, value]) => `<li><b>${escapeHtml(value)}</b>${escapeHtml(label)}</li>`).join("")}</ul>`;
+  const beyond = view.sessionBudgets
+    ? `<p class="session-budgets"><b>Session, every task and subagent:</b> ${escapeHtml(view.sessionBudgets.text)}</p>`
+    : "";
+  return `<ul class="totals">${items.map(([label, value]) => `<li><b>${escapeHtml(value)}</b>${escapeHtml(label)}</li>`).join("")}</ul>${beyond}`;
 }
 
 function chartsFigure(view: ReportView): string {

@@ -89,6 +89,7 @@ function totalLines(summary: SessionSummary): string[] {
       `spend: ${describeSpend(summary.spend.total)} at the prices of ${summary.spend.prices.date}${summary.spend.assumedModels.length > 0 ? ` (priced at the dearest rate: ${summary.spend.assumedModels.join(", ")})` : ""}`,
     );
   }
+  if (summary.sessionBudgets) out.push(`session, every task and subagent: ${summary.sessionBudgets.text}`);
   out.push(
     `total: ${plural(t.steps, "step")}, ${t.refusals} refused, ${plural(t.overrides, "override")}, ${plural(t.repeats, "repeat")} caught${t.stopsBlocked > 0 ? `, ${plural(t.stopsBlocked, "stop")} blocked` : ""}`,
   );

@@ -99,6 +99,7 @@ export interface ReportView {
   spend?: SessionSpend;
   /** Each subagent's own spend, its caps and the one it hit (SPEC §16). */
   agentCaps: SessionSummary["agentCaps"];
+  sessionBudgets?: SessionSummary["sessionBudgets"];
 }
 
 export interface ReportViewOptions {
@@ -246,5 +247,6 @@ export function buildReportView(records: readonly LogRecord[], options: ReportVi
     scopes,
     ...(spend ? { spend } : {}),
     agentCaps: summary.agentCaps,
+    ...(summary.sessionBudgets ? { sessionBudgets: summary.sessionBudgets } : {}),
   };
 }

@@ -3,6 +3,11 @@
 import type { LogRecord } from "../log/record.js";
 import { outcomesById } from "./log-table.js";
 import { DEFAULT_PRICES, type PriceTable } from "../engine/prices.js";
+import type { SessionBudgets } from "../engine/session-budget.js";
+import type { Spend } from "../engine/spend.js";
+import { describeSessionBudgets } from "./budget-status.js";
+
+const optional = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
 import { summarizeSpend, type SessionSpend } from "./spend.js";
 import { scopeKey } from "../log/record.js";
 import { agentCapsOf, type AgentCapRow } from "./agent-caps.js";
@@ -68,6 +73,22 @@ export interface SessionSummary {
   spend: SessionSpend;
   /** Each subagent's own spend, the caps per subagent in force for it and the one it hit (SPEC §16). */
   agentCaps: AgentCapRow[];
+  /** The user's session and window budgets, with the session's spend against them, as the last record that carries them says. */
+  sessionBudgets?: SessionBudgetsSummary;
+}
+
+export interface SessionBudgetsSummary {
+  budgets: SessionBudgets;
+  spent: Spend;
+  /** In words, as `/utility status` says it: each budget with what is spent against it. */
+  text: string;
+}
+
+/** The last record's session budgets (the records carry them only when one is set). */
+function sessionBudgetsOf(records: readonly LogRecord[], prices: PriceTable): SessionBudgetsSummary | undefined {
+  const last = [...records].reverse().find((r) => r.sessionBudgets !== undefined)?.sessionBudgets;
+  if (!last) return undefined;
+  return { budgets: last.budgets, spent: last.spent, text: describeSessionBudgets(last.spent, last.budgets, prices) };
 }
 
 export { scopeKey } from "../log/record.js";
@@ -153,6 +174,7 @@ export function summarize(records: readonly LogRecord[], prices: PriceTable = DE
     totals: totalsOf(summaries),
     spend,
     agentCaps: agentCapsOf(records, { scopes: summaries, spend }),
+    ...optional("sessionBudgets", sessionBudgetsOf(records, prices)),
   };
 }
 

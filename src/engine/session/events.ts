@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { SessionBudgetsSchema } from "../session-budget.js";
 import { BudgetsSchema } from "../budget.js";
 import { LINE_KINDS } from "./prompt-kind.js";
 import { ScopeEventSchema } from "./scope-events.js";
@@ -128,7 +129,7 @@ export const SessionEventSchema = z.discriminatedUnion("kind", [
   /** The user was told, on screen, that their plugin settings are invalid (once per session and problem, SPEC §10). */
   z.object({ kind: z.literal("settings_warned"), problem: z.string() }),
   /** The user's budgets as the hook's environment carries them (kept for `/utility status`). */
-  z.object({ kind: z.literal("user_budgets"), budgets: z.optional(BudgetsSchema) }),
+  z.object({ kind: z.literal("user_budgets"), budgets: z.optional(BudgetsSchema), session: z.optional(SessionBudgetsSchema) }),
   /** One scope's own event (./scope-events.ts). */
   z.object({ kind: z.literal("scope"), scope, event: ScopeEventSchema }),
 ]);

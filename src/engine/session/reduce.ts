@@ -1,4 +1,5 @@
 import { zeroSpend, type TokenCounts } from "../spend.js";
+import { hasSessionBudget } from "../session-budget.js";
 import { classifyPrompt, type PromptKind } from "./prompt-kind.js";
 import { agentIdOf, type ScopeKey, type SessionEvent } from "./events.js";
 import type { ScopeEvent } from "./scope-events.js";
@@ -141,6 +142,8 @@ const HANDLERS: { [K in SessionEvent["kind"]]: Handler<K> } = {
   user_budgets: (session, event) => {
     if (event.budgets && Object.keys(event.budgets).length > 0) session.userBudgets = event.budgets;
     else delete session.userBudgets;
+    if (hasSessionBudget(event.session)) session.userSessionBudgets = event.session;
+    else delete session.userSessionBudgets;
   },
   scope: (session, event, out) => {
     skillCallEnded(session, event.scope, event.event);

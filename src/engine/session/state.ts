@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { ActionSchema, OptInScopeSchema } from "../vocabulary.js";
 import { ConfigSchema } from "../signals.js";
 import { SpendSchema, TokenCountsSchema, type Spend } from "../spend.js";
+import { SessionBudgetsSchema } from "../session-budget.js";
 import { BudgetsSchema } from "../budget.js";
 import { GuardsSchema } from "../guards.js";
 
@@ -218,6 +219,8 @@ export const SessionStateSchema = z.object({
   skillForks: z.optional(z.record(z.string(), z.object({ source: GateSourceSchema }))),
   /** The user's budgets (userConfig) as the last hook saw them: `/utility status` runs without that environment. */
   userBudgets: z.optional(BudgetsSchema),
+  /** The user's budgets beyond one task (session, window), as the last hook saw them: status and the step log show them. */
+  userSessionBudgets: z.optional(SessionBudgetsSchema),
   /** The invalid settings the user was last told about (SPEC §10: once per session and problem). */
   settingsWarned: z.optional(z.string()),
   /** What the whole session spent: every scope, every task (SPEC §12 "beyond one task"). */
