@@ -7,6 +7,7 @@ import type { HookResult } from "./records.js";
 import { reduceAll } from "../engine/session/reduce.js";
 import { errorLine } from "../state/file-error.js";
 import { freshSession } from "./session-io.js";
+import { optInWarning } from "./optin-warning.js";
 
 /**
  * SessionStart (a command hook, once per session): the `utility` launcher and
@@ -30,8 +31,23 @@ export async function sessionStart(input: SessionStartInput, ctx: HookContext, p
   }
   // A fork of another session: its first hook that reads the transcript finds which, and carries its switch (./fork-origin.ts).
   if (input.source === "fork") trouble = (await markForked(input.session_id, ctx)) ?? trouble;
-  const checked = await checkServer(input, ctx, probe);
+  const checked = withWarning(await checkServer(input, ctx, probe), input.cwd ? optInWarning(input.cwd, ctx.env) : undefined);
   return trouble ? { ...checked, stderr: trouble } : checked;
+}
+
+/** The opt-in warning on screen and in the model's context, after what the server check says (its message first when both speak). */
+function withWarning(result: HookResult, warning: string | undefined): HookResult {
+  if (!warning) return result;
+  const joined = (said: unknown) => (typeof said === "string" ? `${said}\n${warning}` : warning);
+  const specific = result.output?.hookSpecificOutput as { additionalContext?: unknown } | undefined;
+  return {
+    ...result,
+    output: {
+      ...result.output,
+      systemMessage: joined(result.output?.systemMessage),
+      hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: joined(specific?.additionalContext) },
+    },
+  };
 }
 
 /** The state says the session is a fork whose origin is still to be found; trouble writing it is one line for the error log. */

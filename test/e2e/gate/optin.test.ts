@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunClaudeResult } from "../support/claude.js";
-import { text } from "../support/scripted-model.js";
+import { systemMessageTexts, text } from "../support/scripted-model.js";
 import { activate, expectRefused, FIXTURE_PLUGIN, gateRun, id, markerDir, ok, ran, recordOf, touch } from "./support.js";
 import { skillFolder } from "./skill-fixtures.js";
 
@@ -50,6 +50,13 @@ describe("a misspelled opt-in key (issue 34): `utility_gate: true`", () => {
     });
   });
   afterAll(() => run?.cleanup());
+
+  it("warns once at session start, before anything runs, naming the file, the key and the one meant", () => {
+    const told = systemMessageTexts(run.model.mainRequests()[0]!).filter((t) => t.includes("SessionStart hook additional context"));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain("utility: a skill or agent has an opt-in the gate cannot read");
+    expect(told[0]).toMatch(/misspelled-gate\/SKILL\.md: utility_gate: found an unknown key \(did you mean utility_gated\?\)/);
+  });
 
   it("gates with the problem instead of silently not at all, and says which key was meant", () => {
     const said = expectRefused(run, call, "Bash", "optin_invalid");

@@ -1,0 +1,37 @@
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { checkPaths } from "../optin/check-files.js";
+import { formatProblemLine } from "../optin/schema.js";
+
+/** At most this many problems are spelled out; `utility check` lists them all. */
+const SHOWN = 3;
+
+/** The folders Claude Code loads the user's and the project's skills and agents from. */
+export function optInFolders(cwd: string, env: NodeJS.ProcessEnv): string[] {
+  const config = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude");
+  const folders = [join(cwd, ".claude", "skills"), join(cwd, ".claude", "agents"), join(config, "skills"), join(config, "agents")];
+  return [...new Set(folders)].filter((folder) => existsSync(folder));
+}
+
+/**
+ * One warning at session start when a skill or agent the session can load
+ * has `utility_*` frontmatter the gate cannot read (a misspelled key, a bad
+ * value): it never blocks, it says what the gate will do with it. Undefined
+ * when every file reads.
+ */
+export function optInWarning(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+  let problems;
+  try {
+    problems = checkPaths(optInFolders(cwd, env), cwd).flatMap((f) => f.problems);
+  } catch {
+    return undefined; // a warning the plugin cannot compute is no reason to hold up the session
+  }
+  if (problems.length === 0) return undefined;
+  const more = problems.length - SHOWN;
+  return [
+    `utility: ${problems.length === 1 ? "a skill or agent has an opt-in" : `${problems.length} opt-in problems in skills or agents`} the gate cannot read; a scope it would gate refuses every tool call until it is fixed:`,
+    ...problems.slice(0, SHOWN).map((p) => `  ${formatProblemLine(p)}`),
+    ...(more > 0 ? [`  … and ${more} more: run \`utility check .claude\` to see them all.`] : []),
+  ].join("\n");
+}
