@@ -48,10 +48,10 @@ export function gateName(gate: GateSource): string {
   return last.replace(/\.md$/i, "");
 }
 
-/** `182k/500k tok`, `$0.41/$2.00`, `2/3 agents`: a spend, and its budget when one is set. */
-function against(spent: string, budget: string | undefined, over: boolean): string {
-  if (budget === undefined) return spent;
-  return `${spent}/${budget}${over ? " SPENT" : ""}`;
+/** `182k/500k tok`, `$0.41/$2.00`, `2/3 agents`, `3/3 calls SPENT`: a spend, its budget when one is set, its unit. */
+function against(spent: string, budget: string | undefined, over: boolean, unit = ""): string {
+  const amount = budget === undefined ? spent : `${spent}/${budget}`;
+  return `${amount}${unit ? ` ${unit}` : ""}${budget !== undefined && over ? " SPENT" : ""}`;
 }
 
 /** The task's spend against the budgets in force: tokens, dollars, and subagents when any is launched or limited. */
@@ -62,30 +62,37 @@ function spendParts(session: SessionState, budgets: Budgets, prices: PriceTable)
   const agents = launchesOf(session, "main");
   const { tokenBudget, costBudgetUsd, maxAgents, maxToolCalls } = budgets;
   const parts = [
-    `${against(shortTokens(tokens), tokenBudget === undefined ? undefined : shortTokens(tokenBudget), tokenBudget !== undefined && tokens >= tokenBudget)} tok`,
+    against(
+      shortTokens(tokens),
+      tokenBudget === undefined ? undefined : shortTokens(tokenBudget),
+      tokenBudget !== undefined && tokens >= tokenBudget,
+      "tok",
+    ),
     against(usd(cost), costBudgetUsd === undefined ? undefined : usd(costBudgetUsd), costBudgetUsd !== undefined && cost >= costBudgetUsd),
   ];
   if (maxToolCalls !== undefined)
-    parts.push(`${against(String(spend.toolCalls), String(maxToolCalls), spend.toolCalls >= maxToolCalls)} calls`);
+    parts.push(against(String(spend.toolCalls), String(maxToolCalls), spend.toolCalls >= maxToolCalls, "calls"));
   if (maxAgents !== undefined || agents > 0)
-    parts.push(`${against(String(agents), maxAgents === undefined ? undefined : String(maxAgents), false)} agents`);
+    parts.push(against(String(agents), maxAgents === undefined ? undefined : String(maxAgents), false, "agents"));
   return parts;
 }
 
-/** The whole session's spend against the session budgets, when one is set: `session 330/200 tok SPENT`. */
+/** The whole session's spend against the session budgets, when one is set: `session 330/200 tok SPENT 3/50 calls`. */
 function sessionParts(session: SessionState, budgets: SessionBudgets | undefined, prices: PriceTable): string[] {
-  const { sessionTokenBudget, sessionCostBudgetUsd } = budgets ?? {};
-  if (sessionTokenBudget === undefined && sessionCostBudgetUsd === undefined) return [];
+  const { sessionTokenBudget, sessionCostBudgetUsd, sessionMaxToolCalls } = budgets ?? {};
+  if (sessionTokenBudget === undefined && sessionCostBudgetUsd === undefined && sessionMaxToolCalls === undefined) return [];
   const spend = sessionSpend(session);
   const parts: string[] = [];
   if (sessionTokenBudget !== undefined) {
     const tokens = totalTokens(spend.tokens);
-    parts.push(`${against(shortTokens(tokens), shortTokens(sessionTokenBudget), tokens >= sessionTokenBudget)} tok`);
+    parts.push(against(shortTokens(tokens), shortTokens(sessionTokenBudget), tokens >= sessionTokenBudget, "tok"));
   }
   if (sessionCostBudgetUsd !== undefined) {
     const cost = estimateCostUsd(spend.byModel, prices);
     parts.push(against(usd(cost), usd(sessionCostBudgetUsd), cost >= sessionCostBudgetUsd));
   }
+  if (sessionMaxToolCalls !== undefined)
+    parts.push(against(String(spend.toolCalls), String(sessionMaxToolCalls), spend.toolCalls >= sessionMaxToolCalls, "calls"));
   return [`session ${parts.join(" ")}`];
 }
 

@@ -31,7 +31,7 @@ export function describeAgainstBudgets(spend: Spend, budgets: Budgets, prices: P
     );
   if (budgets.stepCost === "computed") parts.push("StepCost computed from measured spend");
   const head = `${n(tokens)} tokens, about ${formatUsd(usd)}, ${spend.toolCalls} tool call${spend.toolCalls === 1 ? "" : "s"}, ${spend.agentsLaunched} subagent${spend.agentsLaunched === 1 ? "" : "s"} launched`;
-  return hasBudget(budgets) ? `${head}; ${parts.join("; ")}` : `${head}; no budget set`;
+  return hasBudget(budgets) ? `${head}; ${parts.join("; ")}` : `${head}; no task budget set`;
 }
 
 /** A subagent's own spend against its caps (SPEC §16): `tokens 4,000 of 3,000 (133%, SPENT: …); tool calls 2 of 5 (40%)`. */

@@ -125,6 +125,8 @@ interface Measure {
   budgetName: string;
   pick: (a: Amount) => number;
   budget: (t: TrackView) => number | undefined;
+  /** The session's budget of the same kind, when the user set one. */
+  sessionBudget: (view: ReportView) => number | undefined;
   tick: (v: number, axis: Axis) => string;
   text: (v: number) => string;
   short: (v: number) => string;
@@ -135,6 +137,7 @@ const TOKENS: Measure = {
   budgetName: "token budget",
   pick: (a) => a.tokens,
   budget: (t) => t.budgets?.tokenBudget,
+  sessionBudget: (view) => view.sessionBudgets?.budgets.sessionTokenBudget,
   tick: (v) => compactTokens(v),
   text: (v) => `${tokensText(v)} tokens`,
   short: (v) => compactTokens(v),
@@ -144,6 +147,7 @@ const COST: Measure = {
   budgetName: "cost budget",
   pick: (a) => a.costUsd,
   budget: (t) => t.budgets?.costBudgetUsd,
+  sessionBudget: (view) => view.sessionBudgets?.budgets.sessionCostBudgetUsd,
   tick: (v, axis) => `$${tickText(v, axis.step, 2)}`,
   text: formatUsd,
   short: formatUsd,
@@ -177,10 +181,14 @@ function spendChartSvg(view: ReportView, m: Measure): string {
   return svg(`chart spend-chart spend-${m.name}`, `${m.name} each task spent so far`, SPEND.height, parts);
 }
 
+/** What the chart draws, the session's total, and the session's own budget (not drawn: it spans every task) when one is set. */
 function spendCaption(view: ReportView, m: Measure, budgeted: boolean): string {
   const total = view.spend ? m.text(m.pick({ tokens: view.spend.total.total, costUsd: view.spend.total.costUsd })) : "";
   const cost = m.name === "cost" ? " (estimated)" : "";
-  return `${m.name}${cost} each task had spent after each decision; the session: ${total}${budgeted ? "" : `; no ${m.budgetName} set`}`;
+  const session = m.sessionBudget(view);
+  const ofBudget = session === undefined ? "" : ` of its ${m.budgetName} ${m.short(session)}`;
+  const taskBudget = budgeted ? "" : `; no task ${m.budgetName} set`;
+  return `${m.name}${cost} each task had spent after each decision; the session: ${total}${ofBudget}${taskBudget}`;
 }
 
 function spendBudgets(

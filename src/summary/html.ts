@@ -22,6 +22,7 @@ import { recordsTable, spendTables, summaryTable } from "./html-tables.js";
 import { uChartSvg } from "./html-u-chart.js";
 import { agentCapsSection } from "./html-agent-caps.js";
 import type { EntryView, ReportView } from "./report-view.js";
+import { firstSentence } from "./text.js";
 
 export { ACTION_COLORS, escapeHtml } from "./html-parts.js";
 
@@ -97,8 +98,10 @@ function refusalList(view: ReportView): string {
   const items = stopped.map((e) => {
     const what = e.kind === "call" ? (e.tool ?? "?") : "stop";
     const rule = e.rule ?? (e.decision === "blocked" ? "blocked: the last report selected a call never made" : e.decision);
-    const u = e.report ? ` · ${e.report.action} U ${minus(String(e.report.utility))}` : " · no report";
-    return `<li><a href="#r${e.record}">#${e.seq}</a> ${escapeHtml(what)} · <span class="rule">${escapeHtml(rule)}</span>${escapeHtml(u)} · ${escapeHtml(whereText(e, view.tracks[e.track]!))}</li>`;
+    // An ungated scope writes no report, so none is missing there: its refusals (budgets) say why instead.
+    const u = e.report ? ` · ${e.report.action} U ${minus(String(e.report.utility))}` : e.gated ? " · no report" : "";
+    const why = e.reason ? ` · ${firstSentence(e.reason)}` : "";
+    return `<li><a href="#r${e.record}">#${e.seq}</a> ${escapeHtml(what)} · <span class="rule">${escapeHtml(rule)}</span>${escapeHtml(u)} · ${escapeHtml(whereText(e, view.tracks[e.track]!))}${escapeHtml(why)}</li>`;
   });
   return `<h3>Refused and blocked (${stopped.length})</h3><ol class="refusals">${items.join("")}</ol>`;
 }

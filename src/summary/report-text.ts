@@ -7,11 +7,14 @@ import { NO_OUTCOME } from "./log-table.js";
 import { describeSpend, type SessionSpend } from "./spend.js";
 import { summarize, type ScopeSummary, type SessionSummary } from "./summarize.js";
 import { taskLabel } from "./task-label.js";
-import { terminalSafe } from "./text.js";
+import { firstSentence, terminalSafe } from "./text.js";
+
+const byCount = (map: Record<string, number>) => Object.entries(map).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 
 function counts(map: Record<string, number>): string {
-  const entries = Object.entries(map).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  return entries.map(([name, n]) => `${name} ${n}`).join(", ");
+  return byCount(map)
+    .map(([name, n]) => `${name} ${n}`)
+    .join(", ");
 }
 
 export function scopeTitle(s: Pick<ScopeSummary, "agentId" | "agentType" | "scope">): string {
@@ -42,6 +45,9 @@ function scopeTextLines(s: ScopeSummary, spend: SessionSpend): string[] {
     `${scopeTitle(s)}: ${gating}`,
     `  steps ${s.steps}${s.steps > 0 ? `: ${counts(s.stepsByAction)}` : ""}`,
     `  refused ${s.refusals}${s.refusals > 0 ? `: ${counts(s.refusalsByRule)}` : ""}`,
+    ...byCount(s.refusalsByRule)
+      .filter(([rule]) => s.refusalReasons[rule])
+      .map(([rule]) => `    ${rule}, latest: ${clip(firstSentence(s.refusalReasons[rule]!), 150)}`),
     `  high-gain overrides (below the floor, let on for their Gain) ${s.overrides.length}${s.overrides.map((o) => `; ${taskLabel(o.task)} step ${o.step}: ${o.action} Gain ${o.gain} (U ${o.utility})`).join("")}`,
     `  repeats caught ${s.repeats}${s.repeats > 0 ? ` (${s.repeatsRefused} refused)` : ""}`,
   ];

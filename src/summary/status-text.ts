@@ -96,7 +96,7 @@ function spendLine(session: SessionState, key: ScopeKey, userConfig: UserConfig 
   const scope = scopeAt(session, key);
   const prices = withOverride(DEFAULT_PRICES, userConfig?.prices);
   const budgets = tightestBudgets(userBudgetsOf(session, userConfig), gateBudgets);
-  const own = describeAgainstBudgets(scope.spend ?? zeroSpend(), {}, prices).replace(/; no budget set$/, "");
+  const own = describeAgainstBudgets(scope.spend ?? zeroSpend(), {}, prices).replace(/; no task budget set$/, "");
   return `  spent by this scope: ${own}; by its task: ${describeAgainstBudgets(rootSpendOf(session, key), budgets, prices)}`;
 }
 

@@ -47,6 +47,8 @@ export interface ScopeSummary {
   stepsByAction: Record<string, number>;
   refusals: number;
   refusalsByRule: Record<string, number>;
+  /** Each rule's latest reason, as the model was told it. */
+  refusalReasons: Record<string, string>;
   overrides: OverrideSummary[];
   /** Calls the code proved to be exact repeats (hinted in an ungated scope, refused or passed with Redundancy 1 under the gate). */
   repeats: number;
@@ -121,6 +123,7 @@ function newScope(record: LogRecord): ScopeAcc {
       stepsByAction: {},
       refusals: 0,
       refusalsByRule: {},
+      refusalReasons: {},
       overrides: [],
       repeats: 0,
       repeatsRefused: 0,
@@ -206,15 +209,21 @@ function countRecord(acc: ScopeAcc, record: LogRecord, outcomes: Outcomes): void
   if (record.event === "PreToolUse") countCall(s, task, record, outcomes);
 }
 
+function countRefusal(s: ScopeSummary, task: TaskAcc, record: LogRecord): void {
+  const rule = record.rule ?? "unknown";
+  s.refusals += 1;
+  task.refusals += 1;
+  bump(s.refusalsByRule, rule);
+  if (record.reason) s.refusalReasons[rule] = record.reason;
+}
+
 function countCall(s: ScopeSummary, task: TaskAcc, record: LogRecord, outcomes: Outcomes): void {
   if (record.repeat) {
     s.repeats += 1;
     if (record.decision === "refused") s.repeatsRefused += 1;
   }
   if (record.decision === "refused") {
-    s.refusals += 1;
-    task.refusals += 1;
-    bump(s.refusalsByRule, record.rule ?? "unknown");
+    countRefusal(s, task, record);
     return;
   }
   if (record.decision !== "passed" && record.decision !== "observed") return;

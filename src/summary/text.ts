@@ -5,3 +5,9 @@ export function terminalSafe(text: string): string {
     c === "\n" || c === "\t" || c === "\r" ? " " : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
+
+/** `This session's token budget is spent: 480 tokens of 200 (session_token_budget).`: a reason's first sentence (a `.` then a space or the end; `0.50` is not an end). */
+export function firstSentence(reason: string): string {
+  const end = reason.search(/\.(\s|$)/);
+  return end < 0 ? reason : reason.slice(0, end + 1);
+}

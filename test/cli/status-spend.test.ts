@@ -53,7 +53,7 @@ describe("/utility status shows spend against each budget per scope", () => {
   it("with no budget: the spend, and that no budget is set", async () => {
     const r = await cli(["command", "status", "--session", session], { env });
     expect(r.stdout).toContain(
-      "  spent by this scope: 1,420 tokens, about $0.0075, 1 tool call, 0 subagents launched; by its task: 1,420 tokens, about $0.0075, 1 tool call, 0 subagents launched; no budget set",
+      "  spent by this scope: 1,420 tokens, about $0.0075, 1 tool call, 0 subagents launched; by its task: 1,420 tokens, about $0.0075, 1 tool call, 0 subagents launched; no task budget set",
     );
   });
 

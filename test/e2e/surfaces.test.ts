@@ -52,7 +52,7 @@ describe("the front door in Claude Code", () => {
       const run = await typed(prompt);
       expect(answered(run)).toBe(
         `utility status, session ${run.sessionId}\n/utility on: off\nmain scope: before the first prompt, step 0 of 10, 0 refused; not gated\n` +
-          "  spent by this scope: 0 tokens, about $0, 0 tool calls, 0 subagents launched; by its task: 0 tokens, about $0, 0 tool calls, 0 subagents launched; no budget set",
+          "  spent by this scope: 0 tokens, about $0, 0 tool calls, 0 subagents launched; by its task: 0 tokens, about $0, 0 tool calls, 0 subagents launched; no task budget set",
       );
       run.cleanup();
     },

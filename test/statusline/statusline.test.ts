@@ -9,6 +9,7 @@ import { DEFAULT_PRICES } from "../../src/engine/prices.js";
 import { manualSource } from "../../src/engine/gate-policy.js";
 import { reduceAll } from "../../src/engine/session/reduce.js";
 import { newSession, type SessionState } from "../../src/engine/session/state.js";
+import { sessionSpend } from "../../src/engine/session/views.js";
 import { gateName, shortTokens, statusLine } from "../../src/statusline/line.js";
 import { runStatusLine } from "../../src/statusline/run.js";
 import { cli } from "../support/cli-io.js";
@@ -59,7 +60,7 @@ function session(gated: boolean): SessionState {
 describe("the status line", () => {
   it("shows the task and step, spend against the budgets (SPENT once reached), the gate, refusals and the last action", () => {
     expect(statusLine(session(true), { prices: DEFAULT_PRICES })).toBe(
-      "utility · task 2 step 2/10 · 180k/150k SPENT tok · $2.10 · 0/2 agents · gated (/utility on) · 1 refused · last verify",
+      "utility · task 2 step 2/10 · 180k/150k tok SPENT · $2.10 · 0/2 agents · gated (/utility on) · 1 refused · last verify",
     );
     expect(statusLine(session(false), { prices: DEFAULT_PRICES, userBudgets: {} })).toBe(
       "utility · task 2 step 2 · 180k tok · $2.10 · not gated · 1 refused · last verify",
@@ -68,7 +69,7 @@ describe("the status line", () => {
 
   it("shows the whole session's spend against a session budget when one is set (issue 34: budgets the user set are visible)", () => {
     expect(statusLine(session(false), { prices: DEFAULT_PRICES, userBudgets: {}, sessionBudgets: { sessionTokenBudget: 200 } })).toBe(
-      "utility · task 2 step 2 · 180k tok · $2.10 · session 180k/200 SPENT tok · not gated · 1 refused · last verify",
+      "utility · task 2 step 2 · 180k tok · $2.10 · session 180k/200 tok SPENT · not gated · 1 refused · last verify",
     );
     expect(
       statusLine(session(false), {
@@ -77,6 +78,14 @@ describe("the status line", () => {
         sessionBudgets: { sessionTokenBudget: 1_000_000, sessionCostBudgetUsd: 5, windowCostBudgetUsd: 20 },
       }),
     ).toContain(" · session 180k/1M tok $2.10/$5.00 · ");
+    // session_max_tool_calls (issue 34, walk B): the session's tool calls against it.
+    const calls = sessionSpend(session(false)).toolCalls;
+    expect(
+      statusLine(session(false), { prices: DEFAULT_PRICES, userBudgets: {}, sessionBudgets: { sessionMaxToolCalls: calls } }),
+    ).toContain(` · session ${calls}/${calls} calls SPENT · `);
+    expect(
+      statusLine(session(false), { prices: DEFAULT_PRICES, userBudgets: {}, sessionBudgets: { sessionMaxToolCalls: calls + 1 } }),
+    ).toContain(` · session ${calls}/${calls + 1} calls · `);
     // The window's budget alone is not the session's: nothing more is shown.
     expect(
       statusLine(session(false), { prices: DEFAULT_PRICES, userBudgets: {}, sessionBudgets: { windowCostBudgetUsd: 20 } }),
@@ -100,7 +109,7 @@ describe("the status line", () => {
       },
     ]).session;
     const line = (userBudgets: Record<string, number>) => statusLine(withAgent, { prices: DEFAULT_PRICES, userBudgets });
-    expect(line({ maxToolCalls: 2 })).toContain(" · 2/2 SPENT calls · ");
+    expect(line({ maxToolCalls: 2 })).toContain(" · 2/2 calls SPENT · ");
     expect(line({ agentTokenBudget: 900 })).toContain(" · not gated · cap hit: Explore · 1 refused");
     expect(line({ agentTokenBudget: 901 })).not.toContain("cap hit");
   });
@@ -142,7 +151,7 @@ describe("runStatusLine: Claude Code's JSON in, the session's line out", () => {
   it("finds the state in the plugin's data folder without CLAUDE_PLUGIN_DATA (Claude Code gives the command none)", () => {
     expect(runStatusLine(input, env)).toEqual({
       code: 0,
-      line: "utility · task 2 step 2 · 180k/150k SPENT tok · $2.10 · 0/2 agents · not gated · 1 refused · last verify",
+      line: "utility · task 2 step 2 · 180k/150k tok SPENT · $2.10 · 0/2 agents · not gated · 1 refused · last verify",
     });
     expect(runStatusLine(JSON.stringify({ session_id: "other" }), env).line).toBe("utility · no tool call seen yet in this session");
   });
@@ -167,14 +176,14 @@ describe("runStatusLine: Claude Code's JSON in, the session's line out", () => {
     );
     const run = await cli(["statusline"], { stdin: input, env });
     expect(run).toMatchObject({ code: 0, stderr: "" });
-    expect(run.stdout).toBe("utility · task 2 step 2 · 180k/150k SPENT tok · $2.10 · 0/2 agents · not gated · 1 refused · last verify\n");
+    expect(run.stdout).toBe("utility · task 2 step 2 · 180k/150k tok SPENT · $2.10 · 0/2 agents · not gated · 1 refused · last verify\n");
   });
 
   it("dist/statusline.js prints the same line, and carries no CLI parser, no YAML reader, no classic zod", () => {
     const bundle = join(PLUGIN_ROOT, "dist", "statusline.js");
     const run = spawnSync(process.execPath, [bundle], { input, env: { PATH: process.env.PATH, HOME: home.path }, encoding: "utf8" });
     expect(run.status).toBe(0);
-    expect(run.stdout).toBe("utility · task 2 step 2 · 180k/150k SPENT tok · $2.10 · 0/2 agents · not gated · 1 refused · last verify\n");
+    expect(run.stdout).toBe("utility · task 2 step 2 · 180k/150k tok SPENT · $2.10 · 0/2 agents · not gated · 1 refused · last verify\n");
     const code = readFileSync(bundle, "utf8");
     expect(code).not.toMatch(/commander|gray-matter|js-yaml/i);
     expect(code).not.toMatch(/"Zod(?!Mini)[A-Z]\w*"/);

@@ -82,6 +82,16 @@ describe("renderReportHtml", () => {
     expect(html).toMatch(/<ol class="refusals"><li><a href="#r2">#2<\/a> Read · <span class="rule">no_report<\/span>/);
   });
 
+  it("lists an ungated scope's budget refusal with its reason, not as 'no report' (issue 34, walk D)", () => {
+    const reason = "This session's token budget is spent: 480 tokens of 200 (session_token_budget). Answer with what you have.";
+    const refused = pre(2, { gated: false, gatedBy: undefined, report: undefined, decision: "refused", rule: "budget_spent", reason });
+    const html = page([pre(1, { gated: false, gatedBy: undefined, report: undefined, decision: "observed" }), refused]);
+    const list = html.slice(html.indexOf('<ol class="refusals">'), html.indexOf("</ol>", html.indexOf('<ol class="refusals">')));
+    expect(list).toContain('<span class="rule">budget_spent</span> · ');
+    expect(list).not.toContain("no report");
+    expect(list).toContain("This session&#39;s token budget is spent: 480 tokens of 200 (session_token_budget).</li>");
+  });
+
   it("has one x tick per decision, numbered 1…n, each once; many decisions thin them to round numbers", () => {
     const html = page(gatedSession().records);
     const ticks = attrs(chart(html, "u-chart"), "data-tick").map(Number);
@@ -134,7 +144,16 @@ describe("renderReportHtml", () => {
     // No budget set: no line, and the caption says so.
     const ungated = page(ungatedSession());
     expect(chart(ungated, "spend-chart spend-tokens")).not.toContain('class="budget');
-    expect(chart(ungated, "spend-chart spend-tokens")).toContain("no token budget set");
+    expect(chart(ungated, "spend-chart spend-tokens")).toContain("no task token budget set");
+  });
+
+  it("names the session's own token and cost budgets under the spend charts, not 'no budget set' (issue 34, walk C)", () => {
+    const records = ungatedSession();
+    const spent = { tokens: { input: 480, output: 0, cacheCreation: 0, cacheRead: 0 }, byModel: {}, toolCalls: 3, agentsLaunched: 0 };
+    const last = { ...records.at(-1)!, sessionBudgets: { budgets: { sessionTokenBudget: 200, sessionCostBudgetUsd: 5 }, spent } };
+    const html = page([...records.slice(0, -1), last]);
+    expect(chart(html, "spend-chart spend-tokens")).toMatch(/the session: [^<;]+ of its token budget 200; no task token budget set</);
+    expect(chart(html, "spend-chart spend-cost")).toMatch(/the session: [^<;]+ of its cost budget \$5\.00; no task cost budget set</);
   });
 
   it("an ungated session: no U chart and no floor, but a sentence saying why and what the page shows", () => {

@@ -120,6 +120,10 @@ describe("renderReportText (what /utility report shows)", () => {
         "main (self): gated by /home/ana/.claude/skills/careful-refactor/SKILL.md",
         "  steps 12: retrieve 4, verify 4, tool_call 3, delegate 1",
         "  refused 4: below_floor 1, exact_repeat 1, no_report 1, tool_not_permitted 1",
+        "    below_floor, latest: U = -0.65 is below the floor -0.5 and no candidate has Gain ≥ 0.7: the loop terminates.",
+        "    exact_repeat, latest: This Read call is an exact repeat of one that ran at step 1 with nothing in between that could change its result, so Redundancy is 1, not 0.",
+        "    no_report, latest: No action report before this Edit call.",
+        "    tool_not_permitted, latest: Action retrieve does not permit Bash; retrieve permits read-only tools (Read, Grep, Glob, LS, NotebookRead, WebFetch, WebSearch, ListMcpResourcesTool…",
         "  high-gain overrides (below the floor, let on for their Gain) 1; task 1 step 7: tool_call Gain 0.85 (U -0.62)",
         "  repeats caught 2 (1 refused)",
         "  outcomes: ran 0, failed 0, never arrived 12; results 0 bytes", // a log from before outcomes were recorded
