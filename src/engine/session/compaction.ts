@@ -16,7 +16,7 @@
 /** The words every compaction prompt holds, at its start or after a short preamble. */
 export const COMPACTION_PROMPT = "Your task is to create a detailed summary of the conversation so far";
 
-/** How far into a prompt its compaction words may start (2.1.328's preamble is about 700 characters). */
+/** How far into a prompt its compaction words may start (2.1.328's preamble is 380 characters). */
 const PREAMBLE_CHARS = 4000;
 
 /** A subagent's first prompt is Claude Code's compaction request. */
