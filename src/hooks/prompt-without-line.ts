@@ -1,5 +1,6 @@
 // A prompt whose transcript line can never be read (issue 31, hole 17).
 import type { SessionEvent } from "../engine/session/events.js";
+import { isNotification } from "../engine/session/prompt-kind.js";
 import { scopeAt } from "../engine/session/reduce.js";
 import type { SessionState } from "../engine/session/state.js";
 import { promptKey, type PromptText } from "../ingest/prompts.js";
@@ -9,9 +10,6 @@ import type { ScopeRef } from "./scope.js";
 import { skillGateSource } from "./skill-call.js";
 import { transcriptTroubleOf } from "./transcript.js";
 import { keepsNoTranscript, NO_TRANSCRIPT, NO_TRANSCRIPT_TOLD, startedWithoutPersistence } from "./no-transcript.js";
-
-/** A background task's end, sent as a prompt: it starts no task (SPEC §2). Claude Code writes this start; a model cannot. */
-export const NOTIFICATION = /^\s*<task-notification>/;
 
 /**
  * What a prompt is when its transcript line can never be read: the
@@ -49,7 +47,7 @@ export async function promptWithoutLine(
 /** The prompt as its text shows it: a notification, or typed; a typed slash command loads its skill when that gates. */
 async function takenByText(input: UserPromptSubmitInput, prompt: PromptText, ctx: HookContext): Promise<SessionEvent[]> {
   const text = input.prompt ?? "";
-  const notification = NOTIFICATION.test(text);
+  const notification = isNotification(text);
   const events: SessionEvent[] = [
     { kind: "prompt_line", key: promptKey(input.prompt_id), lineKind: notification ? "notification" : "typed" },
   ];

@@ -1,6 +1,7 @@
 import { ENDING_ACTIONS, isCallAction, type Action } from "../engine/vocabulary.js";
 import { parseLastReport } from "../engine/report/parse.js";
 import type { Report } from "../engine/report/types.js";
+import { isCompactionStop } from "../engine/session/compaction.js";
 import { reduceAll, scopeAt } from "../engine/session/reduce.js";
 import { gateOf, pendingCalls, stillAwaiting } from "../engine/session/views.js";
 import { flattenResultContent } from "../transcript/line.js";
@@ -72,6 +73,7 @@ async function lookAtScope(input: StopInput, ref: ScopeRef, ctx: HookContext): P
 export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop" | "SubagentStop"): Promise<HookResult> {
   const started = ctx.now();
   const ref = scopeOf(input);
+  if (ref.agentId !== undefined && compactionEnded(input, ref.agentId, ctx)) return {};
   const finalText = await readFinalMessage(input, ref, ctx);
   const done = await ctx.store.transact(input.session_id, async (existing) => {
     const session = existing ?? storedSession(ctx, input.session_id);
@@ -102,6 +104,17 @@ export async function stopHook(input: StopInput, ctx: HookContext, event: "Stop"
   });
   if (reason) return { output: { decision: "block", reason } };
   return trouble ? troubleTold(trouble) : {};
+}
+
+/**
+ * A compaction's SubagentStop (src/engine/session/compaction.ts): no subagent
+ * the model launched, so no scope, no record, nothing counted. The server
+ * answers one call at a time, so a subagent's SubagentStart is in the state
+ * before its SubagentStop is read here.
+ */
+function compactionEnded(input: StopInput, agentId: string, ctx: HookContext): boolean {
+  const started = Object.hasOwn(ctx.store.read(input.session_id)?.agents ?? {}, agentId);
+  return isCompactionStop({ agentId, agentType: input.agent_type, started });
 }
 
 /** The transcript could not be read at the end of a turn: the user is told, and nothing is blocked. */

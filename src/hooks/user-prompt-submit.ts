@@ -12,7 +12,8 @@ import type { UserPromptSubmitInput } from "./input.js";
 import { baseRecord, type HookResult } from "./records.js";
 import { scopeOf } from "./scope.js";
 import { arrivalEvents, freshSession } from "./session-io.js";
-import { NOTIFICATION, promptWithoutLine } from "./prompt-without-line.js";
+import { promptWithoutLine } from "./prompt-without-line.js";
+import { isNotification } from "../engine/session/prompt-kind.js";
 import { settingsOf } from "./settings.js";
 import { skillGateSource } from "./skill-call.js";
 import { offEvidenceEvents } from "./switch-evidence.js";
@@ -83,7 +84,7 @@ function startNotice(
   prompt: PromptText,
   ctx: HookContext,
 ): { text?: string; events: SessionEvent[] } {
-  if (prompt.own || NOTIFICATION.test(input.prompt ?? "")) return { events: [] };
+  if (prompt.own || isNotification(input.prompt ?? "")) return { events: [] };
   const user = settingsOf(ctx);
   const started = reduceAll(session, [scoped("main", { kind: "prompt", typed: true })]).session;
   const hours = user.session?.windowCostBudgetUsd !== undefined ? windowHoursOf(user.session) : undefined;
@@ -110,7 +111,7 @@ async function promptLineOf(
   const user = settingsOf(ctx);
   if (prompt.own) return prompt.switch === "on" ? scopeLineOf(session, "main", user, model) : undefined;
   const text = input.prompt ?? "";
-  if (model === undefined || NOTIFICATION.test(text)) return undefined;
+  if (model === undefined || isNotification(text)) return undefined;
   const events: SessionEvent[] = [scoped("main", { kind: "prompt", typed: true })];
   const name = prompt.slash ? /^\s*\/(\S+)/.exec(text)?.[1] : undefined;
   const source = name === undefined ? undefined : await skillGateSource({ skill: name }, input.cwd, ctx);

@@ -3,7 +3,9 @@
 // state is ./machine.ts; when a call is decided, ./waiting-calls.ts; how,
 // ./call-decider.ts; the main scope's tasks, ./task-trail.ts.
 import { DEFAULT_PRICES, withOverride } from "../engine/prices.js";
+import { isCompactionAgentId, isCompactionPrompt } from "../engine/session/compaction.js";
 import { agentKey, type ScopeKey, type SessionEvent } from "../engine/session/events.js";
+import { marksLocalCommand } from "../engine/session/prompt-kind.js";
 import { scopeAt } from "../engine/session/reduce.js";
 import { promptKey, readPrompt, typedText } from "../ingest/prompts.js";
 import type { LocatedEvent } from "../transcript/reverse-reader.js";
@@ -37,6 +39,11 @@ export class Replay {
   private inlineRun: ScopeRun | undefined;
   private inlineRuns = 0;
   private lines = 0;
+  /** Files (by index) read far enough to know whether they are a compaction's, and those that are (src/engine/session/compaction.ts). */
+  private readonly filesKnown = new Set<number>();
+  private readonly compactionFiles = new Set<number>();
+  /** Prompt ids of commands Claude Code ran itself (a compaction, a local command): no UserPromptSubmit vouched for them. */
+  private readonly commandPrompts = new Set<string>();
 
   constructor(private readonly options: ReplayOptions) {
     this.trail = new TaskTrail(withOverride(DEFAULT_PRICES, options.user?.prices));
@@ -45,9 +52,14 @@ export class Replay {
     this.waiting = new WaitingCalls((run, block, at) => this.decider.toolUse(run, block, at));
   }
 
-  event(event: LocatedEvent, subagentFile: { agentId?: string } | undefined, file = 0): void {
-    const line = event.lineNo ?? 0;
+  event(located: LocatedEvent, subagentFile: { agentId?: string } | undefined, file = 0): void {
+    const line = located.lineNo ?? 0;
     if (line > this.lines) this.lines = line;
+    if (this.isCompactionFile(located, subagentFile, file)) return;
+    this.lineOf(this.asCommand(located), subagentFile, file, line);
+  }
+
+  private lineOf(event: LocatedEvent, subagentFile: { agentId?: string } | undefined, file: number, line: number): void {
     if (event.kind === "assistant" && this.seenBefore(event)) return;
     if (event.kind === "tool_result") {
       this.waiting.decideWaiting(event);
@@ -65,6 +77,32 @@ export class Replay {
     this.machine.feed(run, this.machine.ingested(event, run.key));
     if (run.key === "main") this.trail.noteTask(this.machine.session, event, line);
     if (event.kind === "assistant") this.assistant(run, event, line);
+  }
+
+  /**
+   * A subagent file Claude Code wrote for a compaction (older versions; its
+   * agent id `acompact-…`, or its first prompt the compaction request): no
+   * subagent, as the hooks count none (SubagentStop, src/hooks/stop.ts).
+   */
+  private isCompactionFile(event: LocatedEvent, subagentFile: { agentId?: string } | undefined, file: number): boolean {
+    if (!subagentFile) return false;
+    if (!this.filesKnown.has(file)) {
+      const agentId = subagentFile.agentId ?? event.agentId;
+      const prompt = event.kind === "user_text" ? event.text : undefined;
+      if (agentId === undefined && prompt === undefined) return false;
+      this.filesKnown.add(file);
+      if ((agentId !== undefined && isCompactionAgentId(agentId)) || (prompt !== undefined && isCompactionPrompt(prompt)))
+        this.compactionFiles.add(file);
+    }
+    return this.compactionFiles.has(file);
+  }
+
+  /** A main-scope line that looks typed but shares its prompt id with a compaction or a local command's caveat is that command's: no prompt. */
+  private asCommand(event: LocatedEvent): LocatedEvent {
+    if (event.kind !== "user_text" || event.sidechain || event.promptId === undefined) return event;
+    if (marksLocalCommand(event.lineKind, event.text)) this.commandPrompts.add(event.promptId);
+    if (event.isPrompt && this.commandPrompts.has(event.promptId)) return { ...event, lineKind: "command", isPrompt: false };
+    return event;
   }
 
   /** A line written twice (same uuid) counts once, as the hooks' reader does. */

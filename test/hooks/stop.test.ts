@@ -121,4 +121,26 @@ describe("the Stop hook", () => {
       ["SubagentStop", "subagent", "a1", "observed"],
     ]);
   });
+
+  it("a compaction's SubagentStop (no type, an agent that never started: 2.1.328's /compact) makes no subagent, no record", async () => {
+    const store = new MemoryStateStore();
+    const ctx = fakeContext(store);
+    store.states.set(SESSION, draftSession());
+    const compaction = stopInput("<summary>…</summary>", { agent_id: "a6d1adb1709d20937", hook_event_name: "SubagentStop" });
+    expect(await stopHook(compaction, ctx, "SubagentStop")).toEqual({});
+    expect(await stopHook({ ...compaction, agent_type: "" }, ctx, "SubagentStop")).toEqual({});
+    expect(Object.keys(ctx.state()!.agents)).toEqual([]);
+    expect(ctx.records).toEqual([]);
+    // An agent that started is a subagent whatever its type says; so is one with a type.
+    const started = draftSession();
+    started.agents.a1 = { ...started.main };
+    store.states.set(SESSION, started);
+    await stopHook({ ...compaction, agent_id: "a1" }, ctx, "SubagentStop");
+    await stopHook({ ...compaction, agent_id: "a2", agent_type: "general-purpose" }, ctx, "SubagentStop");
+    expect(ctx.records.map((r) => [r.event, r.agentId])).toEqual([
+      ["SubagentStop", "a1"],
+      ["SubagentStop", "a2"],
+    ]);
+    expect(Object.keys(ctx.state()!.agents).sort()).toEqual(["a1", "a2"]);
+  });
 });

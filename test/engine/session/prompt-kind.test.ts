@@ -1,6 +1,15 @@
 // What a user line is, from the fields Claude Code writes on it, never from text the model controls (SPEC §2).
 import { describe, expect, it } from "vitest";
-import { classifyPrompt, LINE_KINDS, lineKind, PROMPT_KINDS, type PromptFields } from "../../../src/engine/session/prompt-kind.js";
+import {
+  classifyPrompt,
+  isLocalCommand,
+  isNotification,
+  LINE_KINDS,
+  lineKind,
+  marksLocalCommand,
+  PROMPT_KINDS,
+  type PromptFields,
+} from "../../../src/engine/session/prompt-kind.js";
 
 const typed = (over: Partial<PromptFields> = {}): PromptFields => ({ text: "fix the bug", ...over });
 
@@ -61,6 +70,31 @@ describe("lineKind", () => {
     }
   });
 
+  it("a task notification written with no origin field (older versions) is a notification, not typed", () => {
+    const text = "<task-notification>\n<task-id>bj1</task-id>\n<status>completed</status>\n</task-notification>";
+    expect(lineKind(typed({ text }))).toBe("notification");
+    expect(lineKind(typed({ text: `  \n${text}` }))).toBe("notification");
+    // A line whose fields say a person typed it stays typed: the text alone does not outrank them.
+    expect(lineKind(typed({ text, originKind: "human", promptSource: "typed", turnOrigin: "human" }))).toBe("typed");
+    expect(lineKind(typed({ text, promptSource: "sdk", turnOrigin: "sdk" }))).toBe("typed");
+    expect(lineKind(typed({ text: `see ${text}` }))).toBe("typed");
+  });
+
+  it("/compact's own line (no UserPromptSubmit, 2.1.328 -p) is a command, not a prompt", () => {
+    const line =
+      "<command-name>/compact</command-name>\n            <command-message>compact</command-message>\n            <command-args></command-args>";
+    expect(lineKind(typed({ text: line }))).toBe("command");
+    expect(lineKind(typed({ text: line.replace("<command-args></command-args>", "<command-args>keep the plan</command-args>") }))).toBe(
+      "command",
+    );
+    expect(lineKind(typed({ text: "<command-message>compact</command-message>\n<command-name>/compact</command-name>" }))).toBe("command");
+    // Commands that reach the model (a skill, the plugin's own) are prompts, vouched by their UserPromptSubmit.
+    expect(lineKind(typed({ text: "<command-message>utility</command-message>\n<command-name>/utility</command-name>" }))).toBe("typed");
+    expect(lineKind(typed({ text: "<command-name>/compactor</command-name>" }))).toBe("typed");
+    expect(lineKind(typed({ text: "please /compact <command-name>/compact</command-name>" }))).toBe("typed");
+    expect(lineKind(typed({ text: "/compact" }))).toBe("typed");
+  });
+
   it("null fields are absent fields", () => {
     expect(
       lineKind({
@@ -73,6 +107,29 @@ describe("lineKind", () => {
         wakeupSource: null,
       }),
     ).toBe("typed");
+  });
+});
+
+describe("isNotification, isLocalCommand, marksLocalCommand", () => {
+  it("a notification by how its text starts (a prompt's or a line's)", () => {
+    expect(isNotification("<task-notification>\n<task-id>x</task-id>")).toBe(true);
+    expect(isNotification(" \t\n<task-notification>")).toBe(true);
+    expect(isNotification("fix <task-notification>")).toBe(false);
+    expect(isNotification("")).toBe(false);
+  });
+
+  it("a local command by its command name, only on a line that is a command's", () => {
+    expect(isLocalCommand("<command-name>/compact</command-name>")).toBe(true);
+    expect(isLocalCommand("<command-name> /compact </command-name>")).toBe(true);
+    expect(isLocalCommand("<command-name>/clear-notes</command-name>")).toBe(false);
+    expect(isLocalCommand("text <command-name>/compact</command-name>")).toBe(false);
+  });
+
+  it("a compaction's summary and a local command's caveat mark their prompt id as a command's", () => {
+    expect(marksLocalCommand("compaction", "This session is being continued…")).toBe(true);
+    expect(marksLocalCommand("meta", "<local-command-caveat>Caveat: The messages below were generated…")).toBe(true);
+    expect(marksLocalCommand("meta", "Base directory for this skill: /x")).toBe(false);
+    expect(marksLocalCommand("typed", "<local-command-caveat>typed")).toBe(false);
   });
 });
 
