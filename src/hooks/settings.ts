@@ -22,6 +22,7 @@ export function userSettings(env: Readonly<Record<string, string | undefined>>):
     ...(Object.keys(config.session).length > 0 ? { session: config.session } : {}),
     ...(Object.keys(config.guards).length > 0 ? { guards: config.guards } : {}),
     ...(config.prices ? { prices: config.prices } : {}),
+    ...(config.organization ? { organization: config.organization.map((o) => o.option) } : {}),
   };
   if (config.problems.length === 0) return settings;
   const plugin = pluginRefOf(env);

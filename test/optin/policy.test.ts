@@ -11,6 +11,7 @@ import { managedOptionsEnv, managedSettings } from "../../src/claude/plugin-sett
 import { parseUserConfig } from "../../src/optin/user-config.js";
 import { renderStatus } from "../../src/summary/status-text.js";
 import { newSession } from "../../src/engine/session/state.js";
+import { budgetNames } from "../../src/engine/budget.js";
 
 const CALLS = "CLAUDE_PLUGIN_OPTION_MAX_TOOL_CALLS";
 const COST = "CLAUDE_PLUGIN_OPTION_SESSION_COST_BUDGET_USD";
@@ -108,5 +109,17 @@ describe("/utility status names what the organization set", () => {
   it("says nothing of an organization when it set nothing", () => {
     const text = renderStatus("s", { dir: "/d", state: newSession("s"), records: [], userConfig: parseUserConfig({ [CALLS]: "2" }) });
     expect(text).not.toContain("organization");
+  });
+});
+
+describe("a refusal names the organization's setting as the organization's", () => {
+  it("names a budget in force from the organization, and the user's own as theirs", () => {
+    const names = budgetNames({ maxToolCalls: 2, tokenBudget: 900 }, {}, ["max_tool_calls"]);
+    expect(names.maxToolCalls).toBe("your organization's max_tool_calls setting");
+    expect(names.tokenBudget).toBe("your token_budget setting");
+  });
+
+  it("names the frontmatter's when it is the smaller, whoever set the setting", () => {
+    expect(budgetNames({ maxToolCalls: 5 }, { maxToolCalls: 3 }, ["max_tool_calls"]).maxToolCalls).toBe("utility_max_tool_calls");
   });
 });

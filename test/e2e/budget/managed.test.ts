@@ -69,7 +69,7 @@ describe.skipIf(unavailable !== undefined)("the organization's max_tool_calls 2,
     expect(decisionOf(1)).toMatchObject({ decision: "observed" });
     const third = decisionOf(2);
     expect(third).toMatchObject({ decision: "refused", rule: "budget_spent" });
-    expect(third!.reason).toContain("2 tool calls of 2 (your max_tool_calls setting)");
+    expect(third!.reason).toContain("2 tool calls of 2 (your organization's max_tool_calls setting)");
   });
 
   it("/utility status says the budget is set by the organization", () => {
@@ -83,7 +83,9 @@ describe.skipIf(unavailable !== undefined)("the organization's max_tool_calls 10
   const { out, decisionOf } = threeCalls("own", 10, 2);
 
   it("refuses the third call: the user's tighter budget stands though Claude Code hands the plugin the organization's", () => {
-    expect(decisionOf(2)).toMatchObject({ decision: "refused", rule: "budget_spent" });
+    const third = decisionOf(2);
+    expect(third).toMatchObject({ decision: "refused", rule: "budget_spent" });
+    expect(third!.reason).toContain("2 tool calls of 2 (your max_tool_calls setting)");
   });
 
   it("/utility status does not call the user's own budget the organization's", () => {
