@@ -103,20 +103,28 @@ export const SETTING_NAMES = Object.fromEntries(
   BUDGET_KEYS.map((key) => [BUDGET_FIELD[key], `your ${key.slice("utility_".length)} setting`]),
 ) as BudgetNames;
 
+/** The setting an organization set in Claude Code's managed settings (SPEC §17), as a message names it. */
+const ORGANIZATION_NAMES = Object.fromEntries(
+  BUDGET_KEYS.map((key) => [BUDGET_FIELD[key], `your organization's ${key.slice("utility_".length)} setting`]),
+) as BudgetNames;
+
 /**
  * Which source each budget in force comes from (see tightestBudgets): the
  * frontmatter's when it is the smaller (or the only one), else the user's
- * setting. A tie names the frontmatter, which the model can read.
+ * setting, or the organization's when `organization` (option names) holds it.
+ * A tie names the frontmatter, which the model can read.
  */
-export function budgetNames(user: Budgets | undefined, gate: Budgets | undefined): BudgetNames {
+export function budgetNames(user: Budgets | undefined, gate: Budgets | undefined, organization: readonly string[] = []): BudgetNames {
   const fromUser = (field: LimitField) => {
     const mine = user?.[field];
     const theirs = gate?.[field];
     return mine !== undefined && (theirs === undefined || mine < theirs);
   };
   const names = { ...FRONTMATTER_NAMES };
-  for (const field of LIMIT_FIELDS) if (fromUser(field)) names[field] = SETTING_NAMES[field];
-  if (user?.stepCost === "computed" && gate?.stepCost !== "computed") names.stepCost = SETTING_NAMES.stepCost;
+  const setting = (field: keyof Budgets) =>
+    organization.includes(FRONTMATTER_NAMES[field].slice("utility_".length)) ? ORGANIZATION_NAMES[field] : SETTING_NAMES[field];
+  for (const field of LIMIT_FIELDS) if (fromUser(field)) names[field] = setting(field);
+  if (user?.stepCost === "computed" && gate?.stepCost !== "computed") names.stepCost = setting("stepCost");
   return names;
 }
 

@@ -50,7 +50,7 @@ function spendSpent(input: GateInput): BudgetRefusal | undefined {
  */
 export function budgetSpent(budget: GateBudget): BudgetRefusal | undefined {
   const budgets = tightestBudgets(budget.user, budget.gate);
-  const names = budgetNames(budget.user, budget.gate);
+  const names = budgetNames(budget.user, budget.gate, budget.organization);
   return (
     (budget.agent ? checkAgentCaps(budget.agent, budgets, budget.prices, names) : undefined) ??
     checkSpendBudget(budget.spend, budgets, budget.prices, names) ??
@@ -72,7 +72,13 @@ export function checkBudgets(input: GateInput): GateDecision | undefined {
   const launches = input.actsAs ? input.actsAs.action === "delegate" : undefined;
   const over =
     spendSpent(input) ??
-    checkAgentLimit(input.tool, budget.launched, budgetsInForce(input), launches, budgetNames(budget.user, budget.gate));
+    checkAgentLimit(
+      input.tool,
+      budget.launched,
+      budgetsInForce(input),
+      launches,
+      budgetNames(budget.user, budget.gate, budget.organization),
+    );
   return over ? refusal(over) : undefined;
 }
 

@@ -49,6 +49,8 @@ export interface GateBudget {
   spend: Spend;
   /** The user's budgets (plugin settings): they apply to every scope, gated or not. */
   user: Budgets;
+  /** The options of `user` that are the organization's (SPEC §17), so a message names them as such. */
+  organization?: readonly string[];
   /** The frontmatter budgets that bind this scope: its own gate's, and its root task's gate's (src/engine/session/views.ts). */
   gate?: Budgets;
   prices: PriceTable;

@@ -108,7 +108,11 @@ function checkStepCost(input: GateInput, evaluation: Evaluation): GateDecision |
     budgets: budgetsInForce(input),
     ...(input.budget.model ? { model: input.budget.model } : {}),
   });
-  const under = checkReportedStepCost(evaluation.report.signals.stepCost, measured, budgetNames(input.budget.user, input.budget.gate));
+  const under = checkReportedStepCost(
+    evaluation.report.signals.stepCost,
+    measured,
+    budgetNames(input.budget.user, input.budget.gate, input.budget.organization),
+  );
   return under ? refused(under.rule, under.reason, evaluation) : undefined;
 }
 

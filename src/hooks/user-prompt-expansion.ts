@@ -2,7 +2,8 @@ import { reduceAll } from "../engine/session/reduce.js";
 import { errorLine } from "../state/file-error.js";
 import { promptKey } from "../ingest/prompts.js";
 import { pluginRefOf } from "../claude/plugin-id.js";
-import { describeUserConfigProblems, parseUserConfig } from "../optin/user-config.js";
+import { describeUserConfigProblems } from "../optin/user-config.js";
+import { readUserConfig } from "../optin/managed.js";
 import { readCommandArgument, reportAnswer, switchedAnswer, usageAnswer, type CommandArgument } from "../summary/command-answer.js";
 import { renderStatus, type SessionView } from "../summary/status-text.js";
 import type { SessionState } from "../engine/session/state.js";
@@ -102,7 +103,7 @@ const OFF_REFUSED: Record<OffRefusal, string> = {
 
 /** What the answer reads: the state just written, the log, and the user's settings as this hook's environment carries them. */
 function viewOf(ctx: HookContext, sessionId: string, state: SessionState): SessionView {
-  const userConfig = parseUserConfig(ctx.env);
+  const userConfig = readUserConfig(ctx.env, ctx.dataDir);
   const problem = userConfig.problems.length > 0 ? describeUserConfigProblems(userConfig, pluginRefOf(ctx.env, ctx.dataDir)) : undefined;
   return { dir: ctx.dataDir, state, records: ctx.readLog?.(sessionId) ?? [], userConfig, ...(problem ? { settingsProblem: problem } : {}) };
 }

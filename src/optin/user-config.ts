@@ -83,6 +83,8 @@ export interface UserConfig {
   retention?: Partial<Retention>;
   /** Empty when every option that is set is valid. An invalid option is left out of the rest. */
   problems: UserConfigProblem[];
+  /** The options whose value in force is the organization's managed settings' (SPEC §17; src/optin/managed.ts). */
+  organization?: Array<{ option: string; value: string }>;
 }
 
 function problemOf(option: string, found: string, expected: string, enforcement = true): UserConfigProblem {

@@ -125,12 +125,21 @@ function userBudgetsOf(session: SessionState, userConfig: UserConfig | undefined
   return userConfig && Object.keys(userConfig.budgets).length > 0 ? userConfig.budgets : session.userBudgets;
 }
 
+/** The options in force that are the organization's (SPEC §17), with their values, when there are any. */
+function organizationLine(userConfig: UserConfig | undefined): string | undefined {
+  const set = userConfig?.organization ?? [];
+  if (set.length === 0) return undefined;
+  return `set by your organization (managed settings; yours cannot loosen them): ${set.map((o) => `${o.option} ${o.value}`).join(", ")}`;
+}
+
 /** The text `/utility status` shows: scope, task, step, budget, gating and the last report, per scope. */
 export function renderStatus(sessionId: string, view: SessionView | undefined): string {
   if (!view?.state) return `utility: no record of session ${sessionId} yet (no tool call has been seen).\n`;
   const { state, records } = view;
   const lines = [`utility status, session ${sessionId}`, `/utility on: ${switchStatus(state)}`];
   if (view.settingsProblem) lines.push(`INVALID settings: ${view.settingsProblem}`);
+  const organization = organizationLine(view.userConfig);
+  if (organization) lines.push(organization);
   const session = sessionLine(state, view.userConfig);
   if (session) lines.push(session);
   const ctx: StatusContext = { session: state, records, userConfig: view.userConfig };

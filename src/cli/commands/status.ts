@@ -10,7 +10,8 @@ import { DEFAULT_PRICES, estimateCostUsd, withOverride } from "../../engine/pric
 import { zeroSpend } from "../../engine/spend.js";
 import { spendJson } from "../../summary/spend.js";
 import { pluginRefOf } from "../../claude/plugin-id.js";
-import { describeUserConfigProblems, parseUserConfig } from "../../optin/user-config.js";
+import { describeUserConfigProblems } from "../../optin/user-config.js";
+import { readUserConfig } from "../../optin/managed.js";
 import { stringOption } from "../args.js";
 import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
@@ -24,7 +25,7 @@ export function loadSession(env: CliIo["env"], sessionId: string): SessionView |
   const state = new FileStateStore(dir).read(sessionId);
   const file = sessionLogPath(dir, sessionId);
   const records = existsSync(file) ? readLogFile(file).records : [];
-  const userConfig = parseUserConfig(env);
+  const userConfig = readUserConfig(env, dir);
   const problem = userConfig.problems.length > 0 ? describeUserConfigProblems(userConfig, pluginRefOf(env, dir)) : undefined;
   return { dir, state, records, userConfig, ...(problem ? { settingsProblem: problem } : {}) };
 }

@@ -31,6 +31,8 @@ export interface UserSettings {
   prices?: PriceOverride;
   /** What is invalid in them, in words: it refuses in a gated scope and is a warning elsewhere. */
   problem?: string;
+  /** The options whose value is the organization's managed settings' (SPEC §17). */
+  organization?: readonly string[];
 }
 
 /** The gate's budget input, or undefined when no budget binds the scope (then nothing more is computed). */
@@ -49,6 +51,7 @@ export function budgetInputOf(
   return {
     spend: rootSpendOf(session, key),
     user: user.budgets,
+    ...(user.organization?.length ? { organization: user.organization } : {}),
     gate: frontmatter,
     prices: withOverride(DEFAULT_PRICES, user.prices),
     launched: launchesOf(session, key),
@@ -56,15 +59,15 @@ export function budgetInputOf(
     ...(agent ? { agent } : {}),
     ...(model !== undefined ? { model } : {}),
     ...(user.problem ? { userProblem: user.problem } : {}),
-    ...(hasSessionBudget(user.session)
-      ? {
-          beyond: {
-            budgets: user.session ?? {},
-            spent: { session: sessionSpend(session), ...(windowSpend ? { window: windowSpend } : {}) },
-          },
-        }
-      : {}),
+    ...beyondOf(session, user, windowSpend),
   };
+}
+
+/** The session's and the window's budgets and what they are checked against, when the user set one (SPEC §12). */
+function beyondOf(session: SessionState, user: UserSettings, windowSpend: Spend | undefined): Pick<GateBudget, "beyond"> {
+  if (!hasSessionBudget(user.session)) return {};
+  const spent = { session: sessionSpend(session), ...(windowSpend ? { window: windowSpend } : {}) };
+  return { beyond: { budgets: user.session ?? {}, spent } };
 }
 
 /** A subagent's own spend, when a per-agent cap binds it (SPEC §16). */
@@ -119,7 +122,12 @@ export function agentsPastCap(session: SessionState, user: UserSettings): AgentP
     const key: ScopeKey = `agent:${agentId}`;
     const budget = budgetInputOf(session, key, user, {});
     if (!budget?.agent) continue;
-    const hit = checkAgentCaps(budget.agent, budgetsInForce({ budget }), budget.prices, budgetNames(budget.user, budget.gate));
+    const hit = checkAgentCaps(
+      budget.agent,
+      budgetsInForce({ budget }),
+      budget.prices,
+      budgetNames(budget.user, budget.gate, budget.organization),
+    );
     if (hit) past.push({ agentId, ...(scope.agentType !== undefined ? { agentType: scope.agentType } : {}), reason: hit.reason });
   }
   return past;

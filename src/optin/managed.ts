@@ -1,0 +1,33 @@
+/**
+ * The plugin's options in force (SPEC §17): what Claude Code passed, with the
+ * organization's managed settings applied (src/optin/policy.ts). Reads the
+ * managed settings files; only when one of them sets options for a
+ * `utility@…` id are the plugin's id looked up and the user's settings file
+ * read, so a machine with no policy pays one failed file read.
+ */
+import { pluginRefOf } from "../claude/plugin-id.js";
+import { configuredIds, managedOptionsEnv, managedSettings, pluginOptionsEnv } from "../claude/plugin-settings.js";
+import type { Env } from "../claude/places.js";
+import { optionEnvName } from "./options.js";
+import { withPolicy, type WithPolicy } from "./policy.js";
+import { parseUserConfig, type UserConfig } from "./user-config.js";
+
+/** The options in force, and which are the organization's. `dataDir` names the plugin when the environment does not. */
+export function optionsInForce(env: Env, dataDir?: string): WithPolicy {
+  const managed = managedSettings();
+  if (!managed.flatMap(configuredIds).some((id) => id.startsWith("utility@"))) return { env, organization: [] };
+  const id = pluginRefOf(env, dataDir ?? env.CLAUDE_PLUGIN_DATA).id;
+  const organization = managedOptionsEnv(managed, id);
+  if (Object.keys(organization).length === 0) return { env, organization: [] };
+  return withPolicy({ given: env, organization, user: pluginOptionsEnv(env, id) });
+}
+
+/** The user's configuration as it binds: parseUserConfig of the options in force, naming the valid ones the organization set. */
+export function readUserConfig(env: Env, dataDir?: string): UserConfig {
+  const { env: inForce, organization } = optionsInForce(env, dataDir);
+  const config = parseUserConfig(inForce);
+  const valid = organization
+    .filter((option) => !config.problems.some((p) => p.option === option))
+    .map((option) => ({ option, value: inForce[optionEnvName(option)]!.trim() }));
+  return valid.length > 0 ? { ...config, organization: valid } : config;
+}
