@@ -20,7 +20,7 @@ const entries = HOOK_EVENT_NAMES.flatMap((event) => {
 describe("dist/hooks", () => {
   it("holds one entry per command hook, the runtime bundle, the lazily imported reader, and nothing else", () => {
     expect(JSON.parse(readFileSync(join(HOOKS, "package.json"), "utf8"))).toEqual({ type: "commonjs" });
-    expect(readdirSync(HOOKS).sort()).toEqual([...entries, "optin-read.mjs", "package.json", "runtime.js"].sort());
+    expect(readdirSync(HOOKS).sort()).toEqual([...entries, "optin-read.br", "optin-read.mjs", "package.json", "runtime.js"].sort());
   });
 
   it.each(entries)("%s is one line running its event from the runtime bundle", (entry) => {
