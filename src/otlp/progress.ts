@@ -55,3 +55,13 @@ export function progressLine(progress: Progress | undefined): string | undefined
   const error = progress.lastError ? `; last error: ${progress.lastError}` : "";
   return `OTLP export${where}: ${progress.sent} records sent, ${progress.dropped} dropped, ${progress.queued} waiting${error}`;
 }
+
+/** What `/utility status` and `utility status` say of the export: its counts, or why it is off when its settings are invalid. */
+export function otlpStatus(dataDir: string, sessionId: string, problems: readonly string[]): string | undefined {
+  if (problems.length > 0) return `OTLP export is off: ${problems.join("; ")}`;
+  try {
+    return progressLine(readProgress(dataDir, sessionId));
+  } catch {
+    return undefined;
+  }
+}

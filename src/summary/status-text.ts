@@ -26,6 +26,8 @@ export interface SessionView {
   userConfig?: UserConfig;
   /** The settings' problems in words, with the fix (src/optin/user-config.ts). */
   settingsProblem?: string;
+  /** The OTLP export's counts for the session (sent, dropped, waiting), when it ran (src/otlp/progress.ts). */
+  otlp?: string;
 }
 
 /**
@@ -131,6 +133,7 @@ export function renderStatus(sessionId: string, view: SessionView | undefined): 
   const { state, records } = view;
   const lines = [`utility status, session ${sessionId}`, `/utility on: ${switchStatus(state)}`];
   if (view.settingsProblem) lines.push(`INVALID settings: ${view.settingsProblem}`);
+  if (view.otlp) lines.push(view.otlp);
   const session = sessionLine(state, view.userConfig);
   if (session) lines.push(session);
   const ctx: StatusContext = { session: state, records, userConfig: view.userConfig };

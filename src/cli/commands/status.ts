@@ -14,6 +14,8 @@ import { describeUserConfigProblems, parseUserConfig } from "../../optin/user-co
 import { stringOption } from "../args.js";
 import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
+import { otlpStatus } from "../../otlp/progress.js";
+import { parseOtlpConfig } from "../../optin/otlp-config.js";
 
 const ARGS = "[SESSION] [--session ID] [--json]";
 
@@ -26,7 +28,8 @@ export function loadSession(env: CliIo["env"], sessionId: string): SessionView |
   const records = existsSync(file) ? readLogFile(file).records : [];
   const userConfig = parseUserConfig(env);
   const problem = userConfig.problems.length > 0 ? describeUserConfigProblems(userConfig, pluginRefOf(env, dir)) : undefined;
-  return { dir, state, records, userConfig, ...(problem ? { settingsProblem: problem } : {}) };
+  const otlp = otlpStatus(dir, sessionId, parseOtlpConfig(env).problems);
+  return { dir, state, records, userConfig, ...(problem ? { settingsProblem: problem } : {}), ...(otlp ? { otlp } : {}) };
 }
 
 /** The session `--session` names, else the latest one; one that no data folder holds is a usage error. */
