@@ -18,7 +18,9 @@ import { sha256Hex } from "../engine/sha256.js";
 import { stepRow, taskRows, type SessionContext, type TaskRow } from "../export/rows.js";
 import type { PriceTable } from "../engine/prices.js";
 import { stepRecords, taskRecord } from "./records.js";
-import { NO_PROGRESS, readProgress, writeProgress, type Progress } from "./progress.js";
+import { takeSpools, writeSpool } from "./spool.js";
+import { processAlive } from "../state/process-alive.js";
+import { NO_PROGRESS, progressSessions, readProgress, writeProgress, type Progress } from "./progress.js";
 import type { OtlpCounts, OtlpRecord, OtlpSink, OtlpTarget, StartSink } from "./types.js";
 
 type Env = Record<string, string | undefined>;
@@ -85,10 +87,12 @@ export function stoppedScope(event: string, input: Input): string | undefined {
 
 class Live implements LiveExport {
   private readonly dir: string;
-  private readonly progress = new Map<string, { saved: Progress; base: Progress }>();
+  /** Each session this server sends for; `own` when it answers its hooks (a caught-up one keeps its own counts). */
+  private readonly progress = new Map<string, { saved: Progress; base: Progress; own: boolean }>();
   private readonly promptIds = new Map<string, string>();
   private readonly ctx: SessionContext;
   private readonly sink: OtlpSink;
+  private caughtUp = false;
 
   constructor(
     env: Env,
@@ -103,6 +107,7 @@ class Live implements LiveExport {
   private save(session: string): void {
     const entry = this.progress.get(session);
     if (!entry) return;
+    if (!entry.own) return writeProgress(this.dir, session, entry.saved);
     const c: OtlpCounts = this.sink.counts();
     const { lastError: _old, ...saved } = entry.saved;
     entry.saved = {
@@ -111,6 +116,8 @@ class Live implements LiveExport {
       dropped: entry.base.dropped + c.dropped,
       queued: c.queued,
       endpoint: hostOf(this.target.endpoint),
+      pid: process.pid,
+      project: this.ctx.project,
       ...(c.lastError ? { lastError: c.lastError } : {}),
     };
     writeProgress(this.dir, session, entry.saved);
@@ -126,14 +133,43 @@ class Live implements LiveExport {
     }
   }
 
-  private entryOf(session: string) {
+  private entryOf(session: string, own = true) {
     let entry = this.progress.get(session);
     if (!entry) {
       const saved = readProgress(this.dir, session) ?? { ...NO_PROGRESS, tasksSent: [] };
-      entry = { saved, base: { ...saved } };
+      entry = { saved, base: { ...saved }, own };
       this.progress.set(session, entry);
     }
+    entry.own ||= own;
     return entry;
+  }
+
+  /**
+   * Once, with the first answer: the records servers before this one could not send (./spool.ts), and the lines
+   * other sessions' logs gained after their server stopped (SessionEnd's record, written by its command hook), for
+   * the sessions export has seen whose server no longer runs.
+   */
+  private catchUp(current: string): void {
+    if (this.caughtUp) return;
+    this.caughtUp = true;
+    const spooled = takeSpools(this.dir);
+    if (spooled.length > 0) this.sink.emit(spooled);
+    for (const session of progressSessions(this.dir)) {
+      if (session === current || !isSafeId(session)) continue;
+      const saved = readProgress(this.dir, session);
+      if (!saved || (saved.pid !== undefined && saved.pid !== process.pid && processAlive(saved.pid))) continue;
+      const { saved: p } = this.entryOf(session, false);
+      const records = this.newSteps(session, p);
+      if (records.length === 0) continue;
+      records.push(...this.endedTasks(session, p, "main"));
+      this.sink.emit(records);
+      this.save(session);
+    }
+  }
+
+  /** The session's context: a caught-up session's project is the one its own server saw. */
+  private ctxOf(p: Progress): SessionContext {
+    return p.project !== undefined && p.pid !== process.pid ? { ...this.ctx, project: p.project } : this.ctx;
   }
 
   /** The step records of the lines the log gained. */
@@ -145,7 +181,7 @@ class Live implements LiveExport {
     for (const entry of parseLogLines(text).lines) {
       const r = entry.record;
       if (r.event === "UserPromptSubmit" && r.agentId === undefined && r.promptId) p.promptKey = r.promptId;
-      out.push(...stepRecords(stepRow(entry, this.ctx, p.promptKey, sha256Hex)));
+      out.push(...stepRecords(stepRow(entry, this.ctxOf(p), p.promptKey, sha256Hex)));
     }
     return out;
   }
@@ -154,7 +190,7 @@ class Live implements LiveExport {
     const { lines } = parseLogLines(readFileSync(sessionLogPath(this.dir, session), "utf8"));
     const rows = taskRows(
       lines.map((l) => l.record),
-      this.ctx,
+      this.ctxOf(p),
       this.options.prices(),
     );
     const ended = endedTaskRows(rows, p.tasksSent, stopped);
@@ -163,6 +199,7 @@ class Live implements LiveExport {
   }
 
   private work(session: string, event: string, input: Input): void {
+    this.catchUp(session);
     const { saved } = this.entryOf(session);
     const records = this.newSteps(session, saved);
     const stopped = stoppedScope(event, input);
@@ -187,8 +224,27 @@ class Live implements LiveExport {
   }
 
   async close(ms: number): Promise<void> {
+    // What the sessions' logs gained since the last answer (SessionEnd's record, written by its command hook).
+    for (const [session, entry] of this.progress) {
+      try {
+        if (entry.own) this.work(session, "close", {});
+      } catch (error) {
+        this.options.trouble(`OTLP export: ${String(error)}`);
+      }
+    }
+    // Claude Code stops the server soon after the session ends: what is unsent is kept first, then sent if it can be.
+    this.spool();
     await this.sink.flush(ms);
+    this.spool();
     this.saveAll();
+  }
+
+  private spool(): void {
+    try {
+      writeSpool(this.dir, this.sink.unsent());
+    } catch (error) {
+      this.options.trouble(`OTLP export: its unsent records cannot be kept (${String(error)})`);
+    }
   }
 }
 

@@ -6,7 +6,7 @@
  * `/utility status` shows (sent, dropped, queued, the last error). Written
  * whole (a temporary file renamed over it), 0600.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { ensureRealFolder, PRIVATE_FILE, safeId } from "../state/paths.js";
@@ -20,6 +20,10 @@ export const ProgressSchema = z.object({
   queued: z.number(),
   lastError: z.optional(z.string()),
   endpoint: z.optional(z.string()),
+  /** The hook server that wrote it: while it runs, no other server sends this session's records. */
+  pid: z.optional(z.number()),
+  /** The session's project (its working folder's name), for the records a later server sends for it. */
+  project: z.optional(z.string()),
 });
 export type Progress = z.infer<typeof ProgressSchema>;
 
@@ -46,6 +50,17 @@ export function writeProgress(dataDir: string, sessionId: string, progress: Prog
   rmSync(temp, { force: true });
   writeFileSync(temp, `${JSON.stringify(progress)}\n`, { flag: "wx", mode: PRIVATE_FILE });
   renameSync(temp, path);
+}
+
+/** The sessions export has seen in this data folder (their progress files). */
+export function progressSessions(dataDir: string): string[] {
+  try {
+    return readdirSync(join(dataDir, "otlp"))
+      .filter((n) => n.endsWith(".json"))
+      .map((n) => n.slice(0, -".json".length));
+  } catch {
+    return [];
+  }
 }
 
 /** One line for /utility status, or undefined when export never ran for the session. */

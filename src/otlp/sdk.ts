@@ -15,7 +15,7 @@ import { OTLPLogExporter as ProtoExporter } from "@opentelemetry/exporter-logs-o
 import { OTLPLogExporter as JsonExporter } from "@opentelemetry/exporter-logs-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchLogRecordProcessor, LoggerProvider, type LogRecordExporter, type ReadableLogRecord } from "@opentelemetry/sdk-logs";
-import { logsUrl, type OtlpCounts, type OtlpSink, type OtlpTarget, type SinkOptions } from "./types.js";
+import { logsUrl, recordKey, type OtlpCounts, type OtlpRecord, type OtlpSink, type OtlpTarget, type SinkOptions } from "./types.js";
 
 const DEFAULTS = { maxQueue: 2048, timeoutMs: 10_000, delayMs: 1_000 };
 /** How long a kept batch waits before it is sent again when no new batch comes. */
@@ -24,6 +24,8 @@ const AGAIN_MS = 3_000;
 /** Counts around the SDK's exporter, and keeps a failed batch to send again. */
 class KeepingExporter implements LogRecordExporter {
   readonly counts: OtlpCounts = { sent: 0, dropped: 0, queued: 0 };
+  /** The records handed over and not yet accepted nor dropped, by recordKey. */
+  readonly unacked = new Map<string, OtlpRecord>();
   private kept: ReadableLogRecord[] = [];
   private again: NodeJS.Timeout | undefined;
   private busy = 0;
@@ -40,6 +42,7 @@ class KeepingExporter implements LogRecordExporter {
     this.inner.export(all, (result) => {
       this.busy--;
       if (result.code === ExportResultCode.SUCCESS) {
+        this.forget(all);
         this.counts.sent += all.length;
         this.counts.queued -= all.length;
         delete this.counts.lastError;
@@ -58,11 +61,16 @@ class KeepingExporter implements LogRecordExporter {
     const kept = records.slice(0, room);
     const lost = records.length - kept.length;
     this.kept.push(...kept);
+    this.forget(records.slice(kept.length));
     this.counts.dropped += lost;
     this.counts.queued -= lost;
     clearTimeout(this.again);
     this.again = setTimeout(() => this.sendKept(), AGAIN_MS);
     this.again.unref();
+  }
+
+  private forget(records: readonly ReadableLogRecord[]): void {
+    for (const r of records) this.unacked.delete(recordKey(String(r.eventName ?? ""), r.attributes));
   }
 
   /** Sends the kept records by themselves, when no export is under way. */
@@ -122,11 +130,13 @@ export function startSink(target: OtlpTarget, options: SinkOptions = {}): OtlpSi
           continue;
         }
         counts.queued++;
+        exporter.unacked.set(recordKey(r.eventName, r.attributes), r);
         const severityNumber = SEVERITY[r.eventName] ?? SeverityNumber.INFO;
         logger.emit({ eventName: r.eventName, timestamp: r.timeMs, severityNumber, body: r.body, attributes: r.attributes });
       }
     },
     counts: () => ({ ...counts }),
+    unsent: () => [...exporter.unacked.values()],
     async flush(ms) {
       let timer: NodeJS.Timeout | undefined;
       const until = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));

@@ -40,6 +40,7 @@ export function deferredSink(load: () => Promise<StartSink>, trouble: (message: 
         const c = real?.counts() ?? { sent: 0, dropped: 0, queued: 0 };
         return { ...c, dropped: c.dropped + dropped, queued: c.queued + waiting.length };
       },
+      unsent: () => real?.unsent() ?? [...waiting],
       async flush(ms) {
         await loading;
         await real?.flush(ms);

@@ -43,6 +43,13 @@ export interface OtlpSink {
   counts(): OtlpCounts;
   /** Sends what is queued, waiting at most `ms`. */
   flush(ms: number): Promise<void>;
+  /** The records handed over and not yet accepted nor dropped (what a server that is ending keeps for the next). */
+  unsent(): OtlpRecord[];
+}
+
+/** What tells two records apart: their event and the step record's or the task's id. */
+export function recordKey(eventName: string, attributes: Record<string, unknown> | undefined): string {
+  return `${eventName}\n${String(attributes?.["utility.record_id"] ?? attributes?.["utility.task_id"] ?? "")}`;
 }
 
 export interface SinkOptions {

@@ -39,7 +39,7 @@ export interface Receiver {
   url: string;
   mode: ReceiverMode;
   /** Requests as they came: path, content type, headers, body. */
-  requests: Array<{ path: string; contentType: string; headers: IncomingMessage["headers"]; body: Buffer; answered: number }>;
+  requests: Array<{ path: string; contentType: string; headers: IncomingMessage["headers"]; body: Buffer; answered: number; at: number }>;
   /** The records of the requests answered 200, decoded. */
   accepted(): ReceivedRecord[];
   stop(): Promise<void>;
@@ -72,7 +72,8 @@ export function decodeLogs(body: Uint8Array): ReceivedRecord[] {
   return (message.resourceLogs ?? []).flatMap((rl) =>
     (rl.scopeLogs ?? []).flatMap((sl) =>
       (sl.logRecords ?? []).map((r) => ({
-        eventName: r.eventName ?? "",
+        // OTLP 1.x definitions of 0.52.1 predate the LogRecord's event_name field: the `event.name` attribute says it too.
+        eventName: r.eventName ?? String(pairs(r.attributes)["event.name"] ?? ""),
         body: String(valueOf(r.body)),
         timeUnixNano: r.timeUnixNano ?? "0",
         severityNumber: r.severityNumber ?? 0,
@@ -106,6 +107,7 @@ export async function startReceiver(mode: ReceiverMode = "ok"): Promise<Receiver
         headers: req.headers,
         body: Buffer.concat(chunks),
         answered: 0,
+        at: Date.now(),
       };
       receiver.requests.push(entry);
       if (receiver.mode === "silent") return void open.add(res);
