@@ -56,7 +56,8 @@ function readSettings(env: Readonly<Record<string, string | undefined>>, endpoin
   const protocol = ProtocolSchema.safeParse(protocolText);
   if (!protocol.success) problems.push(`${OTLP_OPTIONS.protocol} is ${JSON.stringify(protocolText)}; expected http/protobuf or http/json`);
   const headers = parsePairs(text(env, OTLP_OPTIONS.headers) ?? "");
-  if (!headers) problems.push(`${OTLP_OPTIONS.headers} is not key=value pairs separated by commas (its value is not shown: it is sensitive)`);
+  if (!headers)
+    problems.push(`${OTLP_OPTIONS.headers} is not key=value pairs separated by commas (its value is not shown: it is sensitive)`);
   const resourceText = text(env, OTLP_OPTIONS.resource) ?? "";
   const resource = parsePairs(resourceText);
   if (!resource) problems.push(`${OTLP_OPTIONS.resource} is ${JSON.stringify(resourceText)}; expected key=value pairs separated by commas`);
