@@ -15,6 +15,7 @@
 // separate ES module, dist/hooks/optin-read.mjs, imported only when a skill or
 // agent file must be read, so its 60 KB are never compiled on the hot path.
 import { build } from "esbuild";
+import { brotliCompressSync, constants as zlib } from "node:zlib";
 import { readFileSync, rmSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +31,9 @@ const hookEntries = Object.entries(hooksJson.hooks).flatMap(([event, groups]) =>
   groups.flatMap((g) => g.hooks.filter((h) => h.type === "command").map((h) => ({ event, file: basename(h.args[0]) }))),
 );
 
+/** The OpenTelemetry SDK (src/otlp/sdk.ts), gzipped: loaded only when an OTLP export is on (src/otlp/load.ts). */
+const OTLP_BUNDLE = "otlp.mjs.br";
+
 const shared = {
   bundle: true,
   platform: "node",
@@ -37,6 +41,8 @@ const shared = {
   minify: !process.argv.includes("--no-minify"),
   legalComments: "none",
   logLevel: "warning",
+  // The OpenTelemetry SDK's bundle (src/otlp/load.ts), beside the entries.
+  define: { UTILITY_OTLP_BUNDLE: JSON.stringify(OTLP_BUNDLE) },
 };
 // gray-matter and its YAML parser are CommonJS; give an ESM bundle a require().
 const esmRequire = { js: 'import{createRequire as __cr}from"node:module";const require=__cr(import.meta.url);' };
@@ -44,6 +50,9 @@ const esmRequire = { js: 'import{createRequire as __cr}from"node:module";const r
 /** The name of the reader module next to the hook scripts. */
 const OPTIN_READER = "optin-read.mjs";
 const OPTIN_SOURCE = join(root, "src", "optin", "read.ts");
+/** The reader's code, compressed; OPTIN_READER loads it. */
+const OPTIN_PACKED = "optin-read.br";
+const BROTLI = { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY } };
 
 /** In a hook bundle, `import("../optin/read.js")` stays a dynamic import of the separate reader module, at `at` from the bundle. */
 const optinReaderExternal = (at = `./${OPTIN_READER}`) => ({
@@ -82,7 +91,27 @@ await build({
 });
 for (const { event, file } of hookEntries)
   writeFileSync(join(hooksOut, file), `"use strict";require("./runtime.js").runEntry(${JSON.stringify(event)});\n`);
-await build({ ...shared, format: "esm", banner: esmRequire, entryPoints: [OPTIN_SOURCE], outfile: join(hooksOut, OPTIN_READER) });
+// The reader, compressed with Brotli (96 KB of JavaScript, 25 KB packed): OPTIN_READER is a few lines that decompress
+// it and import it as a data: module, re-exporting its names, so the plugin's install stays under 1 MB with the
+// OTLP bundle beside it. Its require() (for gray-matter's "fs") is made from the working folder: a data: module has no
+// file URL, and Node's own modules resolve from anywhere.
+const reader = await build({
+  ...shared,
+  format: "esm",
+  banner: { js: 'import{createRequire as __cr}from"node:module";const require=__cr(process.cwd()+"/");' },
+  entryPoints: [OPTIN_SOURCE],
+  outdir: hooksOut,
+  write: false,
+  metafile: true,
+});
+const readerNames = Object.values(reader.metafile.outputs)[0].exports;
+writeFileSync(join(hooksOut, OPTIN_PACKED), brotliCompressSync(reader.outputFiles[0].contents, BROTLI));
+writeFileSync(
+  join(hooksOut, OPTIN_READER),
+  `import{readFileSync as r}from"node:fs";import{brotliDecompressSync as b}from"node:zlib";` +
+    `const m=await import("data:text/javascript;base64,"+b(r(new URL("./${OPTIN_PACKED}",import.meta.url))).toString("base64"));` +
+    `export const{${readerNames.join(",")}}=m;\n`,
+);
 await build({
   ...shared,
   format: "esm",
@@ -90,3 +119,8 @@ await build({
   outfile: join(outdir, "server.js"),
   plugins: [runtimeExternal("./hooks/runtime.js")],
 });
+// The OpenTelemetry SDK for the OTLP export (SPEC §17): one ES module with no imports but Node's own, compressed with
+// Brotli (about 60 KB minified, 16 KB packed), decompressed and imported as a data: module by src/otlp/load.ts only
+// when export is on.
+const sdk = await build({ ...shared, format: "esm", entryPoints: [join(root, "src", "otlp", "bundle.ts")], write: false, outdir });
+writeFileSync(join(outdir, OTLP_BUNDLE), brotliCompressSync(sdk.outputFiles[0].contents, BROTLI));

@@ -136,7 +136,8 @@ function spendFields(r: LogRecord) {
   };
 }
 
-function stepRow(entry: LoggedLine, ctx: SessionContext, promptKey: string, sha256: (text: string) => string): StepRow {
+/** One record's step row, given the prompt key in force where it was written. */
+export function stepRow(entry: LoggedLine, ctx: SessionContext, promptKey: string, sha256: (text: string) => string): StepRow {
   const r = entry.record;
   const ms = epochMs(r.time);
   return {

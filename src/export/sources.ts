@@ -3,13 +3,14 @@
 // own prompt ids come from the session's transcript, when it is on this
 // machine: the log keeps only a digest of a prompt id (src/ingest/prompts.ts).
 import { readdirSync, readFileSync } from "node:fs";
-import { hostname, userInfo } from "node:os";
 import { basename, join } from "node:path";
 import { parseLogLines } from "../summary/load.js";
 import { dataDirs } from "../state/locate.js";
 import { projectsDir } from "../replay/projects.js";
 import { promptKey } from "../ingest/prompts.js";
 import type { LoggedLine, SessionContext } from "./rows.js";
+
+export { defaultDeveloper } from "./developer.js";
 
 export interface SessionLog {
   file: string;
@@ -41,17 +42,6 @@ export function sessionLogFiles(env: Record<string, string | undefined>, files: 
 export function readSessionLog(file: string): SessionLog {
   const { lines, skipped } = parseLogLines(readFileSync(file, "utf8"));
   return { file, session: lines[0]?.record.session ?? basename(file, ".jsonl"), lines, skipped };
-}
-
-/** `user@host`, the default developer name. */
-export function defaultDeveloper(env: Record<string, string | undefined>): string {
-  let user = env.USER || env.LOGNAME || "";
-  try {
-    user ||= userInfo().username;
-  } catch {
-    user ||= "unknown";
-  }
-  return `${user}@${hostname()}`;
 }
 
 /** The session's transcript under Claude Code's projects folder, if this machine has it. */

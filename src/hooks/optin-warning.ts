@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { checkPaths } from "../optin/check-files.js";
 import { formatProblemLine } from "../optin/schema.js";
 
 /** At most this many problems are spelled out; `utility check` lists them all. */
@@ -20,10 +19,13 @@ export function optInFolders(cwd: string, env: NodeJS.ProcessEnv): string[] {
  * value): it never blocks, it says what the gate will do with it. Undefined
  * when every file reads.
  */
-export function optInWarning(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+export async function optInWarning(cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const folders = optInFolders(cwd, env);
+  if (folders.length === 0) return undefined; // no file to read: the reader is not even loaded
   let problems;
   try {
-    problems = checkPaths(optInFolders(cwd, env), cwd).flatMap((f) => f.problems);
+    const { checkPaths } = await import("../optin/read.js");
+    problems = checkPaths(folders, cwd).flatMap((f) => f.problems);
   } catch {
     return undefined; // a warning the plugin cannot compute is no reason to hold up the session
   }

@@ -31,7 +31,7 @@ export async function sessionStart(input: SessionStartInput, ctx: HookContext, p
   }
   // A fork of another session: its first hook that reads the transcript finds which, and carries its switch (./fork-origin.ts).
   if (input.source === "fork") trouble = (await markForked(input.session_id, ctx)) ?? trouble;
-  const checked = withWarning(await checkServer(input, ctx, probe), input.cwd ? optInWarning(input.cwd, ctx.env) : undefined);
+  const checked = withWarning(await checkServer(input, ctx, probe), input.cwd ? await optInWarning(input.cwd, ctx.env) : undefined);
   return trouble ? { ...checked, stderr: trouble } : checked;
 }
 

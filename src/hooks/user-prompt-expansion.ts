@@ -16,6 +16,8 @@ import { switchReason } from "./switches.js";
 import { safeId } from "../state/paths.js";
 import type { OffRefusal } from "../engine/session/switch-off.js";
 import { offEvidenceEvents, transcriptEnd } from "./switch-evidence.js";
+import { otlpStatus } from "../otlp/progress.js";
+import { parseOtlpConfig } from "../optin/otlp-config.js";
 
 /** The name Claude Code gives the plugin's `/utility` skill in this hook's input, however it was typed. */
 export const OWN_COMMAND = "utility:utility";
@@ -105,7 +107,15 @@ const OFF_REFUSED: Record<OffRefusal, string> = {
 function viewOf(ctx: HookContext, sessionId: string, state: SessionState): SessionView {
   const userConfig = readUserConfig(ctx.env, ctx.dataDir);
   const problem = userConfig.problems.length > 0 ? describeUserConfigProblems(userConfig, pluginRefOf(ctx.env, ctx.dataDir)) : undefined;
-  return { dir: ctx.dataDir, state, records: ctx.readLog?.(sessionId) ?? [], userConfig, ...(problem ? { settingsProblem: problem } : {}) };
+  const otlp = otlpStatus(ctx.dataDir, sessionId, parseOtlpConfig(ctx.env).problems);
+  return {
+    dir: ctx.dataDir,
+    state,
+    records: ctx.readLog?.(sessionId) ?? [],
+    userConfig,
+    ...(problem ? { settingsProblem: problem } : {}),
+    ...(otlp ? { otlp } : {}),
+  };
 }
 
 /** Shown to the user in place of the prompt: Claude Code prints the reason under its own "blocked by hook" line, and no model turn follows. */

@@ -20,6 +20,8 @@ export interface UserOption {
   max?: number;
   default?: number | string;
   options?: readonly string[];
+  /** Kept in the keychain or Claude Code's credentials file, not settings.json. */
+  sensitive?: boolean;
   /** A valid value, for the command a message tells the user to run. */
   example: string;
 }
@@ -180,6 +182,40 @@ export const USER_OPTIONS: readonly UserOption[] = [
     description: `Past this many megabytes of step logs and state files, the oldest sessions' are deleted when a session ends (with the same exceptions). Leave empty for ${RETENTION_DEFAULTS.maxMb}.`,
     min: 1,
     example: String(RETENTION_DEFAULTS.maxMb),
+  },
+  {
+    option: "otlp_endpoint",
+    type: "string",
+    title: "OTLP endpoint for the event stream",
+    description:
+      "An OpenTelemetry collector's OTLP/HTTP address, such as http://collector:4318 (/v1/logs is added unless given): each step record, refusal, budget stop, identical outcome, stuck loop and task's spend is sent there as a log record, after the hook's answer. Leave empty to send nothing.",
+    example: "http://localhost:4318",
+  },
+  {
+    option: "otlp_protocol",
+    type: "string",
+    title: "OTLP protocol",
+    description: "http/protobuf or http/json.",
+    options: ["http/protobuf", "http/json"],
+    default: "http/protobuf",
+    example: "http/json",
+  },
+  {
+    option: "otlp_headers",
+    type: "string",
+    title: "OTLP headers",
+    description:
+      "Headers sent with each export, as OTEL_EXPORTER_OTLP_HEADERS writes them: key=value pairs separated by commas, values URL-encoded (such as Authorization=Bearer%20abc). Kept as a sensitive value.",
+    sensitive: true,
+    example: "Authorization=Bearer%20token",
+  },
+  {
+    option: "otlp_resource_attributes",
+    type: "string",
+    title: "OTLP resource attributes",
+    description:
+      "Resource attributes the records carry, as OTEL_RESOURCE_ATTRIBUTES writes them (such as service.name=utility,team=platform); service.name is utility unless set.",
+    example: "team=platform,department=eng",
   },
 ];
 

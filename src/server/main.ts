@@ -39,15 +39,28 @@ function mark(dir: string, claudePid: number, trouble: Trouble): void {
  * exception outside a call leaves the process in a state nobody checked:
  * end, and Claude Code starts a fresh server on the next hook call.
  */
-function endWithClaudeCode(trouble: Trouble): void {
+function endWithClaudeCode(server: HookServer, trouble: Trouble): void {
   process.on("uncaughtException", (error) => {
     trouble(`stopped on ${errorLine(error)}`);
     process.exit(1);
   });
-  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => process.exit(0));
-  process.stdout.on("error", () => process.exit(0));
-  process.stdin.on("end", () => process.exit(0));
+  // What the OTLP export has queued gets this long to go out (nothing when export is off).
+  let ending = false;
+  const end = () => {
+    if (ending) return;
+    ending = true;
+    server.close(END_FLUSH_MS).then(
+      () => process.exit(0),
+      () => process.exit(0),
+    );
+  };
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, end);
+  process.stdout.on("error", end);
+  process.stdin.on("end", end);
 }
+
+/** How long a server that is ending waits for the OTLP export's queue (SPEC §17). */
+const END_FLUSH_MS = 2_000;
 
 function answerStdin(server: HookServer, trouble: Trouble): void {
   const info = { name: "utility-hooks", version: "0.1.0" };
@@ -72,8 +85,9 @@ export function serve(): void {
   const dir = dataDir(env);
   const trouble: Trouble = (message) => recordError(dir, "server", `utility hook server: ${message}`);
   mark(dir, Number(env.CLAUDE_PID), trouble);
-  endWithClaudeCode(trouble);
-  answerStdin(hookServer(env), trouble);
+  const server = hookServer(env);
+  endWithClaudeCode(server, trouble);
+  answerStdin(server, trouble);
   // The skill and agent definition reader (frontmatter, YAML) is loaded when a definition is first read: in the
   // server, load it now, while the session starts, so that the first gated call does not pay for it; then warm
   // the handlers' code (./warm-up.ts).

@@ -22,6 +22,9 @@ import { isSafeId } from "../state/paths.js";
 import { DEFAULT_PRICES, withOverride } from "../engine/prices.js";
 import { statusLine } from "../statusline/line.js";
 import { writeLineFile } from "../statusline/line-file.js";
+import { liveShim } from "../otlp/shim.js";
+import type { LiveExport } from "../otlp/live.js";
+import { defaultDeveloper } from "../export/developer.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -36,6 +39,8 @@ export interface HookServer {
    * calls it once an answer is sent; each call runs it first anyway.
    */
   settle(): void;
+  /** Sends what the OTLP export has queued, waiting at most `ms` (the process is ending). */
+  close(ms: number): Promise<void>;
 }
 
 export function hookServer(env: Env, now: () => number = hrNow): HookServer {
@@ -54,7 +59,8 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
   let read: HookSettings | undefined;
   const settings = () => (read ??= userSettings(env));
   const sha256 = onDemandSha256();
-  const writeLine = lineWriter(env, store, settings, later);
+  const otlp = otlpExport(env, later, settings);
+  const writeLine = lineWriter(env, store, settings, later, otlp);
 
   function settle(): void {
     for (let work = unwritten.shift(); work; work = unwritten.shift()) {
@@ -75,7 +81,7 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
       const { schema, handler } = eventSpec(event);
       const input = validateHookInput({ ...hookInputOf(args), hook_event_name: event }, schema);
       const answered = await answerHook(event, handler, input, ctx);
-      writeLine((input as { session_id?: unknown }).session_id);
+      writeLine(event, input as Record<string, unknown>);
       // What a command hook would print on stderr, where nobody reads it by default: the error log keeps it.
       if (answered.trouble) recordError(ctx.dataDir, event, answered.trouble);
       return toolResultOf(answered);
@@ -90,6 +96,7 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
 
   return {
     settle,
+    close: (ms) => closeAfter(settle, otlp, ms),
     callTool(call) {
       const checked = checkCall(call, dataDir(env));
       if ("answer" in checked) return Promise.resolve(checked.answer);
@@ -106,6 +113,22 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
       return next;
     },
   };
+}
+
+/** The writes left, then what the OTLP export has queued, for at most `ms`. */
+async function closeAfter(settle: () => void, otlp: LiveExport | undefined, ms: number): Promise<void> {
+  settle();
+  await otlp?.close(ms);
+}
+
+/** Off unless otlp_endpoint is set: then the SDK is loaded with the first records (src/otlp/shim.ts, SPEC §17). */
+function otlpExport(env: Env, later: (work: () => void) => void, settings: () => HookSettings) {
+  return liveShim(env, {
+    later,
+    developer: defaultDeveloper(env),
+    prices: () => withOverride(DEFAULT_PRICES, settings().prices),
+    trouble: (message) => recordError(dataDir(env), "server", `utility hook server: ${message}`),
+  });
 }
 
 /** Lock waits that end at the deadline of the call being answered, if any. */
@@ -125,8 +148,11 @@ function lockUntil(deadline: () => Deadline | undefined): LockOptions {
  * user's path), for the statusLine command (plugin/statusline.sh) to print.
  * Nothing for an id that may not name a file.
  */
-function lineWriter(env: Env, store: FileStateStore, settings: () => HookSettings, later: (work: () => void) => void) {
-  return (sessionId: unknown): void => {
+function lineWriter(env: Env, store: FileStateStore, settings: () => HookSettings, later: (work: () => void) => void, otlp?: LiveExport) {
+  return (event: string, input: Record<string, unknown>): void => {
+    const sessionId = input.session_id;
+    // The records the OTLP export sends, once the answer is out (off unless otlp_endpoint is set).
+    otlp?.after(event, input);
     if (typeof sessionId !== "string" || !isSafeId(sessionId)) return;
     later(() => {
       try {

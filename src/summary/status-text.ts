@@ -26,6 +26,8 @@ export interface SessionView {
   userConfig?: UserConfig;
   /** The settings' problems in words, with the fix (src/optin/user-config.ts). */
   settingsProblem?: string;
+  /** The OTLP export's counts for the session (sent, dropped, waiting), when it ran (src/otlp/progress.ts). */
+  otlp?: string;
 }
 
 /**
@@ -140,6 +142,7 @@ export function renderStatus(sessionId: string, view: SessionView | undefined): 
   if (view.settingsProblem) lines.push(`INVALID settings: ${view.settingsProblem}`);
   const organization = organizationLine(view.userConfig);
   if (organization) lines.push(organization);
+  if (view.otlp) lines.push(view.otlp);
   const session = sessionLine(state, view.userConfig);
   if (session) lines.push(session);
   const ctx: StatusContext = { session: state, records, userConfig: view.userConfig };

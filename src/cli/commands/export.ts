@@ -2,7 +2,8 @@
  * `utility export --clickhouse URL [--developer NAME] [--project NAME] [--json] [FILE.jsonl...]`:
  * writes every session's step log (or the files given) into ClickHouse over
  * its HTTP interface, creating its tables (docs/team.md, SPEC §17). Sending
- * twice stores nothing twice.
+ * twice stores nothing twice. `--otlp URL` sends them to an OpenTelemetry
+ * collector instead (./export-otlp.ts).
  */
 import { clickHouseUrl, ClickHouseError } from "../../export/clickhouse-http.js";
 import { exportToClickHouse, type SessionRows } from "../../export/clickhouse-export.js";
@@ -14,8 +15,11 @@ import { stringOption } from "../args.js";
 import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 import { pricesFor } from "./prices.js";
+import { exportOtlp, otlpTarget } from "./export-otlp.js";
+import type { OtlpTarget } from "../../otlp/types.js";
 
-const ARGS = "--clickhouse URL [--developer NAME] [--project NAME] [--json] [FILE.jsonl...]";
+const ARGS =
+  "(--clickhouse URL | --otlp URL [--otlp-protocol P] [--otlp-headers K=V,…] [--otlp-resource-attributes K=V,…]) [--developer NAME] [--project NAME] [--json] [FILE.jsonl...]";
 const USAGE = `utility export ${ARGS}`;
 
 function targetUrl(values: Parsed["values"]): URL {
@@ -26,6 +30,13 @@ function targetUrl(values: Parsed["values"]): URL {
   } catch (error) {
     throw new UsageError(`${(error as Error).message}. Usage: ${USAGE}`);
   }
+}
+
+/** Where to send: ClickHouse or an OpenTelemetry collector, one of them. */
+function targetOf(values: Parsed["values"]): { otlp?: OtlpTarget; url?: URL } {
+  if (values.otlp === undefined) return { url: targetUrl(values) };
+  if (values.clickhouse !== undefined) throw new UsageError(`give --clickhouse or --otlp, not both. Usage: ${USAGE}`);
+  return { otlp: otlpTarget(values, USAGE) };
 }
 
 function nameOption(values: Parsed["values"], name: "developer" | "project"): string | undefined {
@@ -62,12 +73,14 @@ function sessionRows(files: string[], io: CliIo, names: { developer: string; pro
 }
 
 async function runExport({ values, positionals }: Parsed, io: CliIo): Promise<number> {
-  const url = targetUrl(values);
+  const { otlp, url } = targetOf(values);
   const developer = nameOption(values, "developer") ?? defaultDeveloper(io.env);
   const project = nameOption(values, "project");
   const files = sessionLogFiles(io.env, positionals);
-  const { rows, skipped } = sessionRows(files, io, { developer, ...(project !== undefined ? { project } : {}) });
-  const counts = await exportToClickHouse(url, rows).catch((error: unknown) => {
+  const names = { developer, ...(project !== undefined ? { project } : {}) };
+  if (otlp) return exportOtlp(otlp, files, io, names, values.json === true);
+  const { rows, skipped } = sessionRows(files, io, names);
+  const counts = await exportToClickHouse(url!, rows).catch((error: unknown) => {
     throw error instanceof ClickHouseError ? error : new ClickHouseError(String(error));
   });
   if (values.json) printJson(io, { developer, ...counts, skippedLines: skipped });
@@ -83,11 +96,15 @@ async function runExport({ values, positionals }: Parsed, io: CliIo): Promise<nu
 
 export const EXPORT: CommandSpec = {
   name: "export",
-  summary: "write the step logs into ClickHouse for a team (docs/team.md)",
+  summary: "write the step logs into ClickHouse, or send them to an OpenTelemetry collector, for a team (docs/team.md)",
   usage: ARGS,
   arguments: ["[files...]", "session logs to send (default: every session log in the data folders)"],
   options: [
     ["--clickhouse <url>", "the ClickHouse HTTP interface, e.g. http://user:password@host:8123/?database=team"],
+    ["--otlp <url>", "an OpenTelemetry collector's OTLP/HTTP address, e.g. http://collector:4318 (/v1/logs is added)"],
+    ["--otlp-protocol <protocol>", "http/protobuf (default) or http/json"],
+    ["--otlp-headers <pairs>", "headers to send, as OTEL_EXPORTER_OTLP_HEADERS writes them: key=value,…"],
+    ["--otlp-resource-attributes <pairs>", "resource attributes, as OTEL_RESOURCE_ATTRIBUTES writes them: key=value,…"],
     ["--developer <name>", "who ran these sessions (default: user@host)"],
     ["--project <name>", "the project (default: the transcript's working folder's name)"],
     ["--json", "print JSON"],

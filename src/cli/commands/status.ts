@@ -15,6 +15,8 @@ import { readUserConfig } from "../../optin/managed.js";
 import { stringOption } from "../args.js";
 import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
+import { otlpStatus } from "../../otlp/progress.js";
+import { parseOtlpConfig } from "../../optin/otlp-config.js";
 
 const ARGS = "[SESSION] [--session ID] [--json]";
 
@@ -27,7 +29,8 @@ export function loadSession(env: CliIo["env"], sessionId: string): SessionView |
   const records = existsSync(file) ? readLogFile(file).records : [];
   const userConfig = readUserConfig(env, dir);
   const problem = userConfig.problems.length > 0 ? describeUserConfigProblems(userConfig, pluginRefOf(env, dir)) : undefined;
-  return { dir, state, records, userConfig, ...(problem ? { settingsProblem: problem } : {}) };
+  const otlp = otlpStatus(dir, sessionId, parseOtlpConfig(env).problems);
+  return { dir, state, records, userConfig, ...(problem ? { settingsProblem: problem } : {}), ...(otlp ? { otlp } : {}) };
 }
 
 /** The session `--session` names, else the latest one; one that no data folder holds is a usage error. */
