@@ -134,17 +134,19 @@ function organizationLine(userConfig: UserConfig | undefined): string | undefine
   return `set by your organization (managed settings; yours cannot loosen them): ${set.map((o) => `${o.option} ${o.value}`).join(", ")}`;
 }
 
+/** What the settings say beyond one scope: a problem, the organization's values, the export, the session's budgets. */
+function settingsLines(view: SessionView, state: NonNullable<SessionView["state"]>): string[] {
+  const lines = view.settingsProblem ? [`INVALID settings: ${view.settingsProblem}`] : [];
+  const said = [organizationLine(view.userConfig), view.otlp, sessionLine(state, view.userConfig)];
+  return [...lines, ...said.filter((line): line is string => line !== undefined && line !== "")];
+}
+
 /** The text `/utility status` shows: scope, task, step, budget, gating and the last report, per scope. */
 export function renderStatus(sessionId: string, view: SessionView | undefined): string {
   if (!view?.state) return `utility: no record of session ${sessionId} yet (no tool call has been seen).\n`;
   const { state, records } = view;
   const lines = [`utility status, session ${sessionId}`, `/utility on: ${switchStatus(state)}`];
-  if (view.settingsProblem) lines.push(`INVALID settings: ${view.settingsProblem}`);
-  const organization = organizationLine(view.userConfig);
-  if (organization) lines.push(organization);
-  if (view.otlp) lines.push(view.otlp);
-  const session = sessionLine(state, view.userConfig);
-  if (session) lines.push(session);
+  lines.push(...settingsLines(view, state));
   const ctx: StatusContext = { session: state, records, userConfig: view.userConfig };
   const past = agentsPastCap(state, {
     budgets: userBudgetsOf(state, view.userConfig) ?? {},

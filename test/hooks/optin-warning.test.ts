@@ -31,13 +31,13 @@ describe("the session-start warning of opt-ins the gate cannot read", async () =
   it("names the file, the key and the key meant, in the project's and the user's skills", async () => {
     const { cwd, env, config } = homes();
     skill(join(cwd, ".claude"), "typo", "utility_gate: true");
-    const said = await optInWarning(cwd, env)!;
+    const said = (await optInWarning(cwd, env)) ?? "";
     expect(said.split("\n")[0]).toBe(
       "utility: a skill or agent has an opt-in the gate cannot read; a scope it would gate refuses every tool call until it is fixed:",
     );
     expect(said).toMatch(/\.claude\/skills\/typo\/SKILL\.md: utility_gate: found an unknown key \(did you mean utility_gated\?\)/);
     skill(config, "mine", "utility_gated: yes please");
-    const both = await optInWarning(cwd, env)!;
+    const both = (await optInWarning(cwd, env)) ?? "";
     expect(both.split("\n")[0]).toMatch(/^utility: 2 opt-in problems in skills or agents/);
     expect(both).toContain(join(config, "skills", "mine", "SKILL.md"));
   });
