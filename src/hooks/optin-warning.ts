@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { checkPaths } from "../optin/check-files.js";
 import { formatProblemLine } from "../optin/schema.js";
 
 /** At most this many problems are spelled out; `utility check` lists them all. */
@@ -24,8 +25,8 @@ export async function optInWarning(cwd: string, env: NodeJS.ProcessEnv): Promise
   if (folders.length === 0) return undefined; // no file to read: the reader is not even loaded
   let problems;
   try {
-    const { checkPaths } = await import("../optin/read.js");
-    problems = checkPaths(folders, cwd).flatMap((f) => f.problems);
+    const reader = await import("../optin/read.js");
+    problems = checkPaths(folders, cwd, reader).flatMap((f) => f.problems);
   } catch {
     return undefined; // a warning the plugin cannot compute is no reason to hold up the session
   }

@@ -9,11 +9,22 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { parseYamlBlock, readOptIn } from "./read.js";
 import { parseAsClaudeCode, shownName, splitAsClaudeCode } from "../engine/claude-frontmatter.js";
 import { optInProblem, type OptIn, type OptInProblem } from "./schema.js";
 
 const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
+
+/**
+ * The frontmatter reader (src/optin/read.ts: `import * as reader from "./read.js"`), handed in:
+ * the hooks load it on demand (a dynamic import), so its YAML parser stays off their hot path.
+ */
+export interface FrontmatterReader {
+  parseYamlBlock(block: string): unknown;
+  readOptIn(
+    path: string,
+    file: string,
+  ): { ok: true; optIn: OptIn; data: Record<string, unknown> } | { ok: false; problems: OptInProblem[]; data?: Record<string, unknown> };
+}
 
 export interface CheckedFile {
   file: string;
@@ -52,7 +63,12 @@ const shown = (name: string | undefined) => (name === undefined ? "no name" : JS
  * (src/engine/claude-frontmatter.ts). When that differs from what this
  * reader sees, say so: the file answers to Claude Code's name, not this one.
  */
-export function nameWarnings(path: string, file: string, data: Record<string, unknown> | undefined): string[] {
+export function nameWarnings(
+  path: string,
+  file: string,
+  data: Record<string, unknown> | undefined,
+  parseYamlBlock: FrontmatterReader["parseYamlBlock"],
+): string[] {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -76,7 +92,7 @@ function display(path: string, cwd: string): string {
 }
 
 /** Checks every file the PATHs name; a PATH that does not exist is reported as a problem. */
-export function checkPaths(paths: string[], cwd: string): CheckedFile[] {
+export function checkPaths(paths: string[], cwd: string, reader: FrontmatterReader): CheckedFile[] {
   const results: CheckedFile[] = [];
   const seen = new Set<string>();
   for (const given of paths) {
@@ -110,8 +126,8 @@ export function checkPaths(paths: string[], cwd: string): CheckedFile[] {
         results.push({ file, optIn: null, problems: [optInProblem(file, "file", found, expected)] });
         continue;
       }
-      const read = readOptIn(path, file);
-      const warnings = nameWarnings(path, file, read.data);
+      const read = reader.readOptIn(path, file);
+      const warnings = nameWarnings(path, file, read.data, reader.parseYamlBlock);
       const checked: CheckedFile = read.ok ? { file, optIn: read.optIn, problems: [] } : { file, optIn: null, problems: read.problems };
       results.push(warnings.length > 0 ? { ...checked, warnings } : checked);
     }

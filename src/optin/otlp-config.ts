@@ -6,7 +6,17 @@
  */
 import * as z from "zod/mini";
 import { optionEnvName } from "./options.js";
-import type { OtlpProtocol, OtlpTarget } from "../otlp/types.js";
+
+export type OtlpProtocol = "http/protobuf" | "http/json";
+
+/** Where and how to send: the plugin's otlp_* settings, or the CLI's options. */
+export interface OtlpTarget {
+  /** The collector's base URL (`/v1/logs` is added) or the full logs URL. */
+  endpoint: string;
+  protocol: OtlpProtocol;
+  headers: Record<string, string>;
+  resource: Record<string, string>;
+}
 
 export const OTLP_OPTIONS = {
   endpoint: "otlp_endpoint",

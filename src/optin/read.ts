@@ -238,7 +238,3 @@ export function readOptIn(path: string, file: string = path): OptInFile {
   if (!resolved.ok) return { ok: false, problems: resolved.problems, data: front.data };
   return { ok: true, optIn: resolved.optIn, hasFrontmatter: true, data: front.data };
 }
-
-// For the session-start warning (src/hooks/optin-warning.ts): its file walk reads frontmatter, so the
-// hooks reach it through this module's dynamic import and the reader stays off their hot path.
-export { checkPaths } from "./check-files.js";

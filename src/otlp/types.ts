@@ -14,16 +14,9 @@ export interface OtlpRecord {
   attributes: Record<string, string | number | boolean>;
 }
 
-export type OtlpProtocol = "http/protobuf" | "http/json";
-
-/** Where and how to send: the plugin's otlp_* settings, or the CLI's options. */
-export interface OtlpTarget {
-  /** The collector's base URL (`/v1/logs` is added) or the full logs URL. */
-  endpoint: string;
-  protocol: OtlpProtocol;
-  headers: Record<string, string>;
-  resource: Record<string, string>;
-}
+// Where and how to send is the settings' shape (src/optin/otlp-config.ts), so optin does not import otlp.
+import type { OtlpProtocol, OtlpTarget } from "../optin/otlp-config.js";
+export type { OtlpProtocol, OtlpTarget };
 
 /** What became of the records handed over so far. */
 export interface OtlpCounts {

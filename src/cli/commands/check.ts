@@ -8,12 +8,13 @@ import { resolve } from "node:path";
 import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 import { checkPaths } from "../../optin/check-files.js";
+import * as reader from "../../optin/read.js";
 import { formatProblemLine } from "../../optin/schema.js";
 
 function runCheck({ values, positionals: paths }: Parsed, io: CliIo): number {
   const missing = paths.find((path) => !existsSync(resolve(io.cwd, path)));
   if (missing !== undefined) throw new UsageError(`cannot read ${missing}: no file or folder at this path.`);
-  const files = checkPaths(paths, io.cwd);
+  const files = checkPaths(paths, io.cwd, reader);
   const problems = files.flatMap((f) => f.problems);
   if (values.json) {
     printJson(io, { files });
