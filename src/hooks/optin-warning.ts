@@ -1,16 +1,16 @@
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { claudeFolders } from "../claude/places.js";
 import { checkPaths } from "../optin/check-files.js";
 import { formatProblemLine } from "../optin/schema.js";
 
 /** At most this many problems are spelled out; `utility check` lists them all. */
 const SHOWN = 3;
 
-/** The folders Claude Code loads the user's and the project's skills and agents from. */
+/** The `skills/` and `agents/` folders Claude Code loads from (src/claude/places.ts: the project walk, --add-dir, the user's, the managed one) that exist. */
 export function optInFolders(cwd: string, env: NodeJS.ProcessEnv): string[] {
-  const config = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude");
-  const folders = [join(cwd, ".claude", "skills"), join(cwd, ".claude", "agents"), join(config, "skills"), join(config, "agents")];
+  const { projectClaude, user, managed } = claudeFolders(env, cwd);
+  const folders = [...projectClaude, user, managed].flatMap((dir) => [join(dir, "skills"), join(dir, "agents")]);
   return [...new Set(folders)].filter((folder) => existsSync(folder));
 }
 

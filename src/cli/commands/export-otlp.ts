@@ -30,9 +30,14 @@ export function otlpTarget(values: Parsed["values"], usage: string): OtlpTarget 
   return { endpoint, protocol, headers: pairsOption(values, "otlp-headers", usage), resource: { "service.name": "utility", ...resource } };
 }
 
-function logsToSend(files: string[], io: CliIo, names: { developer: string; project?: string }): { logs: LogToSend[]; skipped: number } {
+/** Each file's step log with the context its rows carry; an unreadable file is a usage error, naming it. Also for `--clickhouse` (./export.ts). */
+export function readLogs(
+  files: string[],
+  io: CliIo,
+  names: { developer: string; project?: string },
+): { logs: Array<LogToSend & { session: string }>; skipped: number } {
   let skipped = 0;
-  const logs: LogToSend[] = [];
+  const logs: Array<LogToSend & { session: string }> = [];
   for (const file of files) {
     let log: ReturnType<typeof readSessionLog>;
     try {
@@ -41,7 +46,8 @@ function logsToSend(files: string[], io: CliIo, names: { developer: string; proj
       throw new UsageError(`cannot read ${file}: ${fileErrorText(error)}.`);
     }
     skipped += log.skipped;
-    if (log.lines.length > 0) logs.push({ lines: log.lines, ctx: sessionContext(io.env, log.session, names.developer, names.project) });
+    if (log.lines.length > 0)
+      logs.push({ session: log.session, lines: log.lines, ctx: sessionContext(io.env, log.session, names.developer, names.project) });
   }
   return { logs, skipped };
 }
@@ -54,7 +60,7 @@ export async function exportOtlp(
   names: { developer: string; project?: string },
   json: boolean,
 ): Promise<number> {
-  const { logs, skipped } = logsToSend(files, io, names);
+  const { logs, skipped } = readLogs(files, io, names);
   const { exportLogs } = await import("../../otlp/export-logs.js");
   const counts = await exportLogs(target, logs, pricesFor(io.env));
   if (json) printJson(io, { developer: names.developer, sessions: logs.length, ...counts, skippedLines: skipped });

@@ -8,14 +8,13 @@
 import { clickHouseUrl, ClickHouseError } from "../../export/clickhouse-http.js";
 import { exportToClickHouse, type SessionRows } from "../../export/clickhouse-export.js";
 import { stepRows, taskRows } from "../../export/rows.js";
-import { defaultDeveloper, readSessionLog, sessionContext, sessionLogFiles } from "../../export/sources.js";
+import { defaultDeveloper, sessionLogFiles } from "../../export/sources.js";
 import { nodeSha256Hex } from "../../hash/node-sha256.js";
-import { fileErrorText } from "../../state/file-error.js";
 import { stringOption } from "../args.js";
 import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 import { pricesFor } from "./prices.js";
-import { exportOtlp, otlpTarget } from "./export-otlp.js";
+import { exportOtlp, otlpTarget, readLogs } from "./export-otlp.js";
 import type { OtlpTarget } from "../../otlp/types.js";
 
 const ARGS =
@@ -47,28 +46,16 @@ function nameOption(values: Parsed["values"], name: "developer" | "project"): st
 
 function sessionRows(files: string[], io: CliIo, names: { developer: string; project?: string }): { rows: SessionRows[]; skipped: number } {
   const prices = pricesFor(io.env);
-  let skipped = 0;
-  const rows: SessionRows[] = [];
-  for (const file of files) {
-    let log: ReturnType<typeof readSessionLog>;
-    try {
-      log = readSessionLog(file);
-    } catch (error) {
-      throw new UsageError(`cannot read ${file}: ${fileErrorText(error)}.`);
-    }
-    skipped += log.skipped;
-    if (log.lines.length === 0) continue;
-    const ctx = sessionContext(io.env, log.session, names.developer, names.project);
-    rows.push({
-      session: log.session,
-      steps: stepRows(log.lines, ctx, nodeSha256Hex),
-      tasks: taskRows(
-        log.lines.map((l) => l.record),
-        ctx,
-        prices,
-      ),
-    });
-  }
+  const { logs, skipped } = readLogs(files, io, names);
+  const rows = logs.map(({ session, lines, ctx }) => ({
+    session,
+    steps: stepRows(lines, ctx, nodeSha256Hex),
+    tasks: taskRows(
+      lines.map((l) => l.record),
+      ctx,
+      prices,
+    ),
+  }));
   return { rows, skipped };
 }
 
