@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { optionEnvName } from "./option-env.js";
 import { configDir, listDir, MANAGED_DIR, type Env } from "./places.js";
 
-function readJson(file: string): unknown {
+/** A JSON file's value; undefined when it is missing or not JSON. */
+export function readJson(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, "utf8"));
   } catch {

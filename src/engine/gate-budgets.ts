@@ -54,7 +54,7 @@ export function budgetSpent(budget: GateBudget): BudgetRefusal | undefined {
   return (
     (budget.agent ? checkAgentCaps(budget.agent, budgets, budget.prices, names) : undefined) ??
     checkSpendBudget(budget.spend, budgets, budget.prices, names) ??
-    (budget.beyond ? checkSessionBudgets(budget.beyond.spent, budget.beyond.budgets, budget.prices) : undefined) ??
+    (budget.beyond ? checkSessionBudgets(budget.beyond.spent, budget.beyond.budgets, budget.prices, budget.organization) : undefined) ??
     checkStartedPastLimit(budget.startedAs, budgets, names)
   );
 }

@@ -5,7 +5,8 @@ import { estimateCostUsd, formatUsd, type PriceTable } from "./prices.js";
 import { totalTokens, type Spend } from "./spend.js";
 
 /**
- * Budgets beyond one task (SPEC §12), from the user's own settings only: the
+ * Budgets beyond one task (SPEC §12), from the user's settings (or the
+ * organization's managed settings, SPEC §17), never frontmatter: the
  * whole session's measured spend, and a rolling window over every session of
  * the user (the spend ledger, src/engine/ledger.ts). Once one is spent, every
  * call that is not a planning tool is refused, in every scope. Pure.
@@ -80,26 +81,41 @@ export interface BeyondTaskSpend {
 const n = (v: number) => v.toLocaleString("en-US");
 const RESPOND_OR_STOP = "Respond with what you have, or stop.";
 
-/** `budget_spent` for the session's tokens or dollars, then the window's dollars: the first budget spent, named. */
-export function checkSessionBudgets(spent: BeyondTaskSpend, budgets: SessionBudgets, prices: PriceTable): BudgetRefusal | undefined {
+/** `session_token_budget`, or `your organization's session_token_budget setting` when the organization set it (SPEC §17). */
+function named(option: SessionBudgetOption, organization: readonly string[]): string {
+  return organization.includes(option) ? `your organization's ${option} setting` : option;
+}
+
+/**
+ * `budget_spent` for the session's tokens or dollars, then the window's
+ * dollars: the first budget spent, named, as the organization's when
+ * `organization` (option names) holds it.
+ */
+export function checkSessionBudgets(
+  spent: BeyondTaskSpend,
+  budgets: SessionBudgets,
+  prices: PriceTable,
+  organization: readonly string[] = [],
+): BudgetRefusal | undefined {
+  const name = (option: SessionBudgetOption) => named(option, organization);
   const tokens = totalTokens(spent.session.tokens);
   if (budgets.sessionTokenBudget !== undefined && tokens >= budgets.sessionTokenBudget)
     return {
       rule: "budget_spent",
-      reason: `This session's token budget is spent: ${n(tokens)} tokens of ${n(budgets.sessionTokenBudget)} (session_token_budget; ${describeTokens(spent.session.tokens)}). ${RESPOND_OR_STOP}`,
+      reason: `This session's token budget is spent: ${n(tokens)} tokens of ${n(budgets.sessionTokenBudget)} (${name("session_token_budget")}; ${describeTokens(spent.session.tokens)}). ${RESPOND_OR_STOP}`,
     };
   if (budgets.sessionCostBudgetUsd !== undefined) {
     const usd = estimateCostUsd(spent.session.byModel, prices);
     if (usd >= budgets.sessionCostBudgetUsd)
       return {
         rule: "budget_spent",
-        reason: `This session's cost budget is spent: an estimated ${formatUsd(usd)} of ${formatUsd(budgets.sessionCostBudgetUsd)} (session_cost_budget_usd; ${n(tokens)} tokens at the prices of ${prices.date}). ${RESPOND_OR_STOP}`,
+        reason: `This session's cost budget is spent: an estimated ${formatUsd(usd)} of ${formatUsd(budgets.sessionCostBudgetUsd)} (${name("session_cost_budget_usd")}; ${n(tokens)} tokens at the prices of ${prices.date}). ${RESPOND_OR_STOP}`,
       };
   }
   if (budgets.sessionMaxToolCalls !== undefined && spent.session.toolCalls >= budgets.sessionMaxToolCalls)
     return {
       rule: "budget_spent",
-      reason: `This session's tool-call budget is spent: ${n(spent.session.toolCalls)} tool calls of ${n(budgets.sessionMaxToolCalls)} (session_max_tool_calls). ${RESPOND_OR_STOP}`,
+      reason: `This session's tool-call budget is spent: ${n(spent.session.toolCalls)} tool calls of ${n(budgets.sessionMaxToolCalls)} (${name("session_max_tool_calls")}). ${RESPOND_OR_STOP}`,
     };
   if (budgets.windowCostBudgetUsd !== undefined && spent.window) {
     const usd = estimateCostUsd(spent.window.byModel, prices);
@@ -107,7 +123,7 @@ export function checkSessionBudgets(spent: BeyondTaskSpend, budgets: SessionBudg
     if (usd >= budgets.windowCostBudgetUsd)
       return {
         rule: "budget_spent",
-        reason: `Your cost budget for the last ${n(hours)} hours, across all your sessions, is spent: an estimated ${formatUsd(usd)} of ${formatUsd(budgets.windowCostBudgetUsd)} (window_cost_budget_usd, window_hours ${n(hours)}; ${n(totalTokens(spent.window.tokens))} tokens at the prices of ${prices.date}). ${RESPOND_OR_STOP} It frees up as the window moves on.`,
+        reason: `Your cost budget for the last ${n(hours)} hours, across all your sessions, is spent: an estimated ${formatUsd(usd)} of ${formatUsd(budgets.windowCostBudgetUsd)} (${name("window_cost_budget_usd")}, window_hours ${n(hours)}; ${n(totalTokens(spent.window.tokens))} tokens at the prices of ${prices.date}). ${RESPOND_OR_STOP} It frees up as the window moves on.`,
       };
   }
   return undefined;

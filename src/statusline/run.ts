@@ -2,14 +2,14 @@
 // the JSON Claude Code hands the command on stdin (docs/claude-code-facts.md,
 // "statusLine"), finds the session's state in the plugin's data folder (the
 // command has no CLAUDE_PLUGIN_DATA: the folders are looked for), and prints
-// one line. Loads only the state, its views and the price table: it runs
+// one line. Loads only the state, its views, the settings and the price table: it runs
 // after every model answer, so it must start fast (dist/statusline.js).
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { DEFAULT_PRICES, withOverride } from "../engine/prices.js";
-import { configDir } from "../claude/places.js";
-import { optionEnvName } from "../optin/options.js";
+import { configDir, MANAGED_DIR, type Env } from "../claude/places.js";
+import { configuredIds, managedOptionsEnv, managedSettings, optionsIn, readJson } from "../claude/plugin-settings.js";
+import { withPolicy } from "../optin/policy.js";
 import { parseUserConfig } from "../optin/user-config.js";
 import { locateSessionData } from "../state/locate.js";
 import { FileStateStore } from "../state/store.js";
@@ -24,22 +24,29 @@ export interface StatusLineResult {
   code: number;
 }
 
-/** The user's plugin options as Claude Code would hand them to a hook, from `pluginConfigs` in settings.json. */
-function pluginOptions(env: Record<string, string | undefined>): Record<string, string> {
-  try {
-    const settings = JSON.parse(readFileSync(join(configDir(env), "settings.json"), "utf8")) as {
-      pluginConfigs?: Record<string, { options?: Record<string, unknown> }>;
-    };
-    const id = Object.keys(settings.pluginConfigs ?? {}).find((key) => key.startsWith("utility@"));
-    const options = id === undefined ? {} : (settings.pluginConfigs![id]!.options ?? {});
-    return Object.fromEntries(Object.entries(options).map(([key, value]) => [optionEnvName(key), String(value)]));
-  } catch {
-    return {};
-  }
+/** The plugin's id as the user's or the organization's settings name it (`utility@…`), when either does. */
+function pluginIdIn(settings: readonly unknown[]): string | undefined {
+  return settings.flatMap(configuredIds).find((key) => key.startsWith("utility@"));
+}
+
+/**
+ * The plugin options in force as the hooks see them (src/optin/managed.ts):
+ * the user's `pluginConfigs` in settings.json, the organization's managed
+ * settings over them as Claude Code hands them, and for every budget both set
+ * the smaller (src/optin/policy.ts).
+ */
+function optionsInForce(env: Env, managedDir: string): Record<string, string | undefined> {
+  const user = readJson(join(configDir(env), "settings.json"));
+  const managed = managedSettings(managedDir);
+  const id = pluginIdIn([user, ...managed]);
+  if (id === undefined) return {};
+  const own = optionsIn(user, id);
+  const organization = managedOptionsEnv(managed, id);
+  return withPolicy({ given: { ...own, ...organization }, organization, user: own }).env;
 }
 
 /** The line for what Claude Code sent on stdin. */
-export function runStatusLine(stdin: string, env: Record<string, string | undefined>): StatusLineResult {
+export function runStatusLine(stdin: string, env: Record<string, string | undefined>, managedDir = MANAGED_DIR): StatusLineResult {
   let input: unknown;
   try {
     input = JSON.parse(stdin);
@@ -51,7 +58,7 @@ export function runStatusLine(stdin: string, env: Record<string, string | undefi
     return { line: "utility · statusline: stdin has no session_id (expected the object Claude Code hands a statusLine command)", code: 2 };
   const sessionId = parsed.data.session_id;
   const columns = Number(env.COLUMNS);
-  const config = parseUserConfig(pluginOptions(env));
+  const config = parseUserConfig(optionsInForce(env, managedDir));
   const options = {
     prices: withOverride(DEFAULT_PRICES, config.prices),
     ...(Object.keys(config.session).length > 0 ? { sessionBudgets: config.session } : {}),

@@ -55,6 +55,24 @@ describe("checkSessionBudgets", () => {
     });
   });
 
+  it("names a session or window budget the organization set as the organization's, and only that one", () => {
+    const org = ["session_max_tool_calls", "window_cost_budget_usd"];
+    const calls = { ...zeroSpend(), toolCalls: 3 };
+    expect(checkSessionBudgets({ session: calls }, { sessionMaxToolCalls: 3 }, DEFAULT_PRICES, org)?.reason).toContain(
+      "3 tool calls of 3 (your organization's session_max_tool_calls setting).",
+    );
+    expect(checkSessionBudgets({ session: spent(10) }, { sessionTokenBudget: 10 }, DEFAULT_PRICES, org)?.reason).toContain(
+      "(session_token_budget; input 10",
+    );
+    const w = spent(100_000);
+    expect(
+      checkSessionBudgets({ session: zeroSpend(), window: w }, { windowCostBudgetUsd: usd(w) }, DEFAULT_PRICES, org)?.reason,
+    ).toContain("(your organization's window_cost_budget_usd setting, window_hours 5;");
+    expect(checkSessionBudgets({ session: calls }, { sessionMaxToolCalls: 3 }, DEFAULT_PRICES)?.reason).toContain(
+      "(session_max_tool_calls).",
+    );
+  });
+
   it("refuses once the session's estimated dollars reach the budget", () => {
     const s = spent(200_000);
     const cost = usd(s);

@@ -165,6 +165,27 @@ describe("runStatusLine: Claude Code's JSON in, the session's line out", () => {
     writeFileSync(join(home.path, ".claude", "settings.json"), "{}");
   });
 
+  it("applies the organization's managed settings as the hooks do: the smaller session budget stands", () => {
+    const managed = tempDir();
+    const both = (org: number, own: number) => {
+      writeFileSync(
+        join(managed.path, "managed-settings.json"),
+        JSON.stringify({ pluginConfigs: { "utility@m": { options: { session_token_budget: org } } } }),
+      );
+      writeFileSync(
+        join(home.path, ".claude", "settings.json"),
+        JSON.stringify({ pluginConfigs: { "utility@m": { options: { session_token_budget: own } } } }),
+      );
+      return runStatusLine(input, env, managed.path).line;
+    };
+    expect(both(100_000, 1_000_000)).toContain(" · session 180k/100k tok SPENT · ");
+    expect(both(1_000_000, 150_000)).toContain(" · session 180k/150k tok SPENT · ");
+    writeFileSync(join(home.path, ".claude", "settings.json"), "{}");
+    expect(runStatusLine(input, env, managed.path).line).toContain(" · session 180k/1M tok · ");
+    expect(runStatusLine(input, env, join(managed.path, "none")).line).not.toContain("session");
+    managed.remove();
+  });
+
   it("says what is wrong with its input, exit 2; an unsafe session id is named, never a path", async () => {
     expect(runStatusLine("not json", env)).toMatchObject({
       code: 2,

@@ -24,18 +24,18 @@ if (unavailable) console.warn(`SKIPPED test/e2e/budget/managed.test.ts: ${unavai
 
 const policy = (options: Record<string, unknown>) => ({ "managed-settings.json": { pluginConfigs: { "utility@inline": { options } } } });
 
-/** Three ungated Bash calls with the organization's and the user's max_tool_calls, then /utility status in the same session. */
-function threeCalls(label: string, organization: number, user: number) {
+/** Three ungated Bash calls with the organization's and the user's `option` (max_tool_calls unless named), then /utility status in the same session. */
+function threeCalls(label: string, organization: number, user: number | undefined, option = "max_tool_calls") {
   const marks = markerDir();
   const ids = [1, 2, 3].map((n) => id(`${label}${n}`));
   const out = { ids, run: undefined as RunClaudeResult | undefined, status: undefined as RunClaudeResult | undefined };
   let managed: ManagedSettings;
   beforeAll(async () => {
-    managed = withManagedSettings(policy({ max_tool_calls: organization }));
+    managed = withManagedSettings(policy({ [option]: organization }));
     out.run = await runClaude({
       prompt: "three steps",
       pluginDir: ROOT,
-      home: homeWithOptions({ max_tool_calls: user }),
+      home: homeWithOptions(user === undefined ? {} : { [option]: user }),
       allowedTools: ["Bash"],
       wrap: managed.wrap,
       timeoutMs: 120_000,
@@ -91,6 +91,22 @@ describe.skipIf(unavailable !== undefined)("the organization's max_tool_calls 10
   it("/utility status does not call the user's own budget the organization's", () => {
     const result = assertRunOk(out.status!);
     expect(result.result).not.toContain("set by your organization");
+  });
+});
+
+describe.skipIf(unavailable !== undefined)("the organization's session_max_tool_calls 2, none of the user's", () => {
+  const { out, decisionOf } = threeCalls("ses", 2, undefined, "session_max_tool_calls");
+
+  it("refuses the third call, naming the session budget as the organization's", () => {
+    const third = decisionOf(2);
+    expect(third).toMatchObject({ decision: "refused", rule: "budget_spent" });
+    expect(third!.reason).toContain("2 tool calls of 2 (your organization's session_max_tool_calls setting)");
+  });
+
+  it("/utility status says the session budget is set by the organization", () => {
+    expect(assertRunOk(out.status!).result).toContain(
+      "set by your organization (managed settings; yours cannot loosen them): session_max_tool_calls 2",
+    );
   });
 });
 
