@@ -37,30 +37,29 @@ export function untakenAction(lastMessage: unknown): { action: Action; utility: 
  * The final message as §4 reads a message: every text block of it, from the
  * scope's transcript. Claude Code hands the hook only the last text block
  * (`last_assistant_message`), before the message's lines are written
- * (docs/claude-code-facts.md): in a scope that may be gated, wait (bounded)
- * for them; so too when calls are still pending, whose results come before
- * the final message. Otherwise the next hook (or SessionEnd) reads them.
+ * (docs/claude-code-facts.md): wait (bounded) for them in every scope, so
+ * that the turn's last message is counted in its spend now (status, the
+ * status line and budgets read it) and not only by the next hook; a scope
+ * that may be gated reads its report from them.
  */
 async function readFinalMessage(input: StopInput, ref: ScopeRef, ctx: HookContext): Promise<string> {
   const given = messageText(input.last_assistant_message);
   if (input.stop_hook_active || given.trim() === "") return given;
-  const { mayBeGated, pending } = await lookAtScope(input, ref, ctx);
-  if (!mayBeGated && !pending) return given;
-  if (!ctx.waitForFinal?.(ref, given) || !mayBeGated) return given;
+  const scope = await lookAtScope(input, ref, ctx);
+  if (!scope.readable || !ctx.waitForFinal?.(ref, given) || !scope.mayBeGated) return given;
   const texts = ctx.readFinal?.(ref);
   return texts && texts.length > 0 ? texts.join("\n\n") : given;
 }
 
-/** What the state says so far, on a copy (the state changes under the lock only): may the scope be gated, are calls pending. */
-async function lookAtScope(input: StopInput, ref: ScopeRef, ctx: HookContext): Promise<{ mayBeGated: boolean; pending: boolean }> {
+/** What the state says so far, on a copy (the state changes under the lock only): can the transcript show the message, may the scope be gated. */
+async function lookAtScope(input: StopInput, ref: ScopeRef, ctx: HookContext): Promise<{ readable: boolean; mayBeGated: boolean }> {
   const session = ctx.store.read(input.session_id) ?? storedSession(ctx, input.session_id);
   // A transcript that is no regular file, or that Claude Code never writes, will never show the message: nothing to wait for (issue 31, holes 17 and 11).
   const none = keepsNoTranscript(input.transcript_path, session, ctx.env, ctx.clock().getTime());
-  if (none || transcriptTroubleOf(ref, scopeAt(session, ref.key).offset) !== undefined) return { mayBeGated: false, pending: false };
-  const pending = pendingCalls(session, ref.key) > 0;
-  if (stillAwaiting(scopeAt(session, ref.key), () => promptKeysSince(session, ref))) return { mayBeGated: true, pending };
+  if (none || transcriptTroubleOf(ref, scopeAt(session, ref.key).offset) !== undefined) return { readable: false, mayBeGated: false };
+  if (stillAwaiting(scopeAt(session, ref.key), () => promptKeysSince(session, ref))) return { readable: true, mayBeGated: true };
   const caught = (await caughtUpUnlessTrouble(session, ref, input.agent_type, ctx)).reduced.session;
-  return { mayBeGated: gateOf(caught, ref.key) !== undefined, pending };
+  return { readable: true, mayBeGated: gateOf(caught, ref.key) !== undefined };
 }
 
 /**

@@ -150,14 +150,14 @@ describe("the first call after a slash command", () => {
 });
 
 describe("a Stop after a plain prompt, with no call in between", () => {
-  it("does not wait for the final message once the prompt's line is written in an ungated scope", async () => {
+  it("once the prompt's line is written, an ungated scope still waits for the final message, so its reply is counted now", async () => {
     const ctx = fakeContext();
     const file = transcript([]);
     await firstTask(ctx, file);
     await submit(ctx, file, "second task", "p2");
     appendFileSync(file, jsonl([typedLine("second task", "p2")]));
     await stop(ctx, file);
-    expect(ctx.finals).toEqual([]);
+    expect(ctx.finals).toEqual(["Done."]);
     expect(ctx.records.at(-1)).toMatchObject({ event: "Stop", task: 2 });
   });
 

@@ -74,9 +74,22 @@ describe("the Stop hook", () => {
     expect(ctx.finals).toEqual(["Final.", "Final again."]);
   });
 
-  it("never waits in an ungated scope", async () => {
+  it("waits in an ungated scope too, so the last reply is counted now, but reads no report from it", async () => {
     const ctx = fakeContext();
-    await stopHook(stopInput("Final."), ctx, "Stop");
+    let read = 0;
+    ctx.readFinal = () => {
+      read++;
+      return undefined;
+    };
+    expect(await stopHook(stopInput("Final."), ctx, "Stop")).toEqual({});
+    expect(ctx.finals).toEqual(["Final."]);
+    expect(read).toBe(0);
+  });
+
+  it("does not wait when there is nothing to wait for: an empty message, or a stop already blocked once", async () => {
+    const ctx = fakeContext();
+    await stopHook(stopInput(""), ctx, "Stop");
+    await stopHook(stopInput("Final.", { stop_hook_active: true }), ctx, "Stop");
     expect(ctx.finals).toEqual([]);
   });
 
