@@ -63,7 +63,7 @@ const STEPS = box(180, 14, 48);
 export function stepsChartSvg(view: ReportView): string {
   const scale = xScale(view.entries.length);
   const runs = runsOf(view);
-  const top = Math.max(...view.tracks.map((t) => t.maxSteps), ...view.entries.map((e) => e.step), 1);
+  const top = Math.max(...view.tracks.filter((t) => t.gated).map((t) => t.maxSteps), ...view.entries.map((e) => e.step), 1);
   const axis = amountAxis(top * 1.1, 5, true);
   const yOf = yOfIn(STEPS, axis);
   const repeats = view.entries.filter((e) => e.repeatOf !== undefined).length;
@@ -72,14 +72,16 @@ export function stepsChartSvg(view: ReportView): string {
     ...yTicks(axis, yOf, String),
     yTitle("steps", STEPS.top, STEPS.plotH),
     ...runRules(runs, scale, STEPS.top, STEPS.top + STEPS.plotH),
-    ...runs.flatMap((run) =>
-      budgetLine(
-        { kind: "steps", value: run.track.maxSteps, labels: [`step budget ${run.track.maxSteps}`, `${run.track.maxSteps}`] },
-        run,
-        scale,
-        yOf(run.track.maxSteps),
+    ...runs
+      .filter((run) => run.track.gated)
+      .flatMap((run) =>
+        budgetLine(
+          { kind: "steps", value: run.track.maxSteps, labels: [`step budget ${run.track.maxSteps}`, `${run.track.maxSteps}`] },
+          run,
+          scale,
+          yOf(run.track.maxSteps),
+        ),
       ),
-    ),
     ...runs.flatMap((run) => staircase(run, scale, yOf)),
     ...view.entries.map((e) => stepMark(e, view.tracks[e.track]!, scale, yOf(e.step))),
     ...xTicks(scale, STEPS.top + STEPS.plotH + 18),

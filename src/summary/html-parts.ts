@@ -123,7 +123,7 @@ export function svg(className: string, label: string, height: number, parts: rea
 
 /** Who a decision belongs to, and where it stands, for a mark's title. */
 export function whereText(entry: EntryView, track: TrackView): string {
-  return `${track.title} · ${taskLabel(track.task)} · step ${entry.step}/${entry.maxSteps}`;
+  return `${track.title} · ${taskLabel(track.task)} · step ${entry.step}${entry.gated ? `/${entry.maxSteps}` : ""}`;
 }
 
 /** A decision in words: what it was, how the hook decided, the report it read. */

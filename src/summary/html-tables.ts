@@ -127,7 +127,9 @@ export function summaryTable(view: ReportView): string {
       s.overrides.length === 0
         ? "0"
         : s.overrides.map((o) => `${taskLabel(o.task)} step ${o.step}: ${escapeHtml(o.action)} Gain ${o.gain}`).join("<br>");
-    const tasks = s.tasks.map((t) => `${t.task}: ${t.steps}/${t.maxSteps}${t.refusals ? `, ${t.refusals} refused` : ""}`).join("<br>");
+    const tasks = s.tasks
+      .map((t) => `${t.task}: ${t.gated ? `${t.steps}/${t.maxSteps}` : t.steps}${t.refusals ? `, ${t.refusals} refused` : ""}`)
+      .join("<br>");
     return [
       escapeHtml(s.title),
       s.gatedBy.length ? `gated by ${s.gatedBy.map((g) => `<code>${escapeHtml(g)}</code>`).join(", ")}` : "not gated",
@@ -189,7 +191,7 @@ function recordRow(record: LogRecord, i: number, seq: number | undefined): Row {
       seq !== undefined ? `#${seq}` : "",
       escapeHtml(/T(\d\d:\d\d:\d\d)/.exec(record.time)?.[1] ?? record.time),
       escapeHtml(scopeCell(record)),
-      `${record.task} · ${record.step}/${record.maxSteps}`,
+      `${record.task} · ${record.gated ? `${record.step}/${record.maxSteps}` : record.step}`,
       what,
       [escapeHtml(record.decision), ...notes].join("<br>"),
       ...reportCells(r),

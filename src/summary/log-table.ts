@@ -58,7 +58,7 @@ export function logRow(record: LogRecord, index: number, outcomes: ReadonlyMap<s
     scopeCell(record),
     // Task numbers count typed prompts from 1; a record before the first prompt's line has none yet.
     record.task > 0 ? String(record.task) : "–",
-    `${record.step}/${record.maxSteps}`,
+    record.gated ? `${record.step}/${record.maxSteps}` : String(record.step),
     record.event,
     record.tool ?? "",
     record.decision,

@@ -40,15 +40,20 @@ export function renderSummaryText(summary: SessionSummary): string {
 }
 
 function scopeTextLines(s: ScopeSummary, spend: SessionSpend): string[] {
-  const gating = s.gatedBy.length > 0 ? `gated by ${s.gatedBy.join(", ")}` : "not gated";
+  const gated = s.gatedBy.length > 0;
   const out = [
-    `${scopeTitle(s)}: ${gating}`,
-    `  steps ${s.steps}${s.steps > 0 ? `: ${counts(s.stepsByAction)}` : ""}`,
+    `${scopeTitle(s)}: ${gated ? `gated by ${s.gatedBy.join(", ")}` : "not gated"}`,
+    // Steps by the action their report selected: an ungated scope is asked for no report, so it has only a count.
+    `  steps ${s.steps}${s.steps > 0 && gated ? `: ${counts(s.stepsByAction)}` : ""}`,
     `  refused ${s.refusals}${s.refusals > 0 ? `: ${counts(s.refusalsByRule)}` : ""}`,
     ...byCount(s.refusalsByRule)
       .filter(([rule]) => s.refusalReasons[rule])
       .map(([rule]) => `    ${rule}, latest: ${clip(firstSentence(s.refusalReasons[rule]!), 150)}`),
-    `  high-gain overrides (below the floor, let on for their Gain) ${s.overrides.length}${s.overrides.map((o) => `; ${taskLabel(o.task)} step ${o.step}: ${o.action} Gain ${o.gain} (U ${o.utility})`).join("")}`,
+    ...(gated || s.overrides.length > 0
+      ? [
+          `  high-gain overrides (below the floor, let on for their Gain) ${s.overrides.length}${s.overrides.map((o) => `; ${taskLabel(o.task)} step ${o.step}: ${o.action} Gain ${o.gain} (U ${o.utility})`).join("")}`,
+        ]
+      : []),
     `  repeats caught ${s.repeats}${s.repeats > 0 ? ` (${s.repeatsRefused} refused)` : ""}`,
   ];
   if (s.steps > 0)
@@ -56,11 +61,16 @@ function scopeTextLines(s: ScopeSummary, spend: SessionSpend): string[] {
       `  outcomes: ran ${s.outcomes.ran}, failed ${s.outcomes.failed}, ${NO_OUTCOME} ${s.outcomes.missing}; results ${s.outcomes.resultBytes} bytes`,
     );
   if (s.stopsBlocked > 0) out.push(`  stops blocked ${s.stopsBlocked}`);
-  const tasks = s.tasks.map((t) => `${taskLabel(t.task)} ${t.steps}/${t.maxSteps}${t.refusals > 0 ? ` (${t.refusals} refused)` : ""}`);
-  out.push(`  budget: ${tasks.join(", ") || "-"}`);
+  const tasks = s.tasks.map((t) => `${taskLabel(t.task)} ${stepsOf(t)}${t.refusals > 0 ? ` (${t.refusals} refused)` : ""}`);
+  out.push(`  steps: ${tasks.join(", ") || "-"}`);
   for (const o of s.overrides) out.push(`    override rationale: ${clip(o.rationale, 100)}`);
   out.push(...spendLines(spend, s.key));
   return out;
+}
+
+/** A task's steps, against its step budget when it was gated (the budget binds a gated task only). */
+function stepsOf(t: { steps: number; maxSteps: number; gated: boolean }): string {
+  return t.gated ? `${t.steps}/${t.maxSteps}` : String(t.steps);
 }
 
 /** Caps per subagent (SPEC §16): shown when any subagent had one or hit one. */

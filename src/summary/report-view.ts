@@ -70,8 +70,10 @@ export interface TrackView {
   title: string;
   /** `main`, `subagent a1`: short enough for a chart label. */
   short: string;
-  /** The step budget, as its last record says. */
+  /** The step budget, as its last record says: it binds only when the task is gated. */
   maxSteps: number;
+  /** Any of its records gated: only then is its step budget drawn. */
+  gated: boolean;
   /** Token and cost budgets in force, as its last record that carries them says. */
   budgets?: Budgets;
   /** What the task spent in all; absent without spend data. */
@@ -132,6 +134,7 @@ function newTrack(record: LogRecord): TrackView {
     title,
     short: record.agentId !== undefined ? `subagent ${record.agentId}` : "main",
     maxSteps: record.maxSteps,
+    gated: false,
   };
 }
 
@@ -195,6 +198,7 @@ function timelineOf(
       trackIndex.set(key, t);
     }
     tracks[t]!.maxSteps = record.maxSteps;
+    if (record.gated) tracks[t]!.gated = true;
     const entry = entryOf(record, index, entries.length + 1, t, floor);
     const outcome = outcomeOf(record, outcomes);
     if (outcome) entry.outcome = outcome;

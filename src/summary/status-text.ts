@@ -73,7 +73,7 @@ function describeScope(name: string, key: ScopeKey, { session, records, userConf
     ? `gated by ${gate.file} (${utilityInWords(config)})${gate.problem ? `; INVALID opt-in: ${gate.problem}` : ""}`
     : "not gated";
   const lines = [
-    `${name}: ${taskOf(session, key)}, step ${scope.step} of ${config.maxSteps}, ${scope.refusals} refused; ${gating}${scope.ended ? "; ended" : ""}`,
+    `${name}: ${taskOf(session, key)}, step ${scope.step}${gate ? ` of ${config.maxSteps}` : ""}, ${scope.refusals} refused; ${gating}${scope.ended ? "; ended" : ""}`,
   ];
   lines.push(spendLine(session, key, userConfig, gate?.budgets));
   const caps = capsLine(session, key, userConfig);

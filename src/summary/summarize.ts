@@ -259,11 +259,13 @@ function countStep(s: ScopeSummary, record: LogRecord, outcome: LogRecord["outco
 function finishScope(acc: ScopeAcc): ScopeSummary {
   const s = acc.summary;
   s.tasks = [...acc.tasks.values()].sort((a, b) => a.task - b.task);
-  s.budget = s.tasks.reduce<ScopeSummary["budget"]>(
-    (worst, t) =>
-      !worst || t.steps / t.maxSteps > worst.steps / worst.maxSteps ? { task: t.task, steps: t.steps, maxSteps: t.maxSteps } : worst,
-    undefined,
-  );
+  s.budget = s.tasks
+    .filter((t) => t.gated)
+    .reduce<ScopeSummary["budget"]>(
+      (worst, t) =>
+        !worst || t.steps / t.maxSteps > worst.steps / worst.maxSteps ? { task: t.task, steps: t.steps, maxSteps: t.maxSteps } : worst,
+      undefined,
+    );
   s.latencyMs = acc.latencies.length > 0 ? { median: median(acc.latencies), max: Math.max(...acc.latencies) } : undefined;
   return s;
 }

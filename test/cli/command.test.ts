@@ -53,7 +53,7 @@ describe("utility command (what /utility shows)", () => {
       processContext(env),
     );
     const r = await cli(["command", "", "--session", session], { env });
-    expect(r.stdout).toContain("main scope: task 1, step 1 of 10, 0 refused; not gated");
+    expect(r.stdout).toContain("main scope: task 1, step 1, 0 refused; not gated");
   });
 
   it("reports /utility on and off from the user's prompt, without starting a new task", async () => {

@@ -233,7 +233,7 @@ describe.skipIf(!HAVE_CHROMIUM)(`the HTML report in headless Chromium (${CHROMIU
 
     it("draws the step budget over each task's stretch, and the token and cost budgets, all visible", async () => {
       const page = await open("gated");
-      expect(await page.locator('svg.steps-chart line.budget[data-budget="steps"]').count()).toBe(3);
+      expect(await page.locator('svg.steps-chart line.budget[data-budget="steps"]').count()).toBe(2); // main's two gated stretches
       for (const budget of ["tokens", "cost"]) {
         const lines = page.locator(`svg.spend-${budget} line.budget[data-budget="${budget}"]`);
         expect(await lines.count()).toBe(2); // main's two stretches; the subagent has none

@@ -129,10 +129,11 @@ describe("renderReportHtml", () => {
     expect(floorLines(chart(page([pre(1, { floor: undefined })], { floor: -1.2 }), "u-chart")).map((l) => l.floor)).toEqual([-1.2]);
   });
 
-  it("draws the step budget over every task, and token and cost budgets on the spend charts when set", () => {
+  it("draws the step budget over every gated task (an ungated one has none to cross), and token and cost budgets when set", () => {
     const html = page(gatedSession().records);
     expect(count(chart(html, "steps-chart"), /<line class="budget" data-budget="steps" data-value="12"/g)).toBe(2);
-    expect(count(chart(html, "steps-chart"), /<line class="budget" data-budget="steps" data-value="10"/g)).toBe(1);
+    // The ungated subagent's records carry max steps 10, which bind nothing (second first-hour walk, surprise 1).
+    expect(count(chart(html, "steps-chart"), /<line class="budget" data-budget="steps" data-value="10"/g)).toBe(0);
     expect(count(chart(html, "spend-chart spend-tokens"), /<line class="budget" data-budget="tokens" data-value="450000"/g)).toBe(2);
     expect(count(chart(html, "spend-chart spend-cost"), /<line class="budget" data-budget="cost" data-value="0.3"/g)).toBe(2);
     // A budget far above the spend is named, not drawn (the spend would flatten to the floor of the chart).

@@ -61,7 +61,7 @@ describe("caps per subagent in /utility status", () => {
     expect(status(twoAgents(), {})).not.toContain("session, every task");
     expect(text).toContain("  spent by this scope: 0 tokens");
     // A subagent is named by the task that launched it, never by a count of its own (issue 34).
-    expect(text).toContain("subagent a1 (Explore): in task 2, step 0 of 10");
+    expect(text).toContain("subagent a1 (Explore): in task 2, step 0, 0 refused; not gated");
   });
 
   it("shows a task's tool calls against max_tool_calls", () => {
