@@ -5,11 +5,10 @@
 import type { LogRecord } from "../log/record.js";
 import { agentKey, type ScopeKey } from "../engine/session/events.js";
 import { scopeAt } from "../engine/session/reduce.js";
-import type { SessionState } from "../engine/session/state.js";
+import type { GateSource, SessionState } from "../engine/session/state.js";
 import { frontmatterBudgetsOf, gateOf, rootSpendOf, rootTaskOf, sessionSpend } from "../engine/session/views.js";
 import { hasSessionBudget } from "../engine/session-budget.js";
 import { agentsPastCap } from "../engine/session/budget-input.js";
-import { defaultConfig } from "../engine/signals.js";
 import { tightestBudgets, type Budgets } from "../engine/budget.js";
 import { DEFAULT_PRICES, withOverride } from "../engine/prices.js";
 import { zeroSpend } from "../engine/spend.js";
@@ -65,16 +64,19 @@ interface StatusContext {
   userConfig: UserConfig | undefined;
 }
 
+/** `step 3 of 10, 1 refused; gated by …` or, where no step budget binds, `step 12, 0 refused; not gated`. */
+function stepAndGate(gate: GateSource | undefined): (step: number, refusals: number) => string {
+  if (!gate) return (step, refusals) => `step ${step}, ${refusals} refused; not gated`;
+  const config = gate.config;
+  const invalid = gate.problem ? `; INVALID opt-in: ${gate.problem}` : "";
+  return (step, refusals) =>
+    `step ${step} of ${config.maxSteps}, ${refusals} refused; gated by ${gate.file} (${utilityInWords(config)})${invalid}`;
+}
+
 function describeScope(name: string, key: ScopeKey, { session, records, userConfig }: StatusContext): string[] {
   const scope = scopeAt(session, key);
   const gate = gateOf(session, key);
-  const config = gate?.config ?? defaultConfig();
-  const gating = gate
-    ? `gated by ${gate.file} (${utilityInWords(config)})${gate.problem ? `; INVALID opt-in: ${gate.problem}` : ""}`
-    : "not gated";
-  const lines = [
-    `${name}: ${taskOf(session, key)}, step ${scope.step}${gate ? ` of ${config.maxSteps}` : ""}, ${scope.refusals} refused; ${gating}${scope.ended ? "; ended" : ""}`,
-  ];
+  const lines = [`${name}: ${taskOf(session, key)}, ${stepAndGate(gate)(scope.step, scope.refusals)}${scope.ended ? "; ended" : ""}`];
   lines.push(spendLine(session, key, userConfig, gate?.budgets));
   const caps = capsLine(session, key, userConfig);
   if (caps) lines.push(caps);
