@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { clickHouseHost, parseClickHouseConfig } from "../../src/optin/clickhouse-config.js";
 import { USER_OPTIONS } from "../../src/optin/options.js";
 import { clickHouseProgressLine } from "../../src/clickhouse/progress.js";
+import { shownValue } from "../../src/optin/managed.js";
 
 const NAME = "CLAUDE_PLUGIN_OPTION_CLICKHOUSE_URL";
 
@@ -42,5 +43,13 @@ describe("the clickhouse_url setting", () => {
     expect(line).toBe(
       "ClickHouse export to ch.example:8123: 7 rows sent, 2 records waiting, 1 failed sends; last error: cannot reach ClickHouse at http://ch.example:8123: ECONNREFUSED",
     );
+  });
+});
+
+describe("an organization's options in status", () => {
+  it("are named without their values when sensitive (clickhouse_url, otlp_headers)", () => {
+    expect(shownValue("clickhouse_url", "http://u:secret@ch:8123")).toBe("(set, not shown)");
+    expect(shownValue("otlp_headers", "Authorization=Bearer%20x")).toBe("(set, not shown)");
+    expect(shownValue("max_tool_calls", " 2 ")).toBe("2");
   });
 });
