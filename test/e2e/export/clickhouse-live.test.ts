@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { homeWithOptions, type RunClaudeResult } from "../support/claude.js";
-import { text } from "../support/scripted-model.js";
+import { text, toolUse, type ScriptBlock } from "../support/scripted-model.js";
 import { activate, gateRun, GOOD, id, logOf, markerDir, ok, ran, report, touch } from "../gate/support.js";
 import { cli } from "../../support/cli-io.js";
 import { startReceiver, type Receiver } from "../../support/otlp-receiver.js";
@@ -29,7 +29,14 @@ async function until(check: () => Promise<boolean> | boolean, ms: number): Promi
   while (!(await check()) && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
 }
 
-function session(url: string, marks: string, ids: { bad: string; good: string; more: string }): Promise<RunClaudeResult> {
+type Step = ScriptBlock[];
+
+function session(
+  url: string,
+  marks: string,
+  ids: { bad: string; good: string; more: string },
+  extra: Step[] = [],
+): Promise<RunClaudeResult> {
   return gateRun({
     home: homeWithOptions({ clickhouse_url: url }),
     prompt: "why does test_parse fail?",
@@ -38,6 +45,7 @@ function session(url: string, marks: string, ids: { bad: string; good: string; m
       [text(BAD), touch(join(marks, "bad"), ids.bad)],
       [text(ok("verify", "The run settles it.")), touch(join(marks, "good"), ids.good)],
       [text(ok("verify", "Once more, to be sure.")), touch(join(marks, "more"), ids.more)],
+      ...extra,
       [text("Answer.")],
     ],
   });
@@ -54,6 +62,7 @@ describe.skipIf(skip !== undefined)("the live ClickHouse export", () => {
   const marks = markerDir();
   const ids = { bad: id("ch-bad"), good: id("ch-good"), more: id("ch-more") };
   let duringSession = 0;
+  const during = join(marks, "during");
   let status = "";
 
   const rows = async (sql: string) =>
@@ -68,7 +77,12 @@ describe.skipIf(skip !== undefined)("the live ClickHouse export", () => {
     ch = await startClickHouse();
     // A user in the URL (sent as X-ClickHouse-User) and a database in its query, as a team's would have.
     url = ch.url.replace("http://", "http://default@") + "?database=default";
-    run = await session(url, marks, ids);
+    // While the session runs, one of its own calls counts the rows ClickHouse holds already.
+    const count = toolUse("Bash", {
+      command: `sleep 3; curl -s -o ${during} --data-binary "SELECT count() FROM utility_steps" ${ch.url}`,
+      description: "count",
+    });
+    run = await session(url, marks, ids, [[text(ok("verify", "See what is stored so far.")), count]]);
     // Sent by the session's own server, before and as it ended: no utility export has run.
     await until(async () => (await stepCount(run.sessionId!)) >= logOf(run).length - 1, 15_000);
     duringSession = await stepCount(run.sessionId!);
@@ -85,6 +99,8 @@ describe.skipIf(skip !== undefined)("the live ClickHouse export", () => {
   });
 
   it("writes the session's rows as it runs, without utility export, each record once", async () => {
+    // Counted by a call of the session itself, 3 s after the calls before it: their rows were in.
+    expect(Number(readFileSync(during, "utf8").trim())).toBeGreaterThanOrEqual(6);
     const log = logOf(run);
     expect(duringSession).toBeGreaterThanOrEqual(log.length - 1);
     const got = await rows(`SELECT id, event FROM utility_steps WHERE session_id = '${run.sessionId}'`);
