@@ -18,5 +18,7 @@ export function clickHouseShim(
   const { url, problems } = parseClickHouseConfig(env);
   if (problems.length > 0) options.trouble(`ClickHouse export is off: ${problems.join("; ")}`);
   if (!url) return undefined;
-  return clickHouseLive(env, url, { ...options, loadSender: load });
+  const live = clickHouseLive(env, url, { ...options, loadSender: load });
+  live.start();
+  return live;
 }

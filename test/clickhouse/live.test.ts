@@ -153,7 +153,7 @@ describe("the live ClickHouse export", () => {
     expect(after.failed).toBeGreaterThanOrEqual(1);
   });
 
-  it("a server started later sends what the log gained after the last one ended, and nothing twice", async () => {
+  it("a server started later sends, as it starts, what the log gained after the last one ended, and nothing twice", async () => {
     const t = setup("later");
     const ch = fakeClickHouse();
     const first = clickHouseLive(t.env, "http://ch.example:8123/", options(t, ch));
@@ -165,8 +165,8 @@ describe("the live ClickHouse export", () => {
     // SessionEnd's record and more, written after the server ended.
     t.write(8, t.lines.length);
     const second = clickHouseLive(t.env, "http://ch.example:8123/", options(t, ch));
-    second.after("SessionStart", { session_id: "c3c3c3c3-0000-4000-8000-000000000003", cwd: "/work/shop" });
-    t.settle();
+    // No hook yet: the server's start sends it.
+    second.start();
     await until(() => ch.steps.size === t.lines.length);
     await second.close(1000);
     expect(ch.state.inserted).toBe(t.lines.length);
@@ -196,9 +196,10 @@ describe("the live ClickHouse export", () => {
     const t = setup("off");
     const troubles: string[] = [];
     const base = { later: t.later, prices: () => DEFAULT_PRICES, developer: "d", trouble: (m: string) => void troubles.push(m) };
-    expect(clickHouseShim(t.env, base)).toBeUndefined();
-    expect(clickHouseShim({ ...t.env, CLAUDE_PLUGIN_OPTION_CLICKHOUSE_URL: "ch:8123" }, base)).toBeUndefined();
+    const never = () => new Promise<never>(() => {});
+    expect(clickHouseShim(t.env, base, never)).toBeUndefined();
+    expect(clickHouseShim({ ...t.env, CLAUDE_PLUGIN_OPTION_CLICKHOUSE_URL: "ch:8123" }, base, never)).toBeUndefined();
     expect(troubles).toEqual([expect.stringMatching(/^ClickHouse export is off: clickhouse_url is not an http/)]);
-    expect(clickHouseShim({ ...t.env, CLAUDE_PLUGIN_OPTION_CLICKHOUSE_URL: "http://ch:8123" }, base)).toBeDefined();
+    expect(clickHouseShim({ ...t.env, CLAUDE_PLUGIN_OPTION_CLICKHOUSE_URL: "http://ch:8123" }, base, never)).toBeDefined();
   });
 });
