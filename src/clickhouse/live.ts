@@ -16,14 +16,14 @@
  * - A task's row goes out when its scope stops or the next task begins, and
  *   at the end; a newer version replaces it (ReplacingMergeTree).
  */
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { dataDir, isSafeId, sessionLogPath } from "../state/paths.js";
 import { parseLogLines } from "../summary/load.js";
 import { promptKey } from "../ingest/prompts.js";
 import { sha256Hex } from "../engine/sha256.js";
 import { taskRows, type SessionContext, type TaskRow } from "../export/rows.js";
-import { readFrom } from "../export/log-tail.js";
+import { logSize, readFrom } from "../export/log-tail.js";
 import type { PriceTable } from "../engine/prices.js";
 import { processAlive } from "../state/process-alive.js";
 import { clickHouseHost } from "../optin/clickhouse-config.js";
@@ -272,21 +272,19 @@ class Live implements ClickHouseLive {
 
   /** The session's tasks whose row ClickHouse holds an older version of, as far as this export knows. */
   private tasksToSend(session: string, entry: Entry): TaskRow[] {
-    const { lines } = parseLogLines(readFileSync(sessionLogPath(this.dir, session), "utf8"));
+    let text: string;
+    try {
+      text = readFileSync(sessionLogPath(this.dir, session), "utf8");
+    } catch {
+      return []; // the log is gone (retention): nothing left to say of its tasks
+    }
+    const { lines } = parseLogLines(text);
     const rows = taskRows(
       lines.map((l) => l.record),
       this.ctxOf(entry),
       this.options.prices(),
     );
     return tasksBehind(rows, entry.p.tasks);
-  }
-}
-
-function logSize(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
   }
 }
 

@@ -1,7 +1,7 @@
 // What a step log gained since an offset: its whole lines only (a line being
 // written is left for the next read). The live exports read the logs with it
 // (src/otlp/live.ts, src/clickhouse/live.ts).
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 
 /** The log's whole lines from `offset` on, and how many bytes they take. */
 export function readFrom(file: string, offset: number): { text: string; bytes: number } {
@@ -20,5 +20,14 @@ export function readFrom(file: string, offset: number): { text: string; bytes: n
     return { text: buffer.subarray(0, end).toString("utf8"), bytes: end };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** The log's size in bytes; 0 when there is none. */
+export function logSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
   }
 }
