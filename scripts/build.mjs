@@ -33,6 +33,8 @@ const hookEntries = Object.entries(hooksJson.hooks).flatMap(([event, groups]) =>
 
 /** The OpenTelemetry SDK (src/otlp/sdk.ts), gzipped: loaded only when an OTLP export is on (src/otlp/load.ts). */
 const OTLP_BUNDLE = "otlp.mjs.br";
+/** The live ClickHouse export's sender (src/clickhouse/sender.ts): loaded only when clickhouse_url is set (src/clickhouse/load.ts). */
+const CLICKHOUSE_BUNDLE = "clickhouse.mjs";
 
 const shared = {
   bundle: true,
@@ -42,7 +44,7 @@ const shared = {
   legalComments: "none",
   logLevel: "warning",
   // The OpenTelemetry SDK's bundle (src/otlp/load.ts), beside the entries.
-  define: { UTILITY_OTLP_BUNDLE: JSON.stringify(OTLP_BUNDLE) },
+  define: { UTILITY_OTLP_BUNDLE: JSON.stringify(OTLP_BUNDLE), UTILITY_CLICKHOUSE_BUNDLE: JSON.stringify(CLICKHOUSE_BUNDLE) },
 };
 // gray-matter and its YAML parser are CommonJS; give an ESM bundle a require().
 const esmRequire = { js: 'import{createRequire as __cr}from"node:module";const require=__cr(import.meta.url);' };
@@ -124,3 +126,11 @@ await build({
 // when export is on.
 const sdk = await build({ ...shared, format: "esm", entryPoints: [join(root, "src", "otlp", "bundle.ts")], write: false, outdir });
 writeFileSync(join(outdir, OTLP_BUNDLE), brotliCompressSync(sdk.outputFiles[0].contents, BROTLI));
+// The live ClickHouse export's sender (SPEC §17): utility export's client, tables and read-back, one small ES module
+// with no imports but Node's own, imported by src/clickhouse/load.ts only when clickhouse_url is set.
+await build({
+  ...shared,
+  format: "esm",
+  entryPoints: [join(root, "src", "clickhouse", "sender.ts")],
+  outfile: join(outdir, CLICKHOUSE_BUNDLE),
+});

@@ -32,9 +32,10 @@ function inList(sessions: readonly string[]): string {
   return sessions.map(sqlString).join(", ");
 }
 
-/** The step ids already stored for these sessions. */
-async function storedStepIds(ch: ClickHouse, sessions: readonly string[]): Promise<Set<string>> {
-  const text = await ch.run(`SELECT id FROM ${TABLES.steps} WHERE session_id IN (${inList(sessions)}) FORMAT TabSeparated`);
+/** The step ids already stored for these sessions; only those among `among` when given (the live export's few rows). */
+async function storedStepIds(ch: ClickHouse, sessions: readonly string[], among?: readonly string[]): Promise<Set<string>> {
+  const only = among ? ` AND id IN (${inList(among)})` : "";
+  const text = await ch.run(`SELECT id FROM ${TABLES.steps} WHERE session_id IN (${inList(sessions)})${only} FORMAT TabSeparated`);
   return new Set(text.split("\n").filter((l) => l !== ""));
 }
 
@@ -56,9 +57,15 @@ async function insert(ch: ClickHouse, table: string, rows: readonly object[]): P
   await ch.run(`INSERT INTO ${table} FORMAT JSONEachRow`, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
 }
 
-async function exportBatch(ch: ClickHouse, batch: readonly SessionRows[], counts: ExportCounts): Promise<void> {
+async function exportBatch(ch: ClickHouse, batch: readonly SessionRows[], counts: ExportCounts, narrow = false): Promise<void> {
   const sessions = batch.map((b) => b.session);
-  const [ids, versions] = await Promise.all([storedStepIds(ch, sessions), storedTaskVersions(ch, sessions)]);
+  const among = narrow ? batch.flatMap((b) => b.steps.map((row) => row.id)) : undefined;
+  const noSteps = among?.length === 0;
+  const noTasks = narrow && batch.every((b) => b.tasks.length === 0);
+  const [ids, versions] = await Promise.all([
+    noSteps ? new Set<string>() : storedStepIds(ch, sessions, among),
+    noTasks ? new Map<string, number>() : storedTaskVersions(ch, sessions),
+  ]);
   const steps = batch.flatMap((b) => b.steps).filter((row) => !ids.has(row.id));
   const unique = [...new Map(steps.map((row) => [row.id, row])).values()];
   const tasks = batch.flatMap((b) => b.tasks).filter((row) => row.version > (versions.get(row.id) ?? 0));
@@ -70,11 +77,25 @@ async function exportBatch(ch: ClickHouse, batch: readonly SessionRows[], counts
   counts.tasks.stored += versions.size;
 }
 
+function noCounts(sessions: number): ExportCounts {
+  return { sessions, steps: { sent: 0, stored: 0 }, tasks: { sent: 0, stored: 0 } };
+}
+
+/**
+ * One session's rows as the live export has them (src/clickhouse/live.ts): the same read-back, of only the ids at
+ * hand, and the same version check of its tasks, so live and `utility export` store nothing twice.
+ */
+export async function sendSessionRows(ch: ClickHouse, rows: SessionRows): Promise<ExportCounts> {
+  const counts = noCounts(1);
+  await exportBatch(ch, [rows], counts, true);
+  return counts;
+}
+
 /** Creates the tables if missing, then sends what the server does not hold yet. */
 export async function exportToClickHouse(url: URL, sessions: readonly SessionRows[]): Promise<ExportCounts> {
   const ch = clickHouse(url);
   await createTables(ch);
-  const counts: ExportCounts = { sessions: sessions.length, steps: { sent: 0, stored: 0 }, tasks: { sent: 0, stored: 0 } };
+  const counts = noCounts(sessions.length);
   for (let i = 0; i < sessions.length; i += BATCH) await exportBatch(ch, sessions.slice(i, i + BATCH), counts);
   return counts;
 }

@@ -1,7 +1,7 @@
 // ClickHouse over its HTTP interface (POST a query, the body after it): the
-// one place `utility export` talks to the server. Node's fetch, no client library.
-import * as z from "zod/mini";
-
+// one place `utility export` and the live export (src/clickhouse/) talk to the
+// server. Node's fetch, no client library, no zod (the live export loads it on
+// demand: src/clickhouse/load.ts); the URL's check is ./clickhouse-url.ts.
 export class ClickHouseError extends Error {
   override readonly name = "ClickHouseError";
 }
@@ -9,15 +9,6 @@ export class ClickHouseError extends Error {
 export interface ClickHouse {
   /** Runs a statement; `body` follows it (an INSERT's rows). Resolves to the response text. */
   run(sql: string, body?: string): Promise<string>;
-}
-
-const UrlSchema = z.string().check(z.regex(/^https?:\/\/[^\s]+$/));
-
-/** Checks the --clickhouse value: an http(s) URL with no query of its own. */
-export function clickHouseUrl(text: string): URL {
-  const parsed = UrlSchema.safeParse(text);
-  if (!parsed.success) throw new ClickHouseError(`--clickhouse: found ${JSON.stringify(text)}, expected an http:// or https:// URL`);
-  return new URL(text);
 }
 
 /** A client for one server: the URL's user and password, if any, go as ClickHouse's headers, not in the query string. */

@@ -18,6 +18,8 @@ import type { OffRefusal } from "../engine/session/switch-off.js";
 import { offEvidenceEvents, transcriptEnd } from "./switch-evidence.js";
 import { otlpStatus } from "../otlp/progress.js";
 import { parseOtlpConfig } from "../optin/otlp-config.js";
+import { clickHouseStatus } from "../clickhouse/progress.js";
+import { parseClickHouseConfig } from "../optin/clickhouse-config.js";
 
 /** The name Claude Code gives the plugin's `/utility` skill in this hook's input, however it was typed. */
 export const OWN_COMMAND = "utility:utility";
@@ -108,6 +110,7 @@ function viewOf(ctx: HookContext, sessionId: string, state: SessionState): Sessi
   const userConfig = readUserConfig(ctx.env, ctx.dataDir);
   const problem = userConfig.problems.length > 0 ? describeUserConfigProblems(userConfig, pluginRefOf(ctx.env, ctx.dataDir)) : undefined;
   const otlp = otlpStatus(ctx.dataDir, sessionId, parseOtlpConfig(ctx.env).problems);
+  const clickhouse = clickHouseStatus(ctx.dataDir, sessionId, parseClickHouseConfig(ctx.env).problems);
   return {
     dir: ctx.dataDir,
     state,
@@ -115,6 +118,7 @@ function viewOf(ctx: HookContext, sessionId: string, state: SessionState): Sessi
     userConfig,
     ...(problem ? { settingsProblem: problem } : {}),
     ...(otlp ? { otlp } : {}),
+    ...(clickhouse ? { clickhouse } : {}),
   };
 }
 

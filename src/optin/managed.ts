@@ -8,7 +8,7 @@
 import { pluginRefOf } from "../claude/plugin-id.js";
 import { configuredIds, managedOptionsEnv, managedSettings, pluginOptionsEnv } from "../claude/plugin-settings.js";
 import type { Env } from "../claude/places.js";
-import { optionEnvName } from "./options.js";
+import { optionEnvName, USER_OPTIONS } from "./options.js";
 import { withPolicy, type WithPolicy } from "./policy.js";
 import { parseUserConfig, type UserConfig } from "./user-config.js";
 
@@ -22,12 +22,20 @@ export function optionsInForce(env: Env, dataDir?: string): WithPolicy {
   return withPolicy({ given: env, organization, user: pluginOptionsEnv(env, id) });
 }
 
+/** Options whose value status never shows (a header's token, a URL's password). */
+const SENSITIVE = new Set(USER_OPTIONS.filter((o) => o.sensitive).map((o) => o.option));
+
+/** An option's value as `/utility status` may name it: a sensitive one is only said to be set. */
+export function shownValue(option: string, value: string): string {
+  return SENSITIVE.has(option) ? "(set, not shown)" : value.trim();
+}
+
 /** The user's configuration as it binds: parseUserConfig of the options in force, naming the valid ones the organization set. */
 export function readUserConfig(env: Env, dataDir?: string): UserConfig {
   const { env: inForce, organization } = optionsInForce(env, dataDir);
   const config = parseUserConfig(inForce);
   const valid = organization
     .filter((option) => !config.problems.some((p) => p.option === option))
-    .map((option) => ({ option, value: inForce[optionEnvName(option)]!.trim() }));
+    .map((option) => ({ option, value: shownValue(option, inForce[optionEnvName(option)]!) }));
   return valid.length > 0 ? { ...config, organization: valid } : config;
 }

@@ -217,6 +217,15 @@ export const USER_OPTIONS: readonly UserOption[] = [
       "Resource attributes the records carry, as OTEL_RESOURCE_ATTRIBUTES writes them (such as service.name=utility,team=platform); service.name is utility unless set.",
     example: "team=platform,department=eng",
   },
+  {
+    option: "clickhouse_url",
+    type: "string",
+    title: "ClickHouse for the step rows",
+    description:
+      "A ClickHouse HTTP interface, such as http://user:password@clickhouse:8123/?database=team: each step record and task's spend is written there as rows (the tables utility export --clickhouse writes), after the hook's answer; nothing is stored twice. Kept as a sensitive value. Leave empty to send nothing.",
+    sensitive: true,
+    example: "http://localhost:8123/?database=team",
+  },
 ];
 
 /** plugin.json's `userConfig`: each option as Claude Code's manifest schema reads it. */

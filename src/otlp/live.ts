@@ -8,7 +8,7 @@
  * silent delays no call. The SDK itself is loaded by dynamic import
  * (./shim.ts, ./load.ts), only when otlp_endpoint is set.
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { dataDir, isSafeId, sessionLogPath } from "../state/paths.js";
 import { parseLogLines } from "../summary/load.js";
@@ -16,6 +16,7 @@ import { scopeKey } from "../log/record.js";
 import { promptKey } from "../ingest/prompts.js";
 import { sha256Hex } from "../engine/sha256.js";
 import { stepRow, taskRows, type SessionContext, type TaskRow } from "../export/rows.js";
+import { readFrom } from "../export/log-tail.js";
 import type { PriceTable } from "../engine/prices.js";
 import { stepRecords, taskRecord } from "./records.js";
 import { takeSpools, writeSpool } from "./spool.js";
@@ -42,26 +43,6 @@ export interface LiveOptions {
   developer: string;
   /** The plugin's own trouble, for the error log. */
   trouble: (message: string) => void;
-}
-
-/** The log's whole lines from `offset` on, and how many bytes they take. */
-function readFrom(file: string, offset: number): { text: string; bytes: number } {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch {
-    return { text: "", bytes: 0 };
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size <= offset) return { text: "", bytes: 0 };
-    const buffer = Buffer.alloc(size - offset);
-    const read = readSync(fd, buffer, 0, buffer.length, offset);
-    const end = buffer.subarray(0, read).lastIndexOf(0x0a) + 1;
-    return { text: buffer.subarray(0, end).toString("utf8"), bytes: end };
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function hostOf(endpoint: string): string {

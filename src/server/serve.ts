@@ -25,6 +25,8 @@ import { writeLineFile } from "../statusline/line-file.js";
 import { liveShim } from "../otlp/shim.js";
 import type { LiveExport } from "../otlp/live.js";
 import { defaultDeveloper } from "../export/developer.js";
+import { clickHouseShim } from "../clickhouse/shim.js";
+import type { ClickHouseLive } from "../clickhouse/live.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -39,7 +41,7 @@ export interface HookServer {
    * calls it once an answer is sent; each call runs it first anyway.
    */
   settle(): void;
-  /** Sends what the OTLP export has queued, waiting at most `ms` (the process is ending). */
+  /** Sends what the OTLP and ClickHouse exports have left, waiting at most `ms` (the process is ending). */
   close(ms: number): Promise<void>;
 }
 
@@ -59,8 +61,8 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
   let read: HookSettings | undefined;
   const settings = () => (read ??= userSettings(env));
   const sha256 = onDemandSha256();
-  const otlp = otlpExport(env, later, settings);
-  const writeLine = lineWriter(env, store, settings, later, otlp);
+  const exports = liveExports(env, later, settings);
+  const writeLine = lineWriter(env, store, settings, later, exports);
 
   function settle(): void {
     for (let work = unwritten.shift(); work; work = unwritten.shift()) {
@@ -96,7 +98,7 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
 
   return {
     settle,
-    close: (ms) => closeAfter(settle, otlp, ms),
+    close: (ms) => closeAfter(settle, exports, ms),
     callTool(call) {
       const checked = checkCall(call, dataDir(env));
       if ("answer" in checked) return Promise.resolve(checked.answer);
@@ -115,20 +117,27 @@ export function hookServer(env: Env, now: () => number = hrNow): HookServer {
   };
 }
 
-/** The writes left, then what the OTLP export has queued, for at most `ms`. */
-async function closeAfter(settle: () => void, otlp: LiveExport | undefined, ms: number): Promise<void> {
+/** The live exports, each off unless its setting is set (SPEC §17). */
+type LiveExports = ReadonlyArray<LiveExport | ClickHouseLive>;
+
+/** The writes left, then what the exports have left, together, for at most `ms`. */
+async function closeAfter(settle: () => void, exports: LiveExports, ms: number): Promise<void> {
   settle();
-  await otlp?.close(ms);
+  await Promise.all(exports.map((e) => e.close(ms)));
 }
 
-/** Off unless otlp_endpoint is set: then the SDK is loaded with the first records (src/otlp/shim.ts, SPEC §17). */
-function otlpExport(env: Env, later: (work: () => void) => void, settings: () => HookSettings) {
-  return liveShim(env, {
+/**
+ * OTLP, off unless otlp_endpoint is set: then the SDK is loaded with the first records (src/otlp/shim.ts);
+ * ClickHouse, off unless clickhouse_url is set: then its sender is loaded with the first send (src/clickhouse/shim.ts).
+ */
+function liveExports(env: Env, later: (work: () => void) => void, settings: () => HookSettings): LiveExports {
+  const options = {
     later,
     developer: defaultDeveloper(env),
     prices: () => withOverride(DEFAULT_PRICES, settings().prices),
-    trouble: (message) => recordError(dataDir(env), "server", `utility hook server: ${message}`),
-  });
+    trouble: (message: string) => recordError(dataDir(env), "server", `utility hook server: ${message}`),
+  };
+  return [liveShim(env, options), clickHouseShim(env, options)].filter((e) => e !== undefined);
 }
 
 /** Lock waits that end at the deadline of the call being answered, if any. */
@@ -148,11 +157,17 @@ function lockUntil(deadline: () => Deadline | undefined): LockOptions {
  * user's path), for the statusLine command (plugin/statusline.sh) to print.
  * Nothing for an id that may not name a file.
  */
-function lineWriter(env: Env, store: FileStateStore, settings: () => HookSettings, later: (work: () => void) => void, otlp?: LiveExport) {
+function lineWriter(
+  env: Env,
+  store: FileStateStore,
+  settings: () => HookSettings,
+  later: (work: () => void) => void,
+  exports: LiveExports,
+) {
   return (event: string, input: Record<string, unknown>): void => {
     const sessionId = input.session_id;
-    // The records the OTLP export sends, once the answer is out (off unless otlp_endpoint is set).
-    otlp?.after(event, input);
+    // What the live exports send, once the answer is out (none unless otlp_endpoint or clickhouse_url is set).
+    for (const live of exports) live.after(event, input);
     if (typeof sessionId !== "string" || !isSafeId(sessionId)) return;
     later(() => {
       try {

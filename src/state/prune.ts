@@ -52,7 +52,8 @@ function add(stored: Stored, id: string, file: string): void {
 /** Everything the retention rule weighs in a data folder. */
 export function storedIn(dataDir: string): Stored {
   const stored: Stored = { items: [], files: new Map(), skipped: [] };
-  for (const folder of ["sessions", "state", "statusline"]) {
+  // The live ClickHouse export's progress (src/clickhouse/progress.ts) goes with the session's log.
+  for (const folder of ["sessions", "state", "statusline", "clickhouse"]) {
     const path = join(dataDir, folder);
     let names: string[];
     try {

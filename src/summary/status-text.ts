@@ -27,6 +27,8 @@ export interface SessionView {
   settingsProblem?: string;
   /** The OTLP export's counts for the session (sent, dropped, waiting), when it ran (src/otlp/progress.ts). */
   otlp?: string;
+  /** The live ClickHouse export's counts for the session (rows sent, records waiting, failed sends), when it ran (src/clickhouse/progress.ts). */
+  clickhouse?: string;
 }
 
 /**
@@ -139,7 +141,7 @@ function organizationLine(userConfig: UserConfig | undefined): string | undefine
 /** What the settings say beyond one scope: a problem, the organization's values, the export, the session's budgets. */
 function settingsLines(view: SessionView, state: NonNullable<SessionView["state"]>): string[] {
   const lines = view.settingsProblem ? [`INVALID settings: ${view.settingsProblem}`] : [];
-  const said = [organizationLine(view.userConfig), view.otlp, sessionLine(state, view.userConfig)];
+  const said = [organizationLine(view.userConfig), view.otlp, view.clickhouse, sessionLine(state, view.userConfig)];
   return [...lines, ...said.filter((line): line is string => line !== undefined && line !== "")];
 }
 

@@ -18,6 +18,7 @@ import {
 import { SESSION_BUDGET_OPTIONS } from "../../src/engine/session-budget.js";
 import { ROOT } from "../support/paths.js";
 import { OTLP_OPTIONS } from "../../src/optin/otlp-config.js";
+import { CLICKHOUSE_OPTION } from "../../src/optin/clickhouse-config.js";
 
 const INSTALLED: PluginRef = { id: "utility@acme-tools", inline: false, settingsFile: "~/.claude/settings.json" };
 const INLINE: PluginRef = { id: "utility@inline", inline: true, root: "/src/utility/plugin", settingsFile: "~/.claude/settings.json" };
@@ -129,7 +130,7 @@ describe("the manifest declares the same options", () => {
     userConfig: Record<string, { type: string; options?: string[]; min?: number }>;
   };
 
-  it("one userConfig option per budget key, session and window budget, guard, the price override, the retention rule and the OTLP export", () => {
+  it("one userConfig option per budget key, session and window budget, guard, the price override, the retention rule, the OTLP export and the live ClickHouse export", () => {
     expect(Object.keys(manifest.userConfig).sort()).toEqual(
       [
         ...Object.values(USER_BUDGET_OPTIONS),
@@ -138,9 +139,11 @@ describe("the manifest declares the same options", () => {
         PRICES_OPTION,
         ...Object.values(RETENTION_OPTIONS),
         ...Object.values(OTLP_OPTIONS),
+        CLICKHOUSE_OPTION,
       ].sort(),
     );
     expect((manifest.userConfig as Record<string, { sensitive?: boolean }>).otlp_headers?.sensitive).toBe(true);
+    expect((manifest.userConfig as Record<string, { sensitive?: boolean }>).clickhouse_url?.sensitive).toBe(true);
     expect(BUDGET_KEYS.map((k) => USER_BUDGET_OPTIONS[k])).toEqual([
       "token_budget",
       "cost_budget_usd",

@@ -74,6 +74,15 @@ describe("pruning a data folder", () => {
     expect(names(dir, "statusline")).toEqual(["mid.txt", "notes.md"]);
   });
 
+  it("the live ClickHouse export's progress (clickhouse/<session>.json) goes with that session, and only that", () => {
+    const dir = dataFolder();
+    put(join(dir, "clickhouse", "old.json"), 100, 44);
+    put(join(dir, "clickhouse", "mid.json"), 100, 10);
+    expect(storedIn(dir).items.find((i) => i.id === "old")?.bytes).toBe(1315);
+    pruneDataDir(dir, { maxAgeMs: 30 * DAY_MS, maxBytes: 1e9 }, ctx());
+    expect(names(dir, "clickhouse")).toEqual(["mid.json"]);
+  });
+
   it("deletes by size, oldest first, never what was written in the last day", () => {
     const dir = dataFolder();
     const result = pruneDataDir(dir, { maxAgeMs: 365 * DAY_MS, maxBytes: 5000 }, ctx());

@@ -5,7 +5,8 @@
  * twice stores nothing twice. `--otlp URL` sends them to an OpenTelemetry
  * collector instead (./export-otlp.ts).
  */
-import { clickHouseUrl, ClickHouseError } from "../../export/clickhouse-http.js";
+import { ClickHouseError } from "../../export/clickhouse-http.js";
+import { clickHouseUrl } from "../../export/clickhouse-url.js";
 import { exportToClickHouse, type SessionRows } from "../../export/clickhouse-export.js";
 import { stepRows, taskRows } from "../../export/rows.js";
 import { defaultDeveloper, sessionLogFiles } from "../../export/sources.js";

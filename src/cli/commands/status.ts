@@ -17,6 +17,8 @@ import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 import { otlpStatus } from "../../otlp/progress.js";
 import { parseOtlpConfig } from "../../optin/otlp-config.js";
+import { clickHouseStatus } from "../../clickhouse/progress.js";
+import { parseClickHouseConfig } from "../../optin/clickhouse-config.js";
 
 const ARGS = "[SESSION] [--session ID] [--json]";
 
@@ -30,7 +32,16 @@ export function loadSession(env: CliIo["env"], sessionId: string): SessionView |
   const userConfig = readUserConfig(env, dir);
   const problem = userConfig.problems.length > 0 ? describeUserConfigProblems(userConfig, pluginRefOf(env, dir)) : undefined;
   const otlp = otlpStatus(dir, sessionId, parseOtlpConfig(env).problems);
-  return { dir, state, records, userConfig, ...(problem ? { settingsProblem: problem } : {}), ...(otlp ? { otlp } : {}) };
+  const clickhouse = clickHouseStatus(dir, sessionId, parseClickHouseConfig(env).problems);
+  return {
+    dir,
+    state,
+    records,
+    userConfig,
+    ...(problem ? { settingsProblem: problem } : {}),
+    ...(otlp ? { otlp } : {}),
+    ...(clickhouse ? { clickhouse } : {}),
+  };
 }
 
 /** The session `--session` names, else the latest one; one that no data folder holds is a usage error. */
