@@ -19,7 +19,9 @@ import type { SessionState } from "../engine/session/state.js";
 export function answer(decided: SessionDecision, context: string | undefined, notices: readonly string[]): HookResult {
   const { decision } = decided;
   const told = notices.length > 0 ? `\n${notices.join("\n")}` : "";
-  if (decision.decision === "refused") return permission("deny", `utility gate: ${decision.reason}${context ? `\n${context}` : ""}${told}`);
+  // "utility gate:" where a gate decided; a budget or guard that binds an ungated scope too says "utility:".
+  const who = decided.gate ? "utility gate" : "utility";
+  if (decision.decision === "refused") return permission("deny", `${who}: ${decision.reason}${context ? `\n${context}` : ""}${told}`);
   if (decision.decision === "passed" && decision.fallback) return asked(`${decision.fallback.reason}${told}`);
   const hints = [context ?? (decision.decision === "observed" ? decision.hint : undefined), ...notices].filter(
     (h): h is string => h !== undefined,

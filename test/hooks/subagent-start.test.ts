@@ -58,7 +58,7 @@ describe("agent budgets count the subagents that start", () => {
     for (const tool of ["Read", "Bash"]) {
       const reason = denyReason(await subCall(ctx, "a2", tool));
       expect(reason).toBe(
-        "utility gate: This subagent is number 2 of its task, which may launch 1 (your max_agents setting): it started past the limit, so none of its tool calls may run. Respond with what you know, or stop.",
+        "utility: This subagent is number 2 of its task, which may launch 1 (your max_agents setting): it started past the limit, so none of its tool calls may run. Respond with what you know, or stop.",
       );
     }
     expect(ctx.records.filter((r) => r.agentId === "a2" && r.event === "PreToolUse").map((r) => r.rule)).toEqual([

@@ -85,7 +85,7 @@ describe("UserPromptExpansion of /utility", () => {
       hookSpecificOutput: { hookEventName: "UserPromptExpansion", suppressOriginalPrompt: true },
     });
     expect(shownText(result)).toMatch(
-      /^utility status, session session-unit-1\n\/utility on: off\nmain scope: before the first prompt, step 0 of 10/,
+      /^utility status, session session-unit-1\n\/utility on: off\nmain scope: before the first prompt, step 0, 0 refused; not gated/,
     );
     expect(ctx.state()!.manualGate).toBe(false);
     // Its vouch is done: no line of it will come.

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../support/paths.js";
 import { homeWithOptions, runClaude, type RunClaudeResult } from "../support/claude.js";
 import { text } from "../support/scripted-model.js";
-import { id, logOf, markerDir, touch } from "../gate/support.js";
+import { id, logOf, markerDir, resultFor, touch } from "../gate/support.js";
 
 const PER_REPLY = { input_tokens: 90, output_tokens: 20 };
 
@@ -37,6 +37,11 @@ describe("an ungated session of three calls and an answer, 110 tokens a reply, s
   it("refuses the calls past the budget", () => {
     const decisions = ids.map((call) => logOf(run).find((r) => r.event === "PreToolUse" && r.toolUseId === call)?.decision);
     expect(decisions).toEqual(["observed", "refused", "refused"]);
+  });
+
+  it("says the refusal is the plugin's budget, not a gate, in a scope no gate binds (second first-hour walk, surprise 4)", () => {
+    const seen = resultFor(run.model.mainRequests(), ids[1]!);
+    expect(seen.text).toMatch(/^PreToolUse:Bash hook error: utility: This session's token budget is spent: 220 tokens of 200/);
   });
 
   it("counts the final reply in the Stop record's spend: four replies, 440 tokens", () => {
