@@ -4,7 +4,7 @@
 // a plugin whose only hook is a bare `node -e 0` PreToolUse.
 //
 //   node --import tsx scripts/bench/client.mjs [--rounds N] [--calls N] [--modes a,b,…] [--prefixes BYTES,…]
-//                                              [--variant LABEL=DIR[:gated][:nolog]]… [--out FILE]
+//                                              [--variant LABEL=DIR[:gated][:nolog]]… [--otlp silent,closed,slow] [--out FILE]
 //
 // One scripted session per mode: `calls` Read calls, one per turn, each turn
 // carrying the same action report (so the model's text is alike in every
@@ -33,7 +33,15 @@
 // which nothing reads), so a 50 MB transcript is set against a 50 KB one. --variant adds a mode: another
 // copy of the plugin (e.g. a different hooks/hooks.json), gated or not; `:nolog` for a plugin that is
 // not utility (no log of its own to check).
+// --otlp KINDS (issue 36): utility ungated and gated again with the live OTLP export on (the plugin's setting
+// otlp_endpoint, written to the session's settings as a user does), pointing at a collector that is not there:
+// `silent`, a loopback TCP listener that accepts connections and never answers; `closed`, a loopback port nothing
+// listens on (connections refused); `slow`, an OTLP/HTTP listener that answers 200 after 5 s. The plain modes are the
+// export off. Each such mode is also set against its export-off twin in the same rounds: the difference of their
+// median calls, with the middle 95% of the same draws. Every session checks that the export ran (its progress file
+// names the endpoint), that no call was refused, and that none of the plugin's answers reached PreToolUse's deadline.
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, realpathSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -53,7 +61,8 @@ const calls = Number(option("--calls") ?? 16);
 const prefixes = (option("--prefixes") ?? option("--prefix") ?? "0").split(",").map(Number);
 const sized = (bytes) => (bytes >= 1e6 ? `${bytes / 1e6} MB` : bytes >= 1e3 ? `${bytes / 1e3} KB` : `${bytes} B`);
 
-const { runClaude, assertRunOk } = await import(join(root, "test", "e2e", "support", "claude.ts"));
+const { runClaude, assertRunOk, makeScratchHome } = await import(join(root, "test", "e2e", "support", "claude.ts"));
+const { PRE_TOOL_USE_DEADLINE_MS } = await import(join(root, "src", "engine", "defaults.ts"));
 const { toolUse, text } = await import(join(root, "test", "e2e", "support", "scripted-model.ts"));
 
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -104,6 +113,79 @@ function freePort() {
   });
 }
 
+/** OTLP listeners (--otlp): what each kind of collector that is not there does, and what it saw. */
+const OTLP_KINDS = ["silent", "closed", "slow"];
+/** How long the `slow` listener takes to answer. */
+const SLOW_ANSWER_MS = 5000;
+
+/** A loopback TCP listener that accepts every connection, reads what comes, and never answers. */
+async function silentListener() {
+  const sockets = new Set();
+  const seen = { connections: 0 };
+  const server = createServer((socket) => {
+    seen.connections++;
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => undefined);
+    socket.resume();
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const stop = () => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  };
+  return { url: `http://127.0.0.1:${server.address().port}`, seen, stop };
+}
+
+/** An OTLP/HTTP listener that reads each request and answers 200 (an empty body) SLOW_ANSWER_MS later. */
+async function slowListener() {
+  const seen = { requests: 0, answered: 0 };
+  const timers = new Set();
+  const server = createHttpServer((req, res) => {
+    seen.requests++;
+    req.resume();
+    req.on("end", () => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        seen.answered++;
+        res.writeHead(200, { "content-type": "application/x-protobuf" });
+        res.end();
+      }, SLOW_ANSWER_MS);
+      timers.add(timer);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const stop = () => {
+    for (const timer of timers) clearTimeout(timer);
+    server.closeAllConnections();
+    server.close();
+  };
+  return { url: `http://127.0.0.1:${server.address().port}`, seen, stop };
+}
+
+/** A loopback port nothing listens on: every connection is refused. */
+async function closedPort() {
+  return { url: `http://127.0.0.1:${await freePort()}`, seen: {}, stop: () => undefined };
+}
+
+const otlpKinds = (option("--otlp") ?? "")
+  .split(",")
+  .map((k) => k.trim())
+  .filter(Boolean);
+const wrongKinds = otlpKinds.filter((k) => !OTLP_KINDS.includes(k));
+if (wrongKinds.length > 0) throw new Error(`--otlp: no kind named ${wrongKinds.join(", ")}; kinds: ${OTLP_KINDS.join(", ")}`);
+const listeners = new Map();
+for (const kind of otlpKinds)
+  listeners.set(kind, await (kind === "silent" ? silentListener() : kind === "slow" ? slowListener() : closedPort()));
+
+/** A scratch HOME whose settings set the plugin's options (plugin id `utility@inline` under --plugin-dir), as a user does. */
+function withPluginOptions(home, pluginOptions) {
+  const path = join(home, ".claude", "settings.json");
+  const settings = JSON.parse(readFileSync(path, "utf8"));
+  writeFileSync(path, JSON.stringify({ ...settings, pluginConfigs: { "utility@inline": { options: pluginOptions } } }));
+  return home;
+}
+
 /** A gated skill with a step budget larger than the session (the example skill's default budget is 10). */
 function gatedSkillPlugin() {
   const dir = join(work, "bench-skills");
@@ -144,8 +226,15 @@ const picked = option("--modes")
   ?.split(",")
   .map((m) => m.trim());
 const REQUIRED = ["no plugin", "bare node -e 0 PreToolUse"];
+const chosen = ALL_MODES.filter((m) => !picked || REQUIRED.includes(m.name) || picked.includes(m.name));
 const baseModes = [
-  ...ALL_MODES.filter((m) => !picked || REQUIRED.includes(m.name) || picked.includes(m.name)),
+  ...chosen,
+  // The export on, to each listener, for the utility modes picked; each set against its export-off twin.
+  ...otlpKinds.flatMap((kind) =>
+    chosen
+      .filter((m) => m.name === "utility ungated" || m.name === "utility gated")
+      .map((m) => ({ ...m, name: `${m.name}, OTLP ${kind}`, against: m.name, otlp: kind })),
+  ),
   ...options("--variant").map((spec) => {
     const [label, rest] = spec.split("=");
     const [dir, ...flags] = rest.split(":");
@@ -157,6 +246,8 @@ const baseModes = [
 const modes = prefixes.flatMap((prefix) =>
   baseModes.map((m) => ({ ...m, base: m.name, prefix, name: prefixes.length > 1 ? `${m.name} @${sized(prefix)}` : m.name })),
 );
+if (otlpKinds.length > 0 && !modes.some((m) => m.otlp))
+  throw new Error("--otlp: no utility mode to run with the export on (pick utility ungated or utility gated in --modes)");
 const unknown = picked?.filter((name) => !ALL_MODES.some((m) => m.name === name)) ?? [];
 if (unknown.length > 0) throw new Error(`no mode named ${unknown.join(", ")}; modes: ${ALL_MODES.map((m) => m.name).join(", ")}`);
 
@@ -202,6 +293,9 @@ async function session(mode, round) {
     return [text("Done.")];
   };
   const padded = mode.prefix > 0 ? await paddedSession(cwd, mode.prefix) : undefined;
+  const listener = mode.otlp ? listeners.get(mode.otlp) : undefined;
+  // The export on: otlp_endpoint in the user's settings of this session's HOME (the padded session's, when resumed).
+  const home = listener ? withPluginOptions(padded?.home ?? makeScratchHome([cwd]), { otlp_endpoint: listener.url }) : padded?.home;
   const run = await runClaude({
     prompt: "Read the files.",
     pluginDir: mode.plugins,
@@ -210,7 +304,8 @@ async function session(mode, round) {
     allowedTools: ["Read", "Skill"],
     whenExhausted: "error",
     timeoutMs: 180_000,
-    ...(padded ? { home: padded.home, extraArgs: ["--resume", padded.sessionId] } : {}),
+    ...(home ? { home } : {}),
+    ...(padded ? { extraArgs: ["--resume", padded.sessionId] } : {}),
   });
   try {
     const result = assertRunOk(run);
@@ -218,6 +313,7 @@ async function session(mode, round) {
       throw new Error(`${mode.name}: ${result.permission_denials.length} call(s) refused: ${JSON.stringify(result.permission_denials[0])}`);
     if (arrivals.length !== calls + 2) throw new Error(`${mode.name}: ${arrivals.length} model requests, expected ${calls + 2}`);
     const latencies = mode.checkLog ? checkLog(run, mode) : mode.waits ? lineWaits() : [];
+    if (listener) checkExport(run, mode, listener);
     if (padded && !(run.transcriptPath && statSync(run.transcriptPath).size >= mode.prefix))
       throw new Error(`${mode.name}: the resumed session did not write to the padded transcript`);
     // Gap k: from the request answered with Read k (turn k) to the next one.
@@ -226,7 +322,7 @@ async function session(mode, round) {
     return { gaps, sessionMs: run.durationMs, latencies };
   } finally {
     run.cleanup();
-    if (padded) rmSync(padded.home, { recursive: true, force: true });
+    if (home) rmSync(home, { recursive: true, force: true });
   }
 }
 
@@ -255,8 +351,26 @@ function checkLog(run, mode) {
     throw new Error(
       `${mode.name}: expected ${calls} Read calls ${expected} in the plugin's log, found ${reads.length} (${wrong.map((r) => r.decision).join(", ")})`,
     );
+  // No answer held to PreToolUse's deadline (past it Claude Code would go on without the hook).
+  const late = records.filter((r) => r.event === "PreToolUse" && !(r.latencyMs < PRE_TOOL_USE_DEADLINE_MS));
+  if (late.length > 0) throw new Error(`${mode.name}: ${late.length} PreToolUse answer(s) took ${PRE_TOOL_USE_DEADLINE_MS} ms or more`);
   // The handler's own time per call, as it logs it (latencyMs): what of the overhead is the plugin's work.
   return reads.map((r) => r.latencyMs);
+}
+
+/** The export ran in this session, to the listener set: its progress file names the endpoint (src/otlp/progress.ts). */
+function checkExport(run, mode, listener) {
+  const file = join(run.home, ".claude", "plugins", "data", "utility-inline", "otlp", `${run.sessionId}.json`);
+  let progress;
+  try {
+    progress = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    throw new Error(`${mode.name}: the OTLP export did not run (no ${file})`);
+  }
+  const host = new URL(listener.url).host;
+  if (progress.endpoint !== host) throw new Error(`${mode.name}: the OTLP export went to ${progress.endpoint}, not ${host}`);
+  if (progress.sent > 0 && mode.otlp !== "slow")
+    throw new Error(`${mode.name}: ${progress.sent} records sent to a listener that takes none`);
 }
 
 function shuffle(items) {
@@ -288,6 +402,15 @@ function estimate(samples, picked) {
       }),
       handler: latencies.length > 0 ? median(latencies) : undefined,
     });
+  }
+  // A mode with the export on against its export-off twin of the same size, in the same rounds: the difference of
+  // their median calls (ms), and of their ratios to the bare hook.
+  for (const m of modes) {
+    if (!m.against) continue;
+    const e = out.get(m.name);
+    const twin = out.get(find(m.against, m.prefix));
+    e.vsMs = e.perCall - twin.perCall;
+    e.vsRatio = e.ratio - twin.ratio;
   }
   return out;
 }
@@ -378,6 +501,21 @@ export async function clientBench() {
               max: hundredths(Math.max(...perRound)),
             },
           }),
+      ...(m.against
+        ? {
+            against: m.against,
+            overAgainstMs: round1(e.vsMs),
+            overAgainstRatio: hundredths(e.vsRatio),
+            ...(draws.length === 0
+              ? {}
+              : {
+                  overAgainstMsCi95: ci95(draws.map((d) => d.get(m.name).vsMs)),
+                  overAgainstRatioCi95: ci95(draws.map((d) => d.get(m.name).vsRatio)),
+                }),
+          }
+        : {}),
+      // The longest call of the mode: one held to a hook's deadline (8 s) would show here.
+      maxCallMs: round1(Math.max(...all.flatMap((r) => s.roundGaps[r]))),
       medianSessionMs: Math.round(median(s.sessions)),
       ...(e.handler !== undefined ? { medianHandlerMs: round1(e.handler) } : {}),
       // Every call's time, round by round (ms, to 0.1): the figures above can be checked, or computed otherwise.
@@ -392,9 +530,11 @@ export async function clientBench() {
       b.ci95 = ci95(drawnBudgets.map((d) => d[i].value));
       b.metInDraws = hundredths(drawnBudgets.filter((d) => d[i].value <= d[i].limit).length / drawnBudgets.length);
     });
+  for (const listener of listeners.values()) listener.stop();
   return {
     date: new Date().toISOString(),
     rounds,
+    ...(listeners.size > 0 ? { otlp: Object.fromEntries([...listeners].map(([kind, l]) => [kind, { endpoint: l.url, ...l.seen }])) } : {}),
     callsPerSession: calls,
     transcriptPrefixBytes: prefixes,
     loadAverage1m: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadavg()[0] * 100) / 100 },
@@ -416,6 +556,16 @@ export function printClient(result) {
       : "";
     console.log(
       `${r.mode.padEnd(36)}${String(r.calls).padStart(6)}${r.medianCallMs.toFixed(1).padStart(16)}${r.overheadMs.toFixed(1).padStart(13)}${(r.ratioToBare === null ? "" : r.ratioToBare.toFixed(2)).padStart(13)}${(r.ratioCi95 ? `${r.ratioCi95[0].toFixed(2)}–${r.ratioCi95[1].toFixed(2)}` : "").padStart(16)}${(r.medianHandlerMs === undefined ? "" : r.medianHandlerMs.toFixed(1)).padStart(9)}${spread.padStart(24)}`,
+    );
+  }
+  for (const r of result.rows.filter((row) => row.against)) {
+    const ms = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
+    const x = (v) => `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(2)}`;
+    const ci = r.overAgainstMsCi95
+      ? ` (95% of draws ${ms(r.overAgainstMsCi95[0])} to ${ms(r.overAgainstMsCi95[1])} ms, ${x(r.overAgainstRatioCi95[0])} to ${x(r.overAgainstRatioCi95[1])}×)`
+      : "";
+    console.log(
+      `${r.mode} against ${r.against}: ${ms(r.overAgainstMs)} ms a call, ${x(r.overAgainstRatio)}× the bare hook${ci}; longest call ${r.maxCallMs.toFixed(1)} ms, session ${r.medianSessionMs} ms`,
     );
   }
   for (const b of result.budgets)

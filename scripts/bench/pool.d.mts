@@ -2,7 +2,8 @@
 
 /** A client bench run as `client.mjs --out` writes it: the rows that kept their calls. */
 export interface ClientRun {
-  rows: { mode: string; base: string; prefixBytes: number; gapsByRound: number[][] }[];
+  /** `against`: the mode's twin in the same run (client.mjs --otlp: the same plugin with the export off). */
+  rows: { mode: string; base: string; prefixBytes: number; against?: string; gapsByRound: number[][] }[];
 }
 
 export interface PooledMode {
@@ -18,6 +19,10 @@ export interface PooledMode {
   ci95: [number, number];
   /** For "utility ungated" (at each transcript size): the share of draws within the 0.3× budget. */
   ungatedMetInDraws?: number;
+  /** For a mode with a twin: the twin's name, the mode's median call minus the twin's (ms), its middle 95% of draws. */
+  against?: string;
+  overAgainstMs?: number;
+  overAgainstMsCi95?: [number, number];
 }
 
 /** Every mode but "no plugin" and the bare hook, over the calls of every run that has it. */

@@ -49,7 +49,8 @@ export function pool(runs) {
   const modes = [];
   for (const run of runs)
     for (const row of run.rows)
-      if (!modes.some((m) => m.mode === row.mode)) modes.push({ mode: row.mode, base: row.base, prefixBytes: row.prefixBytes });
+      if (!modes.some((m) => m.mode === row.mode))
+        modes.push({ mode: row.mode, base: row.base, prefixBytes: row.prefixBytes, against: row.against });
   const measured = modes.filter((m) => !BASELINES.includes(m.base));
   const all = runs.map((run) => Array.from({ length: run.rows[0].gapsByRound.length }, (_, r) => r));
   const random = seededRandom(BOOTSTRAP_SEED);
@@ -59,6 +60,16 @@ export function pool(runs) {
     const kept = (picks) => picks.map((p, i) => (having[i] ? p : []));
     const point = estimate(runs, kept(all), m);
     const ratios = draws.map((d) => estimate(runs, kept(d), m).ratio);
+    // A mode with a twin in the same runs (client.mjs --otlp: the export off): its median call against the twin's.
+    const twin = m.against && measured.find((t) => t.base === m.against && t.prefixBytes === m.prefixBytes);
+    const vsMs = (picks) => estimate(runs, kept(picks), m).perCall - estimate(runs, kept(picks), twin).perCall;
+    const against = twin
+      ? {
+          against: twin.mode,
+          overAgainstMs: vsMs(all),
+          overAgainstMsCi95: ((d) => [quantile(d, 0.025), quantile(d, 0.975)])(draws.map(vsMs)),
+        }
+      : {};
     return {
       mode: m.mode,
       runs: having.filter(Boolean).length,
@@ -67,6 +78,7 @@ export function pool(runs) {
       bareMs: point.bare,
       ratio: point.ratio,
       ci95: [quantile(ratios, 0.025), quantile(ratios, 0.975)],
+      ...against,
       ...(m.base === "utility ungated" ? { ungatedMetInDraws: ratios.filter((r) => r <= UNGATED_BUDGET).length / DRAWS } : {}),
     };
   });
@@ -85,6 +97,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.a
     console.log(
       `${r.mode.padEnd(36)}${String(r.runs).padStart(5)}${String(r.rounds).padStart(7)}${r.overheadMs.toFixed(1).padStart(13)}${r.ratio.toFixed(2).padStart(13)}${spread.padStart(16)}`,
     );
+    if (r.against)
+      console.log(
+        `  against ${r.against}: ${r.overAgainstMs.toFixed(1)} ms a call (95% of draws ${r.overAgainstMsCi95[0].toFixed(1)} to ${r.overAgainstMsCi95[1].toFixed(1)})`,
+      );
     if (r.ungatedMetInDraws !== undefined)
       console.log(`  ${r.mode} ≤ ${UNGATED_BUDGET}× the bare hook: met in ${Math.round(r.ungatedMetInDraws * 100)}% of draws`);
   }

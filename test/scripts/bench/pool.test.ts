@@ -51,6 +51,19 @@ describe("pool: several client bench runs taken as one", () => {
     expect(spread.ci95[1]).toBeGreaterThan(0.2);
   });
 
+  it("sets a mode with a twin (client.mjs --otlp) against the twin's calls of the same runs", () => {
+    const a = run({ "no plugin": 10, "bare node -e 0 PreToolUse": 60, "utility ungated": 20, "utility ungated, OTLP silent": 23 }, 8);
+    const b = run({ "no plugin": 20, "bare node -e 0 PreToolUse": 90, "utility ungated": 30, "utility ungated, OTLP silent": 31 }, 8);
+    for (const r of [a, b]) Object.assign(r.rows[3]!, { base: "utility ungated, OTLP silent", against: "utility ungated" });
+    const rows = pool([a, b]);
+    // Medians over both runs: the mode (23, 31) → 27, its twin (20, 30) → 25.
+    expect(byMode(rows, "utility ungated, OTLP silent")).toMatchObject({ against: "utility ungated", overAgainstMs: 2 });
+    const [low, high] = byMode(rows, "utility ungated, OTLP silent").overAgainstMsCi95!;
+    expect(low).toBeLessThanOrEqual(2);
+    expect(high).toBeGreaterThanOrEqual(2);
+    expect(byMode(rows, "utility ungated").against).toBeUndefined();
+  });
+
   it("refuses, in one line with exit 2, no file, a file that is not JSON, and a run without its calls", () => {
     const dir = mkdtempSync(join(tmpdir(), "utility-pool-"));
     const notJson = join(dir, "a.json");
