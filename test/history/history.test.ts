@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PRICES } from "../../src/engine/prices.js";
 import { subagentPercentilesOf } from "../../src/history/agent-caps.js";
-import { budgetEffect, roundUpNicely, suggestBudgets, whatIf } from "../../src/history/budgets.js";
+import { budgetEffect, roundUpNicely, SMALLEST_USD_BUDGET, suggestBudgets, whatIf } from "../../src/history/budgets.js";
+import { USER_OPTIONS } from "../../src/optin/options.js";
 import { renderHistoryHtml } from "../../src/history/html.js";
 import { grouped, subagentLabel, taskLabel, tokensText, usdText } from "../../src/history/labels.js";
 import { nearestRank, percentilesOf } from "../../src/history/percentiles.js";
@@ -179,6 +180,39 @@ describe("what a budget would have done", () => {
     expect(
       whatIf(rows, "token_budget", { ...p.tokens, p90: 8000, p99: 8000 }, null).map((e) => [e.value, e.stopped, e.savedTokens]),
     ).toEqual([[8000, 1, 11000]]);
+  });
+});
+
+describe("a dollar budget suggested from tasks that spent less than a cent (first-hour walk 34, surprise 8)", () => {
+  const sized = (rows: TaskRow[]) => ({
+    tokens: percentilesOf(rows.map((r) => r.tokens)),
+    costUsd: percentilesOf(rows.map((r) => r.costUsd)),
+    agents: percentilesOf(rows.map(() => 0)),
+    calls: percentilesOf(rows.map((r) => r.calls)),
+    subagent: subagentPercentilesOf(rows),
+  });
+
+  it("prints the percentile with its digits, and says the suggestion was raised to the smallest budget allowed", () => {
+    const rows = [row(1, 440, [10], { costUsd: 0.0038 }), row(2, 220, [], { costUsd: 0.0019 })];
+    const s = suggestBudgets(rows, sized(rows), "utility@my-market");
+    expect(s.budgets.cost_budget_usd.value).toBe(0.01);
+    expect(s.budgets.cost_budget_usd.derivation).toBe(
+      "the 99th percentile of dollars per task ($0.0038, over 2 tasks, fewer than 100, so the 99th percentile is the largest) × 1.5 headroom, rounded up to two significant digits ($0.0057), raised to 0.01, the smallest value cost_budget_usd takes",
+    );
+  });
+
+  it("says nothing of a raise when the rounded value is allowed as it is", () => {
+    const rows = [row(1, 440, [10], { costUsd: 0.0234 })];
+    const s = suggestBudgets(rows, sized(rows), "utility@my-market");
+    expect(s.budgets.cost_budget_usd.value).toBe(0.036);
+    expect(s.budgets.cost_budget_usd.derivation).toBe(
+      "the 99th percentile of dollars per task ($0.0234, over 1 task, fewer than 100, so the 99th percentile is the largest) × 1.5 headroom, rounded up to two significant digits",
+    );
+  });
+
+  it("the smallest dollar budget is the one the settings take", () => {
+    const mins = USER_OPTIONS.filter((o) => o.option === "cost_budget_usd" || o.option === "agent_cost_budget_usd").map((o) => o.min);
+    expect(mins).toEqual([SMALLEST_USD_BUDGET, SMALLEST_USD_BUDGET]);
   });
 });
 
