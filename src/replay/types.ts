@@ -73,7 +73,7 @@ export interface RefusalFinding {
   stepsBefore: number;
 }
 
-/** SPEC §13: a call that returned byte for byte what the same call returned at its last run, although something that could change it ran in between. */
+/** SPEC §13: a call that returned byte for byte what the same call returned at its last run, and was no exact repeat (something that could change it ran in between, or that run had failed). */
 export interface IdenticalOutcomeFinding {
   tool: string;
   input: unknown;

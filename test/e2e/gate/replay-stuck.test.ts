@@ -7,7 +7,9 @@
  * (`utility replay FOLDER`, text and JSON) names that stuck loop, in task 2,
  * as the transcript replay does; and it no longer says that something ran in
  * between the identical outcomes (nothing did: each was a retry of a failed
- * call). Before the change the history had no word of stuck loops at all.
+ * call), nor does the notice the model is shown live. Before the change the
+ * history had no word of stuck loops at all, and both said "although
+ * something ran in between".
  */
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -16,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReplayReport } from "../../../src/replay/types.js";
 import { PLUGIN_ROOT } from "../../support/paths.js";
 import type { RunClaudeResult } from "../support/claude.js";
-import { text, toolUse } from "../support/scripted-model.js";
+import { systemMessageTexts, text, toolUse } from "../support/scripted-model.js";
 import { afterTyped, dataDirOf, expectRefused, gateRun, id, markerDir, ok, recordOf } from "./support.js";
 
 const TEST = { command: "node test.mjs", description: "Run the test" };
@@ -70,6 +72,18 @@ describe("a stuck loop refused live under /utility on, then replayed", () => {
       expect(recordOf(first, callId)).toMatchObject({ task: 1, step: i + 1, decision: "passed" });
     const refusal = expectRefused(second, runs[3]!, "Bash", "no_progress");
     expect(refusal).toContain("The last 3 runs of this Bash call (steps 1, 2 and 3 of task 1) returned the same result");
+  });
+
+  it("live: the model is told each retry returned what the failed run before it did, not that something ran in between", () => {
+    const told = first.model
+      .mainRequests()
+      .flatMap((req) => systemMessageTexts(req, true))
+      .filter((c) => c.includes("returned exactly what it returned"));
+    expect(told.length).toBeGreaterThan(0);
+    for (const notice of told) expect(notice).not.toContain("although something that could change it ran in between");
+    expect(told.join("\n")).toContain(
+      "utility: your Bash call at step 2 returned exactly what it returned at step 1, byte for byte, when that run failed: retrying it unchanged told you nothing new.",
+    );
   });
 
   it("the transcript replay, gated, refuses the same call for the same reason", () => {
