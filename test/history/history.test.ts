@@ -247,6 +247,40 @@ describe("the history of several sessions", () => {
   });
 });
 
+describe("stuck loops in a history (first-hour walk 34, surprise 6)", () => {
+  const options = { prices: DEFAULT_PRICES, pluginId: "utility@m", policy: "P", tokenEstimate: "E" };
+  const findings = sessionFindings(twoTasks(), place, { count: 1, bytes: 10 }, DEFAULT_PRICES);
+  const second = findings.rows[1]!.task;
+  const withStuck = {
+    ...findings,
+    scopes: findings.scopes.map((s, i) => ({ ...s, stuck: i === 0 ? [{ tool: "Bash", task: second, runs: 3, refused: false }] : [] })),
+  };
+
+  it("keeps each with its task, and names it in the text and on the page", () => {
+    const built = new HistoryBuilder(options);
+    built.add(withStuck);
+    const report = built.report({ what: "project", projects: [] });
+    expect(report.totals.stuckLoops).toBe(1);
+    expect(report.stuckLoops).toMatchObject([{ session: place.session, task: second, tool: "Bash", runs: 3, refused: false }]);
+    const text = renderHistoryText(report);
+    expect(text).toContain("Stuck loops: 1 call came after the last runs of the same call had all returned the same result, byte for byte");
+    expect(text).toContain(`  Bash after 3 runs with one result, in session 3f2a9c1e, task ${second}`);
+    expect(renderHistoryHtml(report)).toContain(`Bash after 3 runs with one result, in session 3f2a9c1e, task ${second}`);
+  });
+
+  it("leaves out a task --since leaves out, and says none when there is none", () => {
+    const inFirst = {
+      ...withStuck,
+      scopes: withStuck.scopes.map((sc) => ({ ...sc, stuck: sc.stuck.map((f) => ({ ...f, task: findings.rows[0]!.task })) })),
+    };
+    const later = new HistoryBuilder({ ...options, sinceMs: Date.parse(findings.rows[1]!.startedAt!) });
+    later.add(inFirst);
+    const report = later.report({ what: "project", projects: [] });
+    expect(report.totals).toMatchObject({ tasks: 1, stuckLoops: 0 });
+    expect(renderHistoryText(report)).toContain("Stuck loops: none: no call came after");
+  });
+});
+
 describe("the words and the page", () => {
   const history = new HistoryBuilder({ prices: DEFAULT_PRICES, pluginId: "utility@m", policy: "P", tokenEstimate: "E" });
   history.add(sessionFindings(twoTasks(), { ...place, session: "<script>alert(1)</script>" }, { count: 1, bytes: 1234 }, DEFAULT_PRICES));
