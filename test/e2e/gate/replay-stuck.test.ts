@@ -92,6 +92,11 @@ describe("a stuck loop refused live under /utility on, then replayed", () => {
     expect(main.stuckLoops.map((s) => [s.call.toolUseId, s.call.task, s.runs.map((r) => r.toolUseId), s.refused])).toEqual([
       [runs[3], 2, runs.slice(0, 3), true],
     ]);
+    // Each identical outcome was a retry of the failed run before it: nothing ran in between.
+    expect(main.identicalOutcomes.map((f) => [f.call.toolUseId, f.of.toolUseId, f.retry])).toEqual([
+      [runs[1], runs[0], true],
+      [runs[2], runs[1], true],
+    ]);
   });
 
   it("the history of the session's folder names the stuck loop, in task 2, and says what the identical outcomes were", () => {
