@@ -4,9 +4,9 @@ import { STUCK_REDUNDANCY } from "./defaults.js";
 /**
  * Calls that told nothing (SPEC §13). An identical outcome: a call returned
  * byte for byte what the same call (same tool, same input) returned at its
- * last run in the scope since the last compaction, although something that
- * could change it ran in between (else it was an exact repeat, SPEC §7, and
- * its result was no news). A stuck loop: the last `after` runs of one call
+ * last run in the scope since the last compaction, and was no exact repeat
+ * (SPEC §7): something that could change it ran in between, or that run had
+ * failed and this was a retry (an exact repeat's result was no news). A stuck loop: the last `after` runs of one call
  * all returned the same result, and it is about to run again. Only a digest
  * of each result is kept. Polls and planning tools are never either: polling
  * a running job is meant to return the same thing until it ends. Pure.
@@ -87,10 +87,14 @@ function listed(parts: string[]): string {
   return `step${parts.length === 1 ? "" : "s"} ${head.length > 0 ? `${head.join(", ")} and ${last}` : last}`;
 }
 
-/** What the next hook of the scope tells the model about an identical outcome; `of` the earlier run, with its task when that was another. */
-export function identicalNotice(tool: string, at: number, of: StepRef): string {
+/**
+ * What the next hook of the scope tells the model about an identical outcome; `of` the earlier run, with its task when that was another.
+ * `retry`: that run had failed, so the call was a retry, not a run after something that could change it.
+ */
+export function identicalNotice(tool: string, at: number, of: StepRef, retry = false): string {
   const earlier = of.task !== undefined ? `step ${of.at} of task ${of.task}` : `step ${of.at}`;
-  return `utility: your ${tool} call at step ${at} returned exactly what it returned at ${earlier}, byte for byte, although something that could change it ran in between: it told you nothing new.`;
+  const why = retry ? "when that run failed: retrying it unchanged" : "although something that could change it ran in between: it";
+  return `utility: your ${tool} call at step ${at} returned exactly what it returned at ${earlier}, byte for byte, ${why} told you nothing new.`;
 }
 
 /** The hint an ungated scope gets before a stuck loop's next run. */

@@ -212,26 +212,35 @@ function unsetBecause(setting: BudgetSetting, p: Percentiles): string {
   return `no ${unit} made a tool call: leave it unset (0 would forbid tool calls)`;
 }
 
+/** The smallest dollar budget a setting takes (src/optin/options.ts: `min` of cost_budget_usd and agent_cost_budget_usd). */
+export const SMALLEST_USD_BUDGET = 0.01;
+
+/** Dollars with three significant digits below $1 (`$0.00384`), cents above: a percentile as it was, never printed as 0. */
+export function dollarsExact(usd: number): string {
+  return usd > 0 && usd < 1 ? `$${Number(usd.toPrecision(3))}` : `$${fmt(usd)}`;
+}
+
 /** The 99th percentile with headroom: spend rounded up to two significant digits, a count rounded up and at least one more. */
 function suggestOne(rows: readonly TaskRow[], setting: BudgetSetting, p: Percentiles): SuggestedBudget {
   if (p.n === 0 || p.max <= 0) return { setting, value: null, derivation: unsetBecause(setting, p) };
   const kind = KIND[setting];
   const raw = p.p99 * HEADROOM;
-  const value =
-    kind === "count"
-      ? Math.max(p.p99 + 1, Math.ceil(raw))
-      : kind === "tokens"
-        ? Math.max(1, Math.ceil(roundUpNicely(raw)))
-        : Math.max(0.01, roundUpNicely(raw));
+  const rounded = kind === "count" ? Math.max(p.p99 + 1, Math.ceil(raw)) : roundUpNicely(raw);
+  const value = kind === "count" ? rounded : kind === "tokens" ? Math.max(1, Math.ceil(rounded)) : Math.max(SMALLEST_USD_BUDGET, rounded);
+  return { setting, value, derivation: derivationOf(setting, p, rounded, value), effect: budgetEffect(rows, setting, value) };
+}
+
+/** How a suggestion was derived, in words: the percentile as it was, the headroom, the rounding, and the raise to the smallest value allowed. */
+function derivationOf(setting: BudgetSetting, p: Percentiles, rounded: number, value: number): string {
+  const kind = KIND[setting];
   const unit = isAgentCap(setting) ? "subagent" : "task";
   const rounding = kind === "count" ? "rounded up (at least one more)" : "rounded up to two significant digits";
-  const p99 = kind === "count" ? String(p.p99) : fmt(p.p99);
-  return {
-    setting,
-    value,
-    derivation: `the 99th percentile of ${MEASURED[setting]} per ${unit} (${p99}, ${sample(p, unit)}) × ${HEADROOM} headroom, ${rounding}`,
-    effect: budgetEffect(rows, setting, value),
-  };
+  const p99 = kind === "count" ? String(p.p99) : kind === "dollars" ? dollarsExact(p.p99) : fmt(p.p99);
+  const raised =
+    kind === "dollars" && value > rounded
+      ? ` (${dollarsExact(rounded)}), raised to ${SMALLEST_USD_BUDGET}, the smallest value ${setting} takes`
+      : "";
+  return `the 99th percentile of ${MEASURED[setting]} per ${unit} (${p99}, ${sample(p, unit)}) × ${HEADROOM} headroom, ${rounding}${raised}`;
 }
 
 /** A setting's value as `claude plugin configure --values-stdin` takes it: a string. */
@@ -259,7 +268,7 @@ export function suggestBudgets(rows: readonly TaskRow[], percentiles: HistoryPer
 export function whatIf(rows: readonly TaskRow[], setting: BudgetSetting, p: Percentiles, suggested: number | null): BudgetEffect[] {
   const kind = KIND[setting];
   const round = (v: number) =>
-    kind === "count" ? Math.ceil(v) : kind === "tokens" ? Math.max(1, roundUpNicely(v)) : Math.max(0.01, roundUpNicely(v));
+    kind === "count" ? Math.ceil(v) : kind === "tokens" ? Math.max(1, roundUpNicely(v)) : Math.max(SMALLEST_USD_BUDGET, roundUpNicely(v));
   const candidates = [p.p90, p.p99].filter((v) => v > 0).map(round);
   if (suggested !== null) candidates.push(suggested);
   return [...new Set(candidates)].sort((a, b) => a - b).map((value) => budgetEffect(rows, setting, value));

@@ -5,7 +5,19 @@
 import { escapeHtml, pageStart } from "../summary/html-parts.js";
 import type { BudgetEffect, BudgetSetting } from "./budgets.js";
 import { SETTING_VALUE, stoppedOf } from "./effect-words.js";
-import { bytesText, grouped, percentText, plural, shortSession, subagentLabel, taskLabel, tokensText, usdText } from "./labels.js";
+import {
+  bytesText,
+  grouped,
+  identicalText,
+  percentText,
+  plural,
+  shortSession,
+  stuckWords,
+  subagentLabel,
+  taskLabel,
+  tokensText,
+  usdText,
+} from "./labels.js";
 import type { HistoryReport, TaskView } from "./report.js";
 import { readLine } from "./text.js";
 
@@ -95,7 +107,7 @@ function totalsList(report: HistoryReport): string {
     ["cost (est.)", usdText(t.spend.costUsd)],
     ["exact repeats", grouped(t.repeats)],
   ];
-  items.push(["identical outcomes", grouped(t.identicalOutcomes)]);
+  items.push(["identical outcomes", grouped(t.identicalOutcomes)], ["stuck loops", grouped(t.stuckLoops)]);
   return `<ul class="totals">${items.map(([label, value]) => `<li><b>${e(value)}</b>${e(label)}</li>`).join("")}</ul>`;
 }
 
@@ -157,7 +169,7 @@ function whatIfTable(report: HistoryReport): string {
 
 function repeatsSection(report: HistoryReport): string {
   const r = report.repeats;
-  const identical = `<p>Identical outcomes: <b>${report.totals.identicalOutcomes}</b> calls returned exactly what the same call returned before, although something ran in between.</p>`;
+  const identical = `<p>${e(identicalText(report.totals.identicalOutcomes))}</p>${stuckHtml(report)}`;
   if (r.count === 0)
     return `<p class="empty-state" data-empty="repeats">No exact repeat: no call repeated an identical one with nothing in between that could change its result.</p>${identical}`;
   const most = Math.max(...r.byTool.map((t) => t.count));
@@ -172,6 +184,11 @@ function repeatsSection(report: HistoryReport): string {
 <ul class="by-tool">${bars.join("")}</ul>
 ${where.length > 0 ? `<h3>Where most</h3><ul>${where.join("")}</ul>` : ""}
 ${identical}`;
+}
+
+function stuckHtml(report: HistoryReport): string {
+  const { head, items } = stuckWords(report.stuckLoops);
+  return `<p>${e(head)}</p>${items.length > 0 ? `<ul>${items.map((item) => `<li>${e(item)}</li>`).join("")}</ul>` : ""}`;
 }
 
 function suggestionsSection(report: HistoryReport): string {

@@ -76,3 +76,28 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 export function percentText(share: number): string {
   return `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`;
 }
+
+/** What an identical outcome is (SPEC §13), true of both kinds: a retry of a failed call, or a run after something that could change it. */
+export function identicalText(count: number): string {
+  return `Identical outcomes: ${plural(count, "call")} returned byte for byte what the same call returned at its last run, and ${count === 1 ? "was" : "were"} no exact repeat: that run had failed (a retry), or something that could change the result ran in between.`;
+}
+
+/** Stuck loops shown by name; the rest are counted. */
+const SHOWN_STUCK = 5;
+
+/** The stuck loops (SPEC §13) of a history in words: a head line, one item per loop shown, and how many more. */
+export function stuckWords(found: ReadonlyArray<TaskWhere & { tool: string; runs: number; refused: boolean }>): {
+  head: string;
+  items: string[];
+} {
+  if (found.length === 0)
+    return { head: "Stuck loops: none: no call came after the last runs of the same call had all returned the same result.", items: [] };
+  const items = found
+    .slice(0, SHOWN_STUCK)
+    .map((s) => `${s.tool} after ${s.runs} runs with one result${s.refused ? ", refused" : ""}, in ${taskLabel(s)}`);
+  if (found.length > SHOWN_STUCK) items.push(`and ${found.length - SHOWN_STUCK} more`);
+  return {
+    head: `Stuck loops: ${plural(found.length, "call")} came after the last runs of the same call had all returned the same result, byte for byte (a stuck loop: refused when gated, hinted otherwise):`,
+    items,
+  };
+}

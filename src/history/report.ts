@@ -1,6 +1,6 @@
 // A history of sessions (what `utility replay` with no transcript reports):
 // every task's spend, its percentiles and largest tasks, what budgets would
-// have stopped, exact repeats and identical outcomes, and the budgets to set.
+// have stopped, exact repeats, identical outcomes and stuck loops, and the budgets to set.
 // Pure: each replayed session is added as it is read (the file layer, which
 // holds one session at a time; its findings are ./findings.ts), then the report is made.
 import { estimateCostUsd, type PriceTable } from "../engine/prices.js";
@@ -19,7 +19,7 @@ import {
 import type { ScopeFindings, SessionFindings } from "./findings.js";
 import type { TaskWhere } from "./labels.js";
 import { percentilesOf, type Percentiles } from "./percentiles.js";
-import type { TaskRow } from "./tasks.js";
+import type { StuckRow, TaskRow } from "./tasks.js";
 
 /** A task as the report shows it: where it is, what it spent, and its largest subagents. */
 export interface TaskView extends TaskWhere {
@@ -67,6 +67,7 @@ export interface HistoryReport {
     repeatTokens: number;
     /** Identical outcomes (SPEC §13). */
     identicalOutcomes: number;
+    stuckLoops: number;
     spend: HistorySpend;
   };
   /** Per task, by the nearest-rank method (./percentiles.ts). */
@@ -86,6 +87,8 @@ export interface HistoryReport {
     /** The tasks with most repeats (at most 3). */
     most: Array<TaskWhere & { repeats: number; repeatTokens: number }>;
   };
+  /** Each stuck loop (SPEC §13) in the order read, with its task. */
+  stuckLoops: Array<TaskWhere & Omit<StuckRow, "task">>;
   suggestedBudgets: Suggestions;
   /** Every task, in the order read: what it spent (for scripts, and the page's chart). */
   tasks: TaskLine[];
@@ -127,6 +130,7 @@ export class HistoryBuilder {
   private repeats = 0;
   private repeatTokens = 0;
   private identical = 0;
+  private readonly stuck: HistoryReport["stuckLoops"] = [];
   private readonly byTool = new Map<string, number>();
 
   constructor(private readonly options: HistoryOptions) {}
@@ -141,11 +145,20 @@ export class HistoryBuilder {
     this.rows.push(...rows);
     for (const row of rows)
       addSpend(this.spend, { tokens: row.tokenCounts, byModel: row.byModel, toolCalls: row.calls, agentsLaunched: row.agents });
-    for (const scope of findings.scopes) this.addScope(scope, kept);
+    for (const scope of findings.scopes) this.addScope(scope, kept, rows);
   }
 
-  /** A scope's repeats and identical outcomes, in the tasks kept: a subagent's toward the task it was launched in, the main scope's each toward its own. */
-  private addScope(scope: ScopeFindings, kept: ReadonlySet<number>): void {
+  /** A scope's stuck loops in the tasks kept, each with where its task is. */
+  private addStuck(scope: ScopeFindings, rows: readonly TaskRow[]): void {
+    for (const { task, ...found } of scope.stuck) {
+      const row = rows.find((r) => r.task === task);
+      if (row) this.stuck.push({ ...whereOf(row), ...found });
+    }
+  }
+
+  /** A scope's repeats, identical outcomes and stuck loops, in the tasks kept: a subagent's toward the task it was launched in, the main scope's each toward its own. */
+  private addScope(scope: ScopeFindings, kept: ReadonlySet<number>, rows: readonly TaskRow[]): void {
+    this.addStuck(scope, rows);
     if (scope.rootTask !== undefined && !kept.has(scope.rootTask)) return;
     for (const r of scope.repeats) {
       if (!kept.has(r.task)) continue;
@@ -189,6 +202,7 @@ export class HistoryBuilder {
         repeats: this.repeats,
         repeatTokens: this.repeatTokens,
         identicalOutcomes: this.identical,
+        stuckLoops: this.stuck.length,
         spend: {
           tokens: this.spend.tokens,
           byModel: this.spend.byModel,
@@ -205,21 +219,26 @@ export class HistoryBuilder {
           whatIf(rows, setting, percentilesFor(setting, sizedFrom), suggestedBudgets.budgets[setting].value),
         ]),
       ) as Record<BudgetSetting, BudgetEffect[]>,
-      repeats: {
-        count: this.repeats,
-        tokens: this.repeatTokens,
-        shareOfCalls: calls === 0 ? 0 : this.repeats / calls,
-        byTool: [...this.byTool.entries()]
-          .map(([tool, count]) => ({ tool, count }))
-          .sort((a, b) => b.count - a.count || (a.tool < b.tool ? -1 : 1)),
-        most: rows
-          .filter((r) => r.repeats > 0)
-          .sort((a, b) => b.repeats - a.repeats || b.repeatTokens - a.repeatTokens)
-          .slice(0, 3)
-          .map((r) => ({ ...whereOf(r), repeats: r.repeats, repeatTokens: r.repeatTokens })),
-      },
+      repeats: this.repeatsOf(calls),
+      stuckLoops: [...this.stuck],
       suggestedBudgets,
       tasks: rows.map(lineOf),
+    };
+  }
+
+  private repeatsOf(calls: number): HistoryReport["repeats"] {
+    return {
+      count: this.repeats,
+      tokens: this.repeatTokens,
+      shareOfCalls: calls === 0 ? 0 : this.repeats / calls,
+      byTool: [...this.byTool.entries()]
+        .map(([tool, count]) => ({ tool, count }))
+        .sort((a, b) => b.count - a.count || (a.tool < b.tool ? -1 : 1)),
+      most: this.rows
+        .filter((r) => r.repeats > 0)
+        .sort((a, b) => b.repeats - a.repeats || b.repeatTokens - a.repeatTokens)
+        .slice(0, 3)
+        .map((r) => ({ ...whereOf(r), repeats: r.repeats, repeatTokens: r.repeatTokens })),
     };
   }
 }

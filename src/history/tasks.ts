@@ -68,6 +68,25 @@ export function identicalTasksOf(scope: ScopeReplay, firstTask: number): number[
   return scope.identicalOutcomes.map((found) => root ?? found.call.task);
 }
 
+/** A stuck loop (SPEC §13) as a history keeps it: the call's tool, the task it counts toward, how many runs returned one result before it, and whether the gate refused it. */
+export interface StuckRow {
+  tool: string;
+  task: number;
+  runs: number;
+  refused: boolean;
+}
+
+/** A scope's stuck loops, each toward its task: a subagent's, the task it was launched in. */
+export function stuckLoopsOf(scope: ScopeReplay, firstTask: number): StuckRow[] {
+  const root = scope.scope === "main" ? undefined : (scope.rootTask ?? firstTask);
+  return scope.stuckLoops.map((found) => ({
+    tool: found.tool,
+    task: root ?? found.call.task,
+    runs: found.runs.length,
+    refused: found.refused,
+  }));
+}
+
 const WORDS_KEPT = 80;
 
 /** The first words of a text on one line, cut at a word with an ellipsis when longer than `max` characters. */

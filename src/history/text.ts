@@ -2,7 +2,18 @@
 // tasks, what budgets would have done, repeats, and the settings to use. Pure.
 import type { BudgetEffect, BudgetSetting } from "./budgets.js";
 import { SETTING_VALUE, stoppedLabel, stoppedOf } from "./effect-words.js";
-import { bytesText, grouped, percentText, plural, subagentLabel, taskLabel, tokensText, usdText } from "./labels.js";
+import {
+  bytesText,
+  grouped,
+  identicalText,
+  percentText,
+  plural,
+  stuckWords,
+  subagentLabel,
+  taskLabel,
+  tokensText,
+  usdText,
+} from "./labels.js";
 import type { HistoryReport, TaskView } from "./report.js";
 
 const MEASURES = [
@@ -108,11 +119,13 @@ function repeatLines(report: HistoryReport): string[] {
       : `Exact repeats: ${plural(r.count, "call")} (${percentText(r.shareOfCalls)} of the calls) repeated an identical call with nothing in between that could change its result, ≈ ${tokensText(r.tokens)} tokens of results; most: ${tools}`,
     ...r.most.map((m) => `  ${plural(m.repeats, "repeat")} in ${taskLabel(m)}`),
   ];
-  const identical = report.totals.identicalOutcomes;
-  lines.push(
-    `Identical outcomes: ${plural(identical, "call")} returned exactly what the same call returned before, although something ran in between.`,
-  );
+  lines.push(identicalText(report.totals.identicalOutcomes), ...stuckLines(report));
   return lines;
+}
+
+function stuckLines(report: HistoryReport): string[] {
+  const { head, items } = stuckWords(report.stuckLoops);
+  return [head, ...items.map((item) => `  ${item}`)];
 }
 
 function suggestionLines(report: HistoryReport): string[] {

@@ -117,8 +117,8 @@ export const LogRecordSchema = z.object({
       tokens: z.optional(TokenCountsSchema),
       /** The hook that learned it (from its own input, or the transcript's tail). */
       learnedBy: z.enum(HOOK_EVENTS),
-      /** An identical outcome (SPEC §13): it returned byte for byte what the same call returned at this earlier step. */
-      identical: z.optional(z.object({ ofStep: z.number(), toolUseId: z.optional(z.string()) })),
+      /** An identical outcome (SPEC §13): it returned byte for byte what the same call returned at this earlier step; `retry`: that run had failed. */
+      identical: z.optional(z.object({ ofStep: z.number(), toolUseId: z.optional(z.string()), retry: z.optional(z.literal(true)) })),
     }),
   ),
   latencyMs: z.number(),

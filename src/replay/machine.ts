@@ -77,6 +77,6 @@ export class ReplayMachine {
     const run = this.runOf(outcome.scope);
     const call = run?.byId.get(outcome.toolUseId);
     const of = run?.byId.get(outcome.identical.toolUseId);
-    if (run && call && of) run.identical.push({ call, of });
+    if (run && call && of) run.identical.push({ call, of, ...(outcome.identical.retry ? { retry: true as const } : {}) });
   }
 }

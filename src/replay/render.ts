@@ -70,7 +70,7 @@ function noProgressLines(scope: ScopeReplay): string[] {
   return [
     ...scope.identicalOutcomes.map(
       (f) =>
-        `  identical outcome in ${scopeLabel(scope)}: line ${f.call.line} ${f.tool} ${clip(canonicalJson(f.input), 60)} returned what it returned at line ${f.of.line} (${f.resultBytes} bytes)`,
+        `  identical outcome in ${scopeLabel(scope)}: line ${f.call.line} ${f.tool} ${clip(canonicalJson(f.input), 60)} returned what it returned at line ${f.of.line} (${f.resultBytes} bytes)${f.retry ? ", a retry of that failed run" : ""}`,
     ),
     ...scope.stuckLoops.map(
       (f) =>

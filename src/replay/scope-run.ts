@@ -43,7 +43,7 @@ export class ScopeRun {
   readonly tools: Record<string, number> = {};
   /** Each exact repeat, with its input (the only calls whose input is kept: a Write's holds a whole file). */
   readonly repeats: Array<{ first: CallState; repeat: CallState; input: unknown }> = [];
-  readonly identical: Array<{ call: CallState; of: CallState }> = [];
+  readonly identical: Array<{ call: CallState; of: CallState; retry?: true }> = [];
   readonly stuck: Array<{ call: CallState; runs: CallState[]; refused: boolean }> = [];
   readonly byId = new Map<string, CallState>();
   readonly decided: DecidedCall[] = [];
@@ -157,12 +157,13 @@ export function scopeReport(run: ScopeRun, state: ScopeState): ScopeReplay {
       tokens: estimateTokens(resultBytes),
     };
   });
-  const identicalOutcomes: IdenticalOutcomeFinding[] = run.identical.map(({ call, of }) => ({
+  const identicalOutcomes: IdenticalOutcomeFinding[] = run.identical.map(({ call, of, retry }) => ({
     tool: call.tool,
     input: call.input,
     call: call.ref,
     of: of.ref,
     resultBytes: call.resultBytes ?? 0,
+    ...(retry ? { retry } : {}),
   }));
   const stuckLoops: StuckLoopFinding[] = run.stuck.map(({ call, runs, refused }) => ({
     tool: call.tool,

@@ -73,7 +73,7 @@ export interface RefusalFinding {
   stepsBefore: number;
 }
 
-/** SPEC §13: a call that returned byte for byte what the same call returned at its last run, although something that could change it ran in between. */
+/** SPEC §13: a call that returned byte for byte what the same call returned at its last run, and was no exact repeat (something that could change it ran in between, or that run had failed). */
 export interface IdenticalOutcomeFinding {
   tool: string;
   input: unknown;
@@ -82,6 +82,8 @@ export interface IdenticalOutcomeFinding {
   /** The same call's last run before it, which returned the same. */
   of: CallRef;
   resultBytes: number;
+  /** That run had failed: this was a retry (nothing need have run in between). */
+  retry?: true;
 }
 
 /** SPEC §13: a call about to run again after its last runs (3, or `utility_stuck_after`) all returned the same result. */

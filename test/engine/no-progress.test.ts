@@ -134,6 +134,12 @@ describe("what the model is told", () => {
     );
   });
 
+  it("an identical outcome of a retried failed call says so, not that something ran in between (first-hour walk 34, surprise 6)", () => {
+    expect(identicalNotice("Bash", 2, { at: 1 }, true)).toBe(
+      "utility: your Bash call at step 2 returned exactly what it returned at step 1, byte for byte, when that run failed: retrying it unchanged told you nothing new.",
+    );
+  });
+
   it("a stuck loop: the runs and their steps; refused, the threshold and what the report said", () => {
     const runs = [run(1, "F"), run(3, "F"), run(5, "F")];
     expect(stuckHint("Bash", runs)).toContain(

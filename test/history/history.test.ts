@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PRICES } from "../../src/engine/prices.js";
 import { subagentPercentilesOf } from "../../src/history/agent-caps.js";
-import { budgetEffect, roundUpNicely, suggestBudgets, whatIf } from "../../src/history/budgets.js";
+import { budgetEffect, roundUpNicely, SMALLEST_USD_BUDGET, suggestBudgets, whatIf } from "../../src/history/budgets.js";
+import { USER_OPTIONS } from "../../src/optin/options.js";
 import { renderHistoryHtml } from "../../src/history/html.js";
 import { grouped, subagentLabel, taskLabel, tokensText, usdText } from "../../src/history/labels.js";
 import { nearestRank, percentilesOf } from "../../src/history/percentiles.js";
@@ -182,6 +183,39 @@ describe("what a budget would have done", () => {
   });
 });
 
+describe("a dollar budget suggested from tasks that spent less than a cent (first-hour walk 34, surprise 8)", () => {
+  const sized = (rows: TaskRow[]) => ({
+    tokens: percentilesOf(rows.map((r) => r.tokens)),
+    costUsd: percentilesOf(rows.map((r) => r.costUsd)),
+    agents: percentilesOf(rows.map(() => 0)),
+    calls: percentilesOf(rows.map((r) => r.calls)),
+    subagent: subagentPercentilesOf(rows),
+  });
+
+  it("prints the percentile with its digits, and says the suggestion was raised to the smallest budget allowed", () => {
+    const rows = [row(1, 440, [10], { costUsd: 0.0038 }), row(2, 220, [], { costUsd: 0.0019 })];
+    const s = suggestBudgets(rows, sized(rows), "utility@my-market");
+    expect(s.budgets.cost_budget_usd.value).toBe(0.01);
+    expect(s.budgets.cost_budget_usd.derivation).toBe(
+      "the 99th percentile of dollars per task ($0.0038, over 2 tasks, fewer than 100, so the 99th percentile is the largest) × 1.5 headroom, rounded up to two significant digits ($0.0057), raised to 0.01, the smallest value cost_budget_usd takes",
+    );
+  });
+
+  it("says nothing of a raise when the rounded value is allowed as it is", () => {
+    const rows = [row(1, 440, [10], { costUsd: 0.0234 })];
+    const s = suggestBudgets(rows, sized(rows), "utility@my-market");
+    expect(s.budgets.cost_budget_usd.value).toBe(0.036);
+    expect(s.budgets.cost_budget_usd.derivation).toBe(
+      "the 99th percentile of dollars per task ($0.0234, over 1 task, fewer than 100, so the 99th percentile is the largest) × 1.5 headroom, rounded up to two significant digits",
+    );
+  });
+
+  it("the smallest dollar budget is the one the settings take", () => {
+    const mins = USER_OPTIONS.filter((o) => o.option === "cost_budget_usd" || o.option === "agent_cost_budget_usd").map((o) => o.min);
+    expect(mins).toEqual([SMALLEST_USD_BUDGET, SMALLEST_USD_BUDGET]);
+  });
+});
+
 describe("the history of several sessions", () => {
   const findings = sessionFindings(twoTasks(), place, { count: 1, bytes: 1234 }, DEFAULT_PRICES);
   const options = { prices: DEFAULT_PRICES, pluginId: "utility@m", policy: "P", tokenEstimate: "E" };
@@ -210,6 +244,40 @@ describe("the history of several sessions", () => {
     // The main scope's two in the second task; the subagent was launched in the first, so all of its are left out.
     expect(findings.scopes.filter((scope) => scope.rootTask === first)).toHaveLength(findings.scopes.length - 1);
     expect(later.report({ what: "project", projects: [] }).totals.identicalOutcomes).toBe(2);
+  });
+});
+
+describe("stuck loops in a history (first-hour walk 34, surprise 6)", () => {
+  const options = { prices: DEFAULT_PRICES, pluginId: "utility@m", policy: "P", tokenEstimate: "E" };
+  const findings = sessionFindings(twoTasks(), place, { count: 1, bytes: 10 }, DEFAULT_PRICES);
+  const second = findings.rows[1]!.task;
+  const withStuck = {
+    ...findings,
+    scopes: findings.scopes.map((s, i) => ({ ...s, stuck: i === 0 ? [{ tool: "Bash", task: second, runs: 3, refused: false }] : [] })),
+  };
+
+  it("keeps each with its task, and names it in the text and on the page", () => {
+    const built = new HistoryBuilder(options);
+    built.add(withStuck);
+    const report = built.report({ what: "project", projects: [] });
+    expect(report.totals.stuckLoops).toBe(1);
+    expect(report.stuckLoops).toMatchObject([{ session: place.session, task: second, tool: "Bash", runs: 3, refused: false }]);
+    const text = renderHistoryText(report);
+    expect(text).toContain("Stuck loops: 1 call came after the last runs of the same call had all returned the same result, byte for byte");
+    expect(text).toContain(`  Bash after 3 runs with one result, in session 3f2a9c1e, task ${second}`);
+    expect(renderHistoryHtml(report)).toContain(`Bash after 3 runs with one result, in session 3f2a9c1e, task ${second}`);
+  });
+
+  it("leaves out a task --since leaves out, and says none when there is none", () => {
+    const inFirst = {
+      ...withStuck,
+      scopes: withStuck.scopes.map((sc) => ({ ...sc, stuck: sc.stuck.map((f) => ({ ...f, task: findings.rows[0]!.task })) })),
+    };
+    const later = new HistoryBuilder({ ...options, sinceMs: Date.parse(findings.rows[1]!.startedAt!) });
+    later.add(inFirst);
+    const report = later.report({ what: "project", projects: [] });
+    expect(report.totals).toMatchObject({ tasks: 1, stuckLoops: 0 });
+    expect(renderHistoryText(report)).toContain("Stuck loops: none: no call came after");
   });
 });
 

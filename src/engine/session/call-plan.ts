@@ -181,7 +181,9 @@ export function identicalNotices(
   if (guards.stuckAfter === 0) return [];
   return learned.flatMap(({ outcomes }) =>
     outcomes.flatMap((o) =>
-      o.scope === key && o.identical ? [identicalNotice(o.tool, o.step, { at: o.identical.ofStep, task: o.identical.ofTask })] : [],
+      o.scope === key && o.identical
+        ? [identicalNotice(o.tool, o.step, { at: o.identical.ofStep, task: o.identical.ofTask }, o.identical.retry === true)]
+        : [],
     ),
   );
 }

@@ -38,8 +38,8 @@ export interface Outcome {
   durationMs?: number;
   /** The usage of the message that made the call, when known by then. */
   tokens?: TokenCounts;
-  /** It returned byte for byte what the same call returned at its last run, although something ran in between (SPEC §13): that run. */
-  identical?: { ofStep: number; ofTask?: number; toolUseId?: string };
+  /** It returned byte for byte what the same call returned at its last run and was no exact repeat (SPEC §13): that run; `retry`: that run had failed. */
+  identical?: { ofStep: number; ofTask?: number; toolUseId?: string; retry?: true };
 }
 
 export interface Reduced {
@@ -206,7 +206,8 @@ function ranOf(call: RanCallDraft, event: Extract<ScopeEvent, { kind: "result" }
 /** The earlier run an identical outcome repeats: its step, and its task when it is not the call's. */
 function identicalRef(earlier: RanCallDraft, task: number | undefined): NonNullable<Outcome["identical"]> {
   const ofTask = earlier.task !== undefined && earlier.task !== task ? { ofTask: earlier.task } : {};
-  return { ofStep: earlier.at, ...ofTask, ...(earlier.toolUseId !== undefined ? { toolUseId: earlier.toolUseId } : {}) };
+  const retry = earlier.failed === true ? { retry: true as const } : {};
+  return { ofStep: earlier.at, ...ofTask, ...(earlier.toolUseId !== undefined ? { toolUseId: earlier.toolUseId } : {}), ...retry };
 }
 
 function resultOutcome(call: ScopeState["pending"][string], event: Extract<ScopeEvent, { kind: "result" }>): Outcome {

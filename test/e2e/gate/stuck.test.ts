@@ -83,8 +83,9 @@ describe("a failing command re-run after edits that change nothing, under the ga
     expect(recordOf(run, ids.runs[3]!)).toMatchObject({ stuck: { steps: [1, 3, 5] } });
     const outcomes = logOf(run).filter((r) => r.event === "Outcome" && (r.outcome as { identical?: unknown }).identical);
     expect(outcomes.map((r) => [r.toolUseId, (r.outcome as { identical: unknown }).identical])).toEqual([
-      [ids.runs[1], { ofStep: 1, toolUseId: ids.runs[0] }],
-      [ids.runs[2], { ofStep: 3, toolUseId: ids.runs[1] }],
+      // Each earlier run failed: a retry (SPEC §13), whatever ran in between.
+      [ids.runs[1], { ofStep: 1, toolUseId: ids.runs[0], retry: true }],
+      [ids.runs[2], { ofStep: 3, toolUseId: ids.runs[1], retry: true }],
     ]);
   });
 

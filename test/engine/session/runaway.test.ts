@@ -59,8 +59,20 @@ describe("identical outcomes in the reducer (SPEC §13)", () => {
     expect(state.history.map((c) => c.result)).toEqual(["FAIL", "ok", "FAIL", "ok"]);
     const identical = outcomes.filter((o) => o.identical);
     expect(identical).toEqual([
-      expect.objectContaining({ toolUseId: "t2", tool: "Bash", step: 3, identical: { ofStep: 1, toolUseId: "t1" } }),
+      expect.objectContaining({ toolUseId: "t2", tool: "Bash", step: 3, identical: { ofStep: 1, toolUseId: "t1", retry: true } }),
     ]);
+  });
+
+  it("is no retry when the earlier run succeeded: something ran in between", () => {
+    const ok = applyEvents(newScope(), [
+      call("a"),
+      result("a", "X", false),
+      call("e", "Edit", edit(1)),
+      result("e", "ok", false),
+      call("b"),
+      result("b", "X", false),
+    ]);
+    expect(ok.outcomes.find((o) => o.identical)?.identical).toEqual({ ofStep: 1, toolUseId: "a" });
   });
 
   it("is no identical outcome when the result differs, when there is no digest, or when the call was an exact repeat", () => {
@@ -90,7 +102,7 @@ describe("identical outcomes in the reducer (SPEC §13)", () => {
     };
     const { state, outcomes } = applyEvents(newScope(), [unnamed, call("b"), result("b", "FAIL")]);
     expect(state.history[0]).toMatchObject({ result: "FAIL", failed: true });
-    expect(outcomes[0]?.identical).toEqual({ ofStep: 0 });
+    expect(outcomes[0]?.identical).toEqual({ ofStep: 0, retry: true });
   });
 });
 
