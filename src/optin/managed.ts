@@ -30,6 +30,17 @@ export function shownValue(option: string, value: string): string {
   return SENSITIVE.has(option) ? "(set, not shown)" : value.trim();
 }
 
+/**
+ * The options a hook of the plugin would be handed, for a command the user
+ * runs from a shell, where Claude Code sets no CLAUDE_PLUGIN_OPTION_*: the
+ * user's own `pluginConfigs` from settings.json (its environment's values
+ * over them). Inside Claude Code's shells, the environment as it is.
+ */
+export function optionsFromSettings(env: Env, dataDir?: string): Env {
+  if (Object.keys(env).some((name) => name.startsWith("CLAUDE_PLUGIN_OPTION_"))) return env;
+  return { ...pluginOptionsEnv(env, pluginRefOf(env, dataDir ?? env.CLAUDE_PLUGIN_DATA).id), ...env };
+}
+
 /** The user's configuration as it binds: parseUserConfig of the options in force, naming the valid ones the organization set. */
 export function readUserConfig(env: Env, dataDir?: string): UserConfig {
   const { env: inForce, organization } = optionsInForce(env, dataDir);

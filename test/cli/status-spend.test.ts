@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -71,6 +71,16 @@ describe("/utility status shows spend against each budget per scope", () => {
     expect(r.stdout).toContain("agents 0 of 2");
   });
 
+  it("from a shell (no CLAUDE_PLUGIN_OPTION_*): against the budgets in the user's settings file, the session's included", async () => {
+    const data = join(dir, ".claude", "plugins", "data", "utility-utility-marketplace");
+    cpSync(join(dir, "data"), data, { recursive: true });
+    const options = { token_budget: "1000", session_token_budget: "200" };
+    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ pluginConfigs: { "utility@utility-marketplace": { options } } }));
+    const r = await cli(["status", "--session", session], { env: { HOME: dir, UTILITY_DATA_DIR: data } });
+    expect(r.stdout).toContain("tokens 1,420 of 1,000 (142%, SPENT: further tool calls are refused)");
+    expect(r.stdout).toMatch(/session, every task and subagent: 1,420 tokens, [^\n]*tokens 1,420 of 200 \(710%, SPENT/);
+  });
+
   it("against the user's budgets the hooks saw, without that environment (the /utility command's ! injection has none)", async () => {
     await preToolUse(
       {
@@ -134,4 +144,20 @@ it("describeAgainstBudgets: agents at the limit, StepCost computed", () => {
   expect(describeAgainstBudgets(spend, { maxAgents: 2, stepCost: "computed" }, DEFAULT_PRICES)).toBe(
     "0 tokens, about $0, 0 tool calls, 2 subagents launched; agents 2 of 2 (no more may launch); StepCost computed from measured spend",
   );
+});
+
+it("with no session yet: says a first prompt writes one, and names only folders that exist (second first-hour walk, surprise 7)", async () => {
+  const home = mkdtempSync(join(tmpdir(), "utility-status-none-"));
+  try {
+    const none = await cli(["status"], { env: { HOME: home } });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("no session has reached the plugin yet: a session's first prompt writes one");
+    const data = join(home, ".claude", "plugins", "data", "utility-utility-marketplace");
+    mkdirSync(data, { recursive: true });
+    const empty = await cli(["status"], { env: { HOME: home } });
+    expect(empty.stderr).toContain(`no session has reached the plugin yet in ${join(data, "sessions")}: `);
+    expect(empty.stderr).not.toContain(join(home, ".claude", "plugins", "data", "utility", "sessions"));
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 });

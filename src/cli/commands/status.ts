@@ -11,7 +11,7 @@ import { zeroSpend } from "../../engine/spend.js";
 import { spendJson } from "../../summary/spend.js";
 import { pluginRefOf } from "../../claude/plugin-id.js";
 import { describeUserConfigProblems } from "../../optin/user-config.js";
-import { readUserConfig } from "../../optin/managed.js";
+import { optionsFromSettings, readUserConfig } from "../../optin/managed.js";
 import { stringOption } from "../args.js";
 import type { CommandSpec } from "../command-spec.js";
 import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
@@ -29,10 +29,12 @@ export function loadSession(env: CliIo["env"], sessionId: string): SessionView |
   const state = new FileStateStore(dir).read(sessionId);
   const file = sessionLogPath(dir, sessionId);
   const records = existsSync(file) ? readLogFile(file).records : [];
-  const userConfig = readUserConfig(env, dir);
-  const problem = userConfig.problems.length > 0 ? describeUserConfigProblems(userConfig, pluginRefOf(env, dir)) : undefined;
-  const otlp = otlpStatus(dir, sessionId, parseOtlpConfig(env).problems);
-  const clickhouse = clickHouseStatus(dir, sessionId, parseClickHouseConfig(env).problems);
+  // From a shell the options are the settings file's, as `/utility status` is handed them (second first-hour walk, surprise 3).
+  const options = optionsFromSettings(env, dir);
+  const userConfig = readUserConfig(options, dir);
+  const problem = userConfig.problems.length > 0 ? describeUserConfigProblems(userConfig, pluginRefOf(options, dir)) : undefined;
+  const otlp = otlpStatus(dir, sessionId, parseOtlpConfig(options).problems);
+  const clickhouse = clickHouseStatus(dir, sessionId, parseClickHouseConfig(options).problems);
   return {
     dir,
     state,
@@ -44,6 +46,13 @@ export function loadSession(env: CliIo["env"], sessionId: string): SessionView |
   };
 }
 
+/** No session to show: where the plugin keeps them, only the folders that exist (a session's first prompt writes one). */
+function noSessionYet(env: CliIo["env"]): string {
+  const existing = dataDirs(env).filter((d) => existsSync(d));
+  const where = existing.length > 0 ? ` in ${existing.map((d) => join(d, "sessions")).join(" or ")}` : "";
+  return `no session has reached the plugin yet${where}: a session's first prompt writes one (type one, or /utility status inside Claude Code).`;
+}
+
 /** The session `--session` names, else the latest one; one that no data folder holds is a usage error. */
 function sessionToShow(given: string | undefined, env: CliIo["env"]): string {
   const folders = () =>
@@ -52,7 +61,7 @@ function sessionToShow(given: string | undefined, env: CliIo["env"]): string {
       .join(" or ");
   if (given === undefined) {
     const latest = latestSession(env);
-    if (!latest) throw new UsageError(`no sessions in ${folders()} yet (the plugin's hooks write one in each Claude Code session).`);
+    if (!latest) throw new UsageError(noSessionYet(env));
     return latest.sessionId;
   }
   if (given === "") throw new UsageError(`the session ID is empty. Usage: utility status ${ARGS}`);
