@@ -96,6 +96,17 @@ function sessionParts(session: SessionState, budgets: SessionBudgets | undefined
   return [`session ${parts.join(" ")}`];
 }
 
+/**
+ * Gated by what, or not. After `/utility off` its answer says the gate is off,
+ * and it is for every task from the next prompt on (no call comes between):
+ * the line leads with that, as the answer does (second first-hour walk, surprise 5).
+ */
+function gatePart(session: SessionState, gate: GateSource | undefined): string {
+  if (!gate) return "not gated";
+  if (session.pendingOff && gate.file === MANUAL_GATE_FILE) return "/utility off: not gated from your next prompt";
+  return `gated (${gateName(gate)})`;
+}
+
 /** The status line for a session's state; a line saying so when there is none yet. */
 export function statusLine(session: SessionState | undefined, options: StatusLineOptions): string {
   if (!session) return "utility · no tool call seen yet in this session";
@@ -107,9 +118,7 @@ export function statusLine(session: SessionState | undefined, options: StatusLin
     `task ${main.task} step ${main.step}${gate ? `/${gate.config.maxSteps}` : ""}`,
     ...spendParts(session, budgets, options.prices),
     ...sessionParts(session, options.sessionBudgets, options.prices),
-    gate
-      ? `gated (${gateName(gate)})${session.pendingOff && gate.file === MANUAL_GATE_FILE ? ", off from your next prompt" : ""}`
-      : "not gated",
+    gatePart(session, gate),
   ];
   const past = agentsPastCap(session, { budgets: options.userBudgets ?? session.userBudgets ?? {} });
   if (past.length > 0) parts.push(`cap hit: ${[...new Set(past.map((p) => p.agentType ?? "subagent"))].join(", ")}`);

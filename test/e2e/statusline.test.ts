@@ -97,7 +97,7 @@ describe.skipIf(!tmuxAvailable())("the status line in the TUI", () => {
     }
   }, 120_000);
 
-  it("follows /utility on and /utility off at once: gated, off from the next prompt, then not gated", async () => {
+  it("follows /utility on and /utility off at once: gated, off from the next prompt as the answer says, then not gated", async () => {
     const { cwd, home, printed } = statusLineSetup("cc.status_switch-");
     const tui = await startClaudeTui({ pluginDir: PLUGIN_ROOT, cwd, home, script: [[text("Plain answer.")]] });
     try {
@@ -108,7 +108,7 @@ describe.skipIf(!tmuxAvailable())("the status line in the TUI", () => {
       // Claude Code may put a session's first prompt back in the input box when a hook answered it (README): clear it.
       await tui.keys("C-u");
       await tui.type("/utility off");
-      await tui.waitFor(/utility · .* · gated \(\/utility on\), off from your next prompt/, 20_000);
+      await tui.waitFor(/utility · .* · \/utility off: not gated from your next prompt/, 20_000);
       await tui.keys("C-u");
       await tui.type("say hello");
       await tui.waitFor("Plain answer.", 30_000);
@@ -116,7 +116,7 @@ describe.skipIf(!tmuxAvailable())("the status line in the TUI", () => {
       expect(screen).not.toMatch(/utility · .*gated \(\/utility on\)/);
       const lines = printed();
       const on = lines.findIndex((l) => /· gated \(\/utility on\)$/.test(l));
-      const pending = lines.findIndex((l) => l.includes("off from your next prompt"));
+      const pending = lines.findIndex((l) => l.includes("/utility off: not gated from your next prompt"));
       const off = Math.max(...lines.map((l, i) => (l.endsWith("· not gated") ? i : -1)));
       expect(on).toBeGreaterThanOrEqual(0);
       expect(pending).toBeGreaterThan(on);

@@ -114,9 +114,9 @@ describe("the status line", () => {
     expect(line({ agentTokenBudget: 901 })).not.toContain("cap hit");
   });
 
-  it("after /utility off, until it is in force, says the gate goes off from the next prompt", () => {
+  it("after /utility off, until it is in force, says it is off from the next prompt, as the answer says it is off", () => {
     const pending = { ...session(true), pendingOff: { key: "k", seq: 2, after: 100 } };
-    expect(statusLine(pending, { prices: DEFAULT_PRICES })).toContain(" · gated (/utility on), off from your next prompt · ");
+    expect(statusLine(pending, { prices: DEFAULT_PRICES })).toContain(" · /utility off: not gated from your next prompt · ");
   });
 
   it("says when there is no state yet, and fits the terminal's width", () => {
