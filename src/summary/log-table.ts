@@ -2,6 +2,7 @@
 import type { LogRecord } from "../log/record.js";
 import { terminalSafe as safe } from "./text.js";
 
+/** The columns of `utility log`; "hook ms" is the time the plugin's hook took to decide (the record's latencyMs), not the tool's. */
 export const LOG_COLUMNS = [
   "#",
   "time",
@@ -16,7 +17,7 @@ export const LOG_COLUMNS = [
   "U",
   "repeat",
   "outcome",
-  "ms",
+  "hook ms",
 ] as const;
 
 /** A call that took a step and whose outcome no hook has learned (yet, or ever: SPEC §8). */

@@ -11,7 +11,9 @@ describe("utility log", () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.split("\n");
     expect(lines[0]).toBe(LOG);
-    expect(lines[1]).toMatch(/^ #\s+time\s+scope\s+task\s+step\s+event\s+tool\s+decision\s+rule\s+action\s+U\s+repeat\s+outcome\s+ms$/);
+    expect(lines[1]).toMatch(
+      /^ #\s+time\s+scope\s+task\s+step\s+event\s+tool\s+decision\s+rule\s+action\s+U\s+repeat\s+outcome\s+hook ms$/,
+    );
     expect(lines.filter((line) => /^\s*\d+\s+\d\d:\d\d:\d\d/.test(line))).toHaveLength(25);
     expect(run.stdout).toContain("↳ utility gate: your last report selected verify");
     expect(run.stdout).toContain("(2 unreadable lines skipped)");

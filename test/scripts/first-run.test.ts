@@ -14,11 +14,24 @@ describe("the first run's install notice", () => {
     const lock = JSON.parse(readFileSync(join(ROOT, "dev", "package-lock.json"), "utf8")) as {
       packages: Record<string, { version?: string }>;
     };
-    const count = Object.keys(lock.packages).length - 1;
+    // What npm put here (its own record of dev/node_modules), not every platform's optional packages in the lock.
+    const installed = JSON.parse(readFileSync(join(ROOT, "dev", "node_modules", ".package-lock.json"), "utf8")) as {
+      packages: Record<string, unknown>;
+    };
+    const count = Object.keys(installed.packages).length;
     const claude = lock.packages["node_modules/@anthropic-ai/claude-code"]!.version!;
     expect(installNotice(lock)).toBe(
       `utility: first run: installing the development tools into dev/ (npm ci from the npm registry): ${count} packages, about ${INSTALLED_MB} MB on disk, most of it the pinned Claude Code ${claude} the demo and the tests run. Later runs skip this.`,
     );
+  });
+
+  it("counts an optional package only on the platform it installs on", () => {
+    const lock = {
+      packages: { "": {}, "node_modules/a": {}, "node_modules/b": { os: ["darwin"] }, "node_modules/c": { os: ["linux"], libc: ["musl"] } },
+    };
+    expect(installNotice(lock, { os: "linux", cpu: "x64", libc: "glibc" })).toContain(": 1 package, about");
+    expect(installNotice(lock, { os: "linux", cpu: "x64", libc: "musl" })).toContain(": 2 packages, about");
+    expect(installNotice(lock, { os: "darwin", cpu: "arm64" })).toContain(": 2 packages, about");
   });
 
   it("without the pinned client in the lock, names no version", () => {

@@ -169,7 +169,9 @@ describe("renderReportText (what /utility report shows)", () => {
 describe("renderLogTable (utility log)", () => {
   it("shows one aligned row per record, with refusal and block reasons beneath", () => {
     const table = renderLogTable(records).split("\n");
-    expect(table[0]).toMatch(/^ #\s+time\s+scope\s+task\s+step\s+event\s+tool\s+decision\s+rule\s+action\s+U\s+repeat\s+outcome\s+ms$/);
+    expect(table[0]).toMatch(
+      /^ #\s+time\s+scope\s+task\s+step\s+event\s+tool\s+decision\s+rule\s+action\s+U\s+repeat\s+outcome\s+hook ms$/,
+    );
     expect(table.filter((line) => /^\s*\d+\s+\d\d:\d\d:\d\d/.test(line))).toHaveLength(25);
     expect(table.find((line) => line.includes("exact_repeat"))).toMatch(
       /^ 4 {2}10:15:26 {2}self {2}.*Read {6}refused {3}exact_repeat {8}retrieve {4}0\.21 {2}of 1/,

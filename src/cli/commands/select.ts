@@ -204,7 +204,7 @@ function checkReportText(
 
 export const SELECT: CommandSpec = {
   name: "select",
-  summary: "a candidate table (text or JSON) -> a*, every U, the termination verdict",
+  summary: "a candidate table (text or JSON) -> the best action, every candidate's Utility, and whether to stop",
   usage: ARGS,
   arguments: ["<file>", "the table: a file, or - for standard input"],
   options: [
