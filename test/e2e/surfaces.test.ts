@@ -51,7 +51,7 @@ describe("the front door in Claude Code", () => {
     async (prompt) => {
       const run = await typed(prompt);
       expect(answered(run)).toBe(
-        `utility status, session ${run.sessionId}\n/utility on: off\nmain scope: before the first prompt, step 0 of 10, 0 refused; not gated\n` +
+        `utility status, session ${run.sessionId}\n/utility on: off\nmain scope: before the first prompt, step 0, 0 refused; not gated\n` +
           "  spent by this scope: 0 tokens, about $0, 0 tool calls, 0 subagents launched; by its task: 0 tokens, about $0, 0 tool calls, 0 subagents launched; no task budget set",
       );
       run.cleanup();
@@ -63,7 +63,7 @@ describe("the front door in Claude Code", () => {
     expect(assertRunOk(run).result).toBe("Scored.");
     const sent = requestText(run.model.mainRequests()[0]!);
     expect(sent).toContain(`utility status, session ${run.sessionId}`);
-    expect(sent).toContain("main scope: before the first prompt, step 0 of 10, 0 refused; not gated");
+    expect(sent).toContain("main scope: before the first prompt, step 0, 0 refused; not gated");
     expect(sent).toContain("score the current situation with the `utility-scoring`");
     run.cleanup();
   });
