@@ -6,10 +6,8 @@
  * counts `/utility status` shows (rows sent, records waiting, failed sends,
  * the last error). Written whole (a temporary file renamed over it), 0600.
  */
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import * as z from "zod/mini";
-import { ensureRealFolder, PRIVATE_FILE, safeId } from "../state/paths.js";
+import { progressFiles } from "../state/progress-file.js";
 
 export const ClickHouseProgressSchema = z.object({
   offset: z.number(),
@@ -31,39 +29,14 @@ export const NO_CLICKHOUSE_PROGRESS: ClickHouseProgress = { offset: 0, promptKey
 
 const FOLDER = "clickhouse";
 
-export function clickHouseProgressPath(dataDir: string, sessionId: string): string {
-  return join(dataDir, FOLDER, `${safeId("session id", sessionId)}.json`);
-}
+const FILES = progressFiles(FOLDER, ClickHouseProgressSchema);
 
+export const clickHouseProgressPath = FILES.path;
 /** The session's progress, or undefined when none was written (the export never saw it) or it is unreadable. */
-export function readClickHouseProgress(dataDir: string, sessionId: string): ClickHouseProgress | undefined {
-  try {
-    const parsed = ClickHouseProgressSchema.safeParse(JSON.parse(readFileSync(clickHouseProgressPath(dataDir, sessionId), "utf8")));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function writeClickHouseProgress(dataDir: string, sessionId: string, progress: ClickHouseProgress): void {
-  const path = clickHouseProgressPath(dataDir, sessionId);
-  ensureRealFolder(join(dataDir, FOLDER));
-  const temp = `${path}.${process.pid}.tmp`;
-  rmSync(temp, { force: true });
-  writeFileSync(temp, `${JSON.stringify(progress)}\n`, { flag: "wx", mode: PRIVATE_FILE });
-  renameSync(temp, path);
-}
-
+export const readClickHouseProgress = FILES.read;
+export const writeClickHouseProgress = FILES.write;
 /** The sessions the export has seen in this data folder (their progress files). */
-export function clickHouseSessions(dataDir: string): string[] {
-  try {
-    return readdirSync(join(dataDir, FOLDER))
-      .filter((n) => n.endsWith(".json"))
-      .map((n) => n.slice(0, -".json".length));
-  } catch {
-    return [];
-  }
-}
+export const clickHouseSessions = FILES.sessions;
 
 /** One line for /utility status, or undefined when the export never saw the session. */
 export function clickHouseProgressLine(progress: ClickHouseProgress | undefined): string | undefined {

@@ -6,10 +6,8 @@
  * `/utility status` shows (sent, dropped, queued, the last error). Written
  * whole (a temporary file renamed over it), 0600.
  */
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import * as z from "zod/mini";
-import { ensureRealFolder, PRIVATE_FILE, safeId } from "../state/paths.js";
+import { progressFiles } from "../state/progress-file.js";
 
 export const ProgressSchema = z.object({
   offset: z.number(),
@@ -29,39 +27,14 @@ export type Progress = z.infer<typeof ProgressSchema>;
 
 export const NO_PROGRESS: Progress = { offset: 0, promptKey: "", tasksSent: [], sent: 0, dropped: 0, queued: 0 };
 
-export function progressPath(dataDir: string, sessionId: string): string {
-  return join(dataDir, "otlp", `${safeId("session id", sessionId)}.json`);
-}
+const FILES = progressFiles("otlp", ProgressSchema);
 
-/** The session's progress, or undefined when none was written (export never ran for it) or it is unreadable. */
-export function readProgress(dataDir: string, sessionId: string): Progress | undefined {
-  try {
-    const parsed = ProgressSchema.safeParse(JSON.parse(readFileSync(progressPath(dataDir, sessionId), "utf8")));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function writeProgress(dataDir: string, sessionId: string, progress: Progress): void {
-  const path = progressPath(dataDir, sessionId);
-  ensureRealFolder(join(dataDir, "otlp"));
-  const temp = `${path}.${process.pid}.tmp`;
-  rmSync(temp, { force: true });
-  writeFileSync(temp, `${JSON.stringify(progress)}\n`, { flag: "wx", mode: PRIVATE_FILE });
-  renameSync(temp, path);
-}
-
-/** The sessions export has seen in this data folder (their progress files). */
-export function progressSessions(dataDir: string): string[] {
-  try {
-    return readdirSync(join(dataDir, "otlp"))
-      .filter((n) => n.endsWith(".json"))
-      .map((n) => n.slice(0, -".json".length));
-  } catch {
-    return [];
-  }
-}
+export const progressPath = FILES.path;
+/** The session's progress, or undefined when none was written (the export never saw it) or it is unreadable. */
+export const readProgress = FILES.read;
+export const writeProgress = FILES.write;
+/** The sessions the export has seen in this data folder (their progress files). */
+export const progressSessions = FILES.sessions;
 
 /** One line for /utility status, or undefined when export never ran for the session. */
 export function progressLine(progress: Progress | undefined): string | undefined {
