@@ -12,7 +12,7 @@
  * folder with `.` and `_`. A second session switches the gate on and off:
  * the line follows each switch without a reload.
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -22,6 +22,7 @@ import { makeScratchHome } from "./support/claude.js";
 import { text, toolUse } from "./support/scripted-model.js";
 import { startClaudeTui, tmuxAvailable } from "./support/tmux.js";
 import { statusScriptPath } from "../../src/hooks/launcher.js";
+import { errorLogPath } from "../../src/state/paths.js";
 
 const REPORT = "Action: verify\nUtility: 0.28\nBreakdown: Gain=0.7 StepCost=0.12 Uncertainty=0.6 Redundancy=0.0\nRationale: check it";
 /** Where an install from the repository's marketplace puts the plugin (docs/claude-code-facts.md, "Plugin executables"). */
@@ -48,6 +49,15 @@ function statusLineSetup(prefix: string) {
   return { cwd, home, printed };
 }
 
+/** The plugin's error log and step logs in a scratch HOME, for a failure's message. */
+function pluginLogs(home: string): string {
+  const dir = join(home, ".claude", "plugins", "data", "utility-inline");
+  const read = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") : `(no ${basename(file)})\n`);
+  const sessions = join(dir, "sessions");
+  const logs = existsSync(sessions) ? readdirSync(sessions).map((f) => `${f}:\n${read(join(sessions, f))}`) : [];
+  return [read(errorLogPath(dir)), ...logs].join("");
+}
+
 describe.skipIf(!tmuxAvailable())("the status line in the TUI", () => {
   it("shows the session's task, step and spend, as the server wrote them for plugin/statusline.sh", async () => {
     const { cwd, home, printed: printedLines } = statusLineSetup("cc.status_line-");
@@ -65,7 +75,10 @@ describe.skipIf(!tmuxAvailable())("the status line in the TUI", () => {
       const mainReplies = tui.model.mainRequests().length;
       expect(mainReplies).toBe(2);
       const tokens = mainReplies * (10 + 5);
-      const screen = await tui.waitFor(`utility · task 1 step 1 · ${tokens} tok`, 20_000);
+      const screen = await tui.waitFor(`utility · task 1 step 1 · ${tokens} tok`, 20_000).catch((error: Error) => {
+        // Once in CI (load high) the line said step 0 with both replies counted: say what the plugin logged.
+        throw new Error(`${error.message}\nthe plugin's logs:\n${pluginLogs(home)}`);
+      });
       // Not gated: the gate observes the call without reading its report, so no action is recorded to show.
       const shown = screen.match(new RegExp(`utility · task 1 step 1 · ${tokens} tok · \\$[\\d.]+ · not gated(?= |$)`, "m"));
       expect(shown, screen).not.toBeNull();
