@@ -12,6 +12,7 @@ import { ReplayInputError, sessionInputs, skillSource, type ReadCounter } from "
 import { nodeSha256Hex } from "../hash/node-sha256.js";
 import { sessionsIn, type SessionFiles } from "../replay/projects.js";
 import { TOKEN_ESTIMATE } from "../replay/types.js";
+import type { SubagentDefinitions } from "../replay/agent-definitions.js";
 
 /** Where reading stands, for a progress line. */
 export interface HistoryProgress {
@@ -31,6 +32,8 @@ export interface HistoryRequest {
   pluginId: string;
   /** Called while reading (often: the caller decides when to show it). */
   progress?: (at: HistoryProgress) => void;
+  /** The subagents' types and definitions, read before (src/replay/agent-definitions.ts). */
+  agents?: SubagentDefinitions;
 }
 
 /** The sessions a request reads, oldest first within each folder. */
@@ -60,7 +63,7 @@ export function replayHistory(request: HistoryRequest): HistoryReport & { read: 
   for (const session of sessions) {
     const files = [{ path: session.path, subagent: false }, ...session.subagents.map((path) => ({ path, subagent: true }))];
     try {
-      const replayed = replaySession(sessionInputs(files, counter), {
+      const replayed = replaySession(sessionInputs(files, counter, request.agents), {
         skillSource,
         sha256: nodeSha256Hex,
         ...(request.user ? { user: request.user } : {}),

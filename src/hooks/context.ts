@@ -8,8 +8,8 @@ import { DEFAULT_LOCK, type LockOptions } from "../state/lock-file.js";
 import { FileStateStore, type Later, type StateStore } from "../state/store.js";
 import type { LogRecord } from "../log/record.js";
 import type { GateSource } from "../engine/session/state.js";
-import { findAgentDefinitions } from "./agent-definition.js";
-import { loadSkillSource, type SkillLoader } from "./skill-source.js";
+import { agentGateSource } from "../claude/agent-definition.js";
+import { loadSkillSource, type SkillLoader } from "../claude/skill-source.js";
 import type { ScopeRef } from "./scope.js";
 import type { GoverningText } from "../transcript/queries.js";
 import type { Sha256Hex } from "../engine/redundancy.js";
@@ -100,22 +100,15 @@ export function processContext(
     ...(parts.later ? { later: parts.later } : {}),
     ...(parts.settings ? { settings: parts.settings } : {}),
     ...(parts.sha256 ? { sha256: parts.sha256 } : {}),
-    loadAgent: async (agentType, cwd) => {
-      const files = await findAgentDefinitions({
+    loadAgent: (agentType, cwd) =>
+      agentGateSource({
         agentType,
         env,
         projectDir: env.CLAUDE_PROJECT_DIR || cwd,
         ...(env.CLAUDE_PLUGIN_ROOT ? { pluginRoot: env.CLAUDE_PLUGIN_ROOT } : {}),
         pluginName: PLUGIN_NAME,
         ...(env.HOME ? { home: env.HOME } : {}),
-      });
-      // Several files may define the type; if any opts in, the agent is gated.
-      for (const file of files) {
-        const source = await loadSkillSource(file);
-        if (source) return source;
-      }
-      return undefined;
-    },
+      }),
   };
 }
 

@@ -148,7 +148,7 @@ async function activationOf(
 async function decideUnderLock(session: SessionState, call: CallAtHand) {
   const { input, ref, ctx, user } = call;
   const { reduced } = await caughtUp(session, ref, input.agent_type, ctx);
-  const caught = reduceAll(reduced.session, [{ kind: "activation_seen", scope: ref.key }, ...userBudgets(user)]);
+  const caught = reduceAll(reduced.session, userBudgets(user));
   const { governing, actsAs, hooks, forksAs } = await governingFor(caught.session, call);
   // Only where gated (it reads the file system): a path the call names in the gate's records or Claude Code's configuration.
   const protectedTarget = gateOf(caught.session, ref.key) ? protectedTargetOf(input, ref, ctx.dataDir, ctx.env) : undefined;

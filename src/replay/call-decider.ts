@@ -1,10 +1,11 @@
-// A call replay has read, decided as the hooks' PreToolUse decides it (the
-// session machine's decideInSession), when ./waiting-calls.ts says Claude
+// A call replay has read, planned as the hooks' PreToolUse plans it (the
+// session machine's planCall, in its two halves), when ./waiting-calls.ts says Claude
 // Code ran the hook; then remembered in its scope's run (./scope-run.ts) with
 // what the decision found: a repeat, a stuck loop, the gate's tally.
 import { manualSource } from "../engine/gate-policy.js";
 import { effectOf } from "../engine/redundancy.js";
-import { decideInSession, type SessionDecision, type UserSettings } from "../engine/session/decide.js";
+import { arrival, type PlannedCall } from "../engine/session/call-plan.js";
+import type { SessionDecision, UserSettings } from "../engine/session/decide.js";
 import { scopeAt } from "../engine/session/reduce.js";
 import type { GateSource } from "../engine/session/state.js";
 import { gateOf } from "../engine/session/views.js";
@@ -37,36 +38,31 @@ export class CallDecider {
     if (this.forcedGate && !gateOf(this.machine.session, run.key))
       this.machine.feed(run, [{ kind: "skill_loaded", scope: run.key, source: this.forcedGate }]);
     const gate = gateOf(this.machine.session, run.key);
+    const source = this.machine.skillSourceOf(block);
+    const call: PlannedCall = {
+      tool: block.name,
+      input: block.input,
+      toolUseId: block.id,
+      text: { text: at.texts, messageId: at.messageId, ...(at.model ? { model: at.model } : {}) },
+      ...(source ? { skill: { source } } : {}),
+    };
     // The hooks read a gated call's own line before deciding: every earlier message's results are written by then.
-    if (gate) this.machine.feed(run, [{ kind: "call_line_seen", scope: run.key, toolUseId: block.id, messageId: at.messageId }]);
+    this.machine.feed(run, arrival(this.machine.session, run.key, call));
     const stepsBefore = scopeAt(this.machine.session, run.key).step;
-    const decided = decideInSession(
-      this.machine.session,
-      run.key,
-      {
-        tool: block.name,
-        input: block.input,
-        toolUseId: block.id,
-        reportText: at.texts,
-        ...(at.model ? { model: at.model } : {}),
-      },
-      this.options.user ?? NO_SETTINGS,
-      this.options.sha256,
-    );
-    // Deciding changes nothing: the spend the decision saw is still the state's until its events are fed.
-    if (decided.decision.decision !== "neutral") this.trail.noteSpentBefore(this.machine.session, run.key, run.id);
-    this.machine.feed(run, decided.events);
-    this.machine.feed(run, this.machine.skillCallEvents(run, block, decided));
-    const call = this.remember(run, block, at.line, decided);
+    // What the call's budgets are checked against, before its own events change it (kept if it is decided).
+    const spentBefore = this.trail.spentBefore(this.machine.session, run.key);
+    const { decided } = this.machine.plan(run, call, { user: this.options.user ?? NO_SETTINGS, sha256: this.options.sha256 });
+    if (decided.decision.decision !== "neutral") this.trail.note(spentBefore, run.id);
+    const remembered = this.remember(run, block, at.line, decided);
     if (decided.decision.decision !== "neutral") run.decided.push(decidedCall(this.machine.session, run, block, decided));
     if (gate)
       countGate((run.gate ??= { passed: 0, refused: 0, neutral: 0, byRule: {}, refusals: [] }), decided.decision, {
-        call: call.ref,
+        call: remembered.ref,
         tool: block.name,
         stepsBefore,
       });
     if (run.key === "main" && (DELEGATE_TOOLS as readonly string[]).includes(block.name))
-      this.delegations.push(delegationOf(call, block.input));
+      this.delegations.push(delegationOf(remembered, block.input));
   }
 
   private remember(run: ScopeRun, block: ToolUseBlock, line: number, decided: SessionDecision): CallState {

@@ -5,11 +5,11 @@
 import type { LocatedEvent } from "../transcript/reverse-reader.js";
 import { mergeByTime } from "./merge.js";
 import { Replay } from "./session-replay.js";
-import type { EventsReplay, ReplayOptions } from "./types.js";
+import type { EventsReplay, ReplayOptions, SubagentFile } from "./types.js";
 
 /** What replay does differently from the hooks, and says so in its output (SPEC §15). */
 export const REPLAY_POLICY =
-  "no hook input exists offline: a user line that looks typed counts as vouched for by UserPromptSubmit; skills are read from the folders the transcript names, when they still exist; a Skill call counts as loading text only (what its skill runs or forks is not judged offline); a window budget across sessions is not replayed (the other sessions' spend is not in the transcript)";
+  "no hook input exists offline: a user line that looks typed counts as vouched for by UserPromptSubmit; skills are read from the folders the transcript names, and a subagent's definition from the folders Claude Code reads (from the folder it worked in; a plugin given with --plugin-dir is not known offline), when they still exist; a Skill call counts as loading text only (what its skill runs or forks is not judged offline); a window budget across sessions is not replayed (the other sessions' spend is not in the transcript)";
 
 /** One file's events, replayed as one session (see replaySession for several files). */
 export function replayEvents(events: Iterable<LocatedEvent>, options: ReplayOptions = {}): EventsReplay {
@@ -21,7 +21,7 @@ export function replayEvents(events: Iterable<LocatedEvent>, options: ReplayOpti
 /** One file of a session: its events (read as they are consumed), and whose they are when it is a subagent's own file. */
 export interface SessionInput {
   events: Iterable<LocatedEvent>;
-  subagentFile?: { agentId?: string };
+  subagentFile?: SubagentFile;
 }
 
 /**

@@ -12,6 +12,7 @@ import { readOptIn } from "../optin/read.js";
 import type { GateSource } from "../engine/session/state.js";
 import type { UserSettings } from "../engine/session/decide.js";
 import type { ReplayOptions, ReplaySpend, ScopeReplay } from "./types.js";
+import type { SubagentDefinitions } from "./agent-definitions.js";
 import { REPLAY_POLICY, replaySession, type SessionInput } from "./core.js";
 import { nodeSha256Hex } from "../hash/node-sha256.js";
 import { TOKEN_ESTIMATE, type FileReplay, type ReplayReport, type ReplayTotals } from "./types.js";
@@ -110,7 +111,7 @@ function sessionsOf(planned: readonly Planned[]): Planned[][] {
 /** Replays transcript files (and the subagent files beside each session file), each session through one session machine. */
 export function replayFiles(
   paths: readonly string[],
-  options: { gated?: boolean; cwd?: string; user?: UserSettings | undefined } = {},
+  options: { gated?: boolean; cwd?: string; user?: UserSettings | undefined; agents?: SubagentDefinitions } = {},
 ): ReplayReport {
   if (paths.length === 0) throw new ReplayInputError("give at least one transcript file.");
   const planned = planFiles(paths, options.cwd ?? process.cwd());
@@ -121,7 +122,7 @@ export function replayFiles(
     sha256: nodeSha256Hex,
     ...(options.user ? { user: options.user } : {}),
   };
-  for (const group of sessionsOf(planned)) files.push(...replayGroup(group, replayOptions));
+  for (const group of sessionsOf(planned)) files.push(...replayGroup(group, replayOptions, options.agents));
   const { scope: _all, ...spend } = totalSpend(files.flatMap((file) => file.scopes));
   return {
     version: 1,
@@ -134,8 +135,13 @@ export function replayFiles(
 }
 
 /** One session's files through one machine, reported file by file (each scope under the file its lines came from). */
-function replayGroup(group: readonly Planned[], options: ReplayOptions): FileReplay[] {
-  const replayed = replaySession(sessionInputs(group.map((item) => ({ path: item.path, subagent: item.role === "subagent" }))), options);
+function replayGroup(group: readonly Planned[], options: ReplayOptions, agents?: SubagentDefinitions): FileReplay[] {
+  const inputs = sessionInputs(
+    group.map((item) => ({ path: item.path, subagent: item.role === "subagent" })),
+    undefined,
+    agents,
+  );
+  const replayed = replaySession(inputs, options);
   return group.map((item, index) => {
     const scopes = replayed.scopes.filter((scope) => (replayed.scopeFiles.get(scope.id) ?? 0) === index);
     return {
@@ -192,10 +198,15 @@ export function* fileEvents(path: string, counter?: ReadCounter): Generator<Loca
 }
 
 /** A session's files as replay inputs: the session file first, each subagent file as that agent's own. */
-export function sessionInputs(files: ReadonlyArray<{ path: string; subagent: boolean }>, counter?: ReadCounter): SessionInput[] {
+export function sessionInputs(
+  files: ReadonlyArray<{ path: string; subagent: boolean }>,
+  counter?: ReadCounter,
+  agents?: SubagentDefinitions,
+): SessionInput[] {
   return files.map(({ path, subagent }) => {
     const agentId = subagentIdOf(path);
-    return { events: fileEvents(path, counter), ...(subagent ? { subagentFile: agentId !== undefined ? { agentId } : {} } : {}) };
+    const subagentFile = { ...(agentId !== undefined ? { agentId } : {}), ...agents?.get(path) };
+    return { events: fileEvents(path, counter), ...(subagent ? { subagentFile } : {}) };
   });
 }
 

@@ -3,6 +3,7 @@
 // keeps what the machine found. Ingestion happens here, with the one I/O
 // replay does: a loaded skill's file is read (ReplayOptions.skillSource).
 import { manualSource } from "../engine/gate-policy.js";
+import { planConfirmed, type PlanOptions, type PlannedCall } from "../engine/session/call-plan.js";
 import type { SessionDecision } from "../engine/session/decide.js";
 import type { ScopeKey, SessionEvent } from "../engine/session/events.js";
 import { reduceAll, scopeAt, type Reduction, type ScopedOutcome } from "../engine/session/reduce.js";
@@ -27,9 +28,14 @@ export class ReplayMachine {
     const reduced = reduceAll(this.session, events, { transient: true });
     this.session = reduced.session;
     for (const outcome of reduced.outcomes) this.identicalOutcome(outcome);
+    this.spendOf(run);
+    return reduced;
+  }
+
+  /** The scope's task spend as the machine now counts it. */
+  private spendOf(run: ScopeRun): void {
     const scope = scopeAt(this.session, run.key);
     if (scope.spend) this.runOf(run.key)?.taskSpend.set(scope.task, scope.spend as Spend);
-    return reduced;
   }
 
   runOf(key: ScopeKey): ScopeRun | undefined {
@@ -58,17 +64,24 @@ export class ReplayMachine {
   private readonly skillsByName = new Map<string, GateSource>();
 
   /**
-   * A Skill call that names a skill loaded before: the hooks learn the skill
-   * from the call (PreToolUse) and load it at its result; replay, with no
-   * hook, takes the source seen at the earlier load (a plugin's `p:name` by its name).
+   * The source of the skill a Skill call names, when it was loaded before:
+   * the hooks learn the skill from the call (PreToolUse) and load it at its
+   * result; replay, with no hook, takes the source seen at the earlier load
+   * (a plugin's `p:name` by its name).
    */
-  skillCallEvents(run: ScopeRun, block: ToolUseBlock, decided: SessionDecision): SessionEvent[] {
-    if (decided.decision.decision === "refused" || block.name !== "Skill") return [];
-    if (block.input === null || typeof block.input !== "object") return [];
+  skillSourceOf(block: ToolUseBlock): GateSource | undefined {
+    if (block.name !== "Skill" || block.input === null || typeof block.input !== "object") return undefined;
     const name = (block.input as Record<string, unknown>).skill;
-    if (typeof name !== "string") return [];
-    const source = this.skillsByName.get(name.trim().replace(/^\//, "").split(":").at(-1) ?? "");
-    return source ? [{ kind: "activation_awaited", scope: run.key, toolUseId: block.id, source }] : [];
+    if (typeof name !== "string") return undefined;
+    return this.skillsByName.get(name.trim().replace(/^\//, "").split(":").at(-1) ?? "");
+  }
+
+  /** A call planned after its arrival was fed (src/engine/session/call-plan.ts), its events reduced into the state in place. */
+  plan(run: ScopeRun, call: PlannedCall, options: Omit<PlanOptions, "transient">): { decided: SessionDecision } {
+    const planned = planConfirmed(this.session, run.key, call, { ...options, transient: true });
+    this.session = planned.session;
+    this.spendOf(run);
+    return planned;
   }
 
   /** An outcome the machine found identical to the same call's last run (SPEC §13), as a finding of its scope. */

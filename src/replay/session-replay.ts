@@ -14,7 +14,7 @@ import { CallDecider } from "./call-decider.js";
 import { ReplayMachine } from "./machine.js";
 import { linkSubagents, scopeReport, ScopeRun, type AssistantEvent } from "./scope-run.js";
 import { TaskTrail } from "./task-trail.js";
-import type { EventsReplay, ReplayOptions, ScopeSource } from "./types.js";
+import type { EventsReplay, ReplayOptions, ScopeSource, SubagentFile } from "./types.js";
 import { WaitingCalls } from "./waiting-calls.js";
 
 /** The lines that start a turn of the main scope: a Stop hook ran before each (src/engine/session/prompt-kind.ts). */
@@ -52,14 +52,14 @@ export class Replay {
     this.waiting = new WaitingCalls((run, block, at) => this.decider.toolUse(run, block, at));
   }
 
-  event(located: LocatedEvent, subagentFile: { agentId?: string } | undefined, file = 0): void {
+  event(located: LocatedEvent, subagentFile: SubagentFile | undefined, file = 0): void {
     const line = located.lineNo ?? 0;
     if (line > this.lines) this.lines = line;
     if (this.isCompactionFile(located, subagentFile, file)) return;
     this.lineOf(this.asCommand(located), subagentFile, file, line);
   }
 
-  private lineOf(event: LocatedEvent, subagentFile: { agentId?: string } | undefined, file: number, line: number): void {
+  private lineOf(event: LocatedEvent, subagentFile: SubagentFile | undefined, file: number, line: number): void {
     if (event.kind === "assistant" && this.seenBefore(event)) return;
     if (event.kind === "tool_result") {
       this.waiting.decideWaiting(event);
@@ -67,7 +67,7 @@ export class Replay {
     }
     const known = this.machine.runs.size;
     const run = this.scopeFor(event, subagentFile, file);
-    if (this.machine.runs.size > known && run.key !== "main") this.started(run);
+    if (this.machine.runs.size > known && run.key !== "main") this.started(run, subagentFile);
     this.waiting.decideWaiting(event, run);
     this.turnEnded(run, event);
     run.touch(line);
@@ -84,7 +84,7 @@ export class Replay {
    * agent id `acompact-…`, or its first prompt the compaction request): no
    * subagent, as the hooks count none (SubagentStop, src/hooks/stop.ts).
    */
-  private isCompactionFile(event: LocatedEvent, subagentFile: { agentId?: string } | undefined, file: number): boolean {
+  private isCompactionFile(event: LocatedEvent, subagentFile: SubagentFile | undefined, file: number): boolean {
     if (!subagentFile) return false;
     if (!this.filesKnown.has(file)) {
       const agentId = subagentFile.agentId ?? event.agentId;
@@ -223,7 +223,7 @@ export class Replay {
     }
   }
 
-  private scopeFor(event: LocatedEvent, subagentFile: { agentId?: string } | undefined, file: number): ScopeRun {
+  private scopeFor(event: LocatedEvent, subagentFile: SubagentFile | undefined, file: number): ScopeRun {
     if (subagentFile) {
       const agentId = subagentFile.agentId ?? event.agentId;
       return this.run(
@@ -261,11 +261,20 @@ export class Replay {
   /**
    * A subagent's first line: the call that launched it ran its PreToolUse
    * before it started (SubagentStart), so the earliest waiting call that can
-   * launch one is decided first, then the start is counted.
+   * launch one is decided first, then the start is counted, with the
+   * definition of its type, as the hooks load it then (gated from its start
+   * when it opts in).
    */
-  private started(run: ScopeRun): void {
+  private started(run: ScopeRun, file: SubagentFile | undefined): void {
     this.waiting.decideLauncher();
-    this.machine.feed(run, [{ kind: "subagent_started", agentId: run.key.slice("agent:".length) }]);
+    const agentId = run.key.slice("agent:".length);
+    const { agentType, definition } = file ?? {};
+    this.machine.feed(run, [
+      { kind: "subagent_started", agentId },
+      ...(agentType !== undefined
+        ? [{ kind: "definition_loaded" as const, agentId, agentType, ...(definition ? { definition } : {}) }]
+        : []),
+    ]);
   }
 
   result(): EventsReplay {

@@ -15,6 +15,13 @@ import type { SpentBefore, TaskReplay } from "./types.js";
 /** How much of a task's prompt is kept (to name the task). */
 const PROMPT_KEPT = 240;
 
+/** What a call's budgets were checked against: its root task's spend, and a subagent's own. */
+export interface SpentNote {
+  rootTask: number;
+  root: SpentBefore;
+  own?: SpentBefore;
+}
+
 export class TaskTrail {
   readonly tasks: TaskReplay[] = [];
   /** By scope id: a subagent's own spend before each of its calls a cap could refuse. */
@@ -39,18 +46,24 @@ export class TaskTrail {
   /**
    * What the task at the root of `key`'s tree has spent before a call: what
    * its budgets are checked against (SPEC §12); and a subagent's own spend,
-   * what its per-agent caps are checked against (SPEC §16).
+   * what its per-agent caps are checked against (SPEC §16). Kept by note.
    */
-  noteSpentBefore(session: SessionState, key: ScopeKey, scopeId: string): void {
-    if (key !== "main") {
-      const own = scopeAt(session, key).spend;
-      (this.agents[scopeId] ??= []).push(own ? this.spentOf(own) : { tokens: 0, costUsd: 0, calls: 0 });
-    }
+  spentBefore(session: SessionState, key: ScopeKey): SpentNote {
+    const own = key === "main" ? undefined : scopeAt(session, key).spend;
     const rootTask = rootTaskOf(session, key);
+    return {
+      rootTask,
+      root: this.spentOf(rootSpendOf(session, key)),
+      ...(key === "main" ? {} : { own: own ? this.spentOf(own) : { tokens: 0, costUsd: 0, calls: 0 } }),
+    };
+  }
+
+  /** A decided call's spentBefore, kept in its task's trail and its subagent's. */
+  note(spent: SpentNote, scopeId: string): void {
+    if (spent.own) (this.agents[scopeId] ??= []).push(spent.own);
     let task: TaskReplay | undefined;
-    for (let i = this.tasks.length - 1; i >= 0 && task === undefined; i--) if (this.tasks[i]!.task === rootTask) task = this.tasks[i];
-    if (!task) return;
-    task.trail.push(this.spentOf(rootSpendOf(session, key)));
+    for (let i = this.tasks.length - 1; i >= 0 && task === undefined; i--) if (this.tasks[i]!.task === spent.rootTask) task = this.tasks[i];
+    task?.trail.push(spent.root);
   }
 
   private spentOf(spend: Spend): SpentBefore {

@@ -9,12 +9,23 @@ import type { Spend } from "../engine/spend.js";
 
 import type { TokenCounts } from "../engine/spend.js";
 
+/**
+ * A subagent's own file: its agent id (from its name), and the type Claude
+ * Code recorded for it with the gate its definition brings, when they were
+ * read (./agent-definitions.ts): the hooks load that definition at its start.
+ */
+export interface SubagentFile {
+  agentId?: string;
+  agentType?: string;
+  definition?: GateSource;
+}
+
 export interface ReplayOptions {
   /** Also gate every scope (the default configuration, or `config`): "what if every scope were gated". */
   gated?: boolean;
   config?: Config;
   /** The events are a subagent's own file: every line is that one scope. */
-  subagentFile?: { agentId?: string };
+  subagentFile?: SubagentFile;
   /** A skill's opt-in from its SKILL.md, as the hooks read it; undefined when the file is gone or opts in to nothing. */
   skillSource?: (skillFile: string) => GateSource | undefined;
   /** The user's settings to replay budgets under (default: none). */

@@ -58,6 +58,20 @@ function pluginLogs(home: string): string {
   return [read(errorLogPath(dir)), ...logs].join("");
 }
 
+/**
+ * Waits until the plugin's hook server has started (its marker, src/state/server-marker.ts). A hook
+ * waits for a server still connecting only up to its own timeout (docs/claude-code-facts.md); under
+ * CI's load a first call can come before that, and this test is about the line, not start-up.
+ */
+async function serverStarted(home: string): Promise<void> {
+  const markers = join(home, ".claude", "plugins", "data", "utility-inline", "servers");
+  const deadline = Date.now() + 60_000;
+  while (!(existsSync(markers) && readdirSync(markers).some((f) => f.endsWith(".json")))) {
+    if (Date.now() > deadline) throw new Error(`no hook server marker in ${markers} after 60 s\n${pluginLogs(home)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe.skipIf(!tmuxAvailable())("the status line in the TUI", () => {
   it("shows the session's task, step and spend, as the server wrote them for plugin/statusline.sh", async () => {
     const { cwd, home, printed: printedLines } = statusLineSetup("cc.status_line-");
@@ -70,6 +84,7 @@ describe.skipIf(!tmuxAvailable())("the status line in the TUI", () => {
     });
     try {
       await tui.waitForPrompt();
+      await serverStarted(home);
       await tui.type("check the tree");
       await tui.waitFor("Status line test done.", 30_000);
       const mainReplies = tui.model.mainRequests().length;

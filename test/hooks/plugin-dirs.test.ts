@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findAgentDefinition } from "../../src/hooks/agent-definition.js";
+import { findAgentDefinition } from "../../src/claude/agent-definition.js";
 import { pluginDirsOf } from "../../src/claude/places.js";
 import { scopeOf } from "../../src/hooks/scope.js";
 import { transcriptHoldsFinal, waitForFinalMessage } from "../../src/hooks/wait.js";

@@ -14,8 +14,9 @@ import { resolve } from "node:path";
 import { renderHistoryHtml } from "../../history/html.js";
 import { bytesText } from "../../history/labels.js";
 import { renderHistoryText } from "../../history/text.js";
-import { ReplayInputError, replayFiles } from "../../replay/files.js";
-import { replayHistory, type HistoryProgress, type HistoryRequest } from "../../history/replay-all.js";
+import { planFiles, ReplayInputError, replayFiles } from "../../replay/files.js";
+import { subagentDefinitions } from "../../replay/agent-definitions.js";
+import { plannedSessions, replayHistory, type HistoryProgress, type HistoryRequest } from "../../history/replay-all.js";
 import {
   holdsSessions,
   installedPluginId,
@@ -33,17 +34,18 @@ import { printJson, UsageError, type CliIo, type Parsed } from "../io.js";
 const ARGS = "[TRANSCRIPT.jsonl...|FOLDER] [--all] [--since DATE] [--json | --html FILE] [--gated]";
 const USAGE = `utility replay ${ARGS}`;
 
-function replay(paths: string[], gated: boolean, cwd: string): ReplayReport {
+async function replay(paths: string[], gated: boolean, io: CliIo): Promise<ReplayReport> {
   try {
-    return replayFiles(paths, { gated, cwd });
+    const subagents = planFiles(paths, io.cwd).flatMap((file) => (file.role === "subagent" ? [file.path] : []));
+    return replayFiles(paths, { gated, cwd: io.cwd, agents: await subagentDefinitions(subagents, io.env) });
   } catch (error) {
     if (error instanceof ReplayInputError) throw new UsageError(error.message);
     throw error;
   }
 }
 
-function runFiles(paths: string[], values: Parsed["values"], io: CliIo): number {
-  const report = replay(paths, values.gated === true, io.cwd);
+async function runFiles(paths: string[], values: Parsed["values"], io: CliIo): Promise<number> {
+  const report = await replay(paths, values.gated === true, io);
   const empty = report.files.filter((file) => file.lines === 0);
   if (values.json) printJson(io, report);
   else if (empty.length < report.files.length) io.stdout(renderReplayText(report));
@@ -120,17 +122,23 @@ function progressLine(io: CliIo): { update(at: HistoryProgress): void; done(): v
   };
 }
 
-function runHistory(folder: string | undefined, values: Parsed["values"], io: CliIo): number {
+async function runHistory(folder: string | undefined, values: Parsed["values"], io: CliIo): Promise<number> {
   const html = stringOption(values.html);
   if (values.json && html !== undefined) throw new UsageError(`give --json or --html, not both. Usage: ${USAGE}`);
   if (html === "") throw new UsageError(`--html needs a FILE. Usage: ${USAGE}`);
   if (values.gated) throw new UsageError(`--gated replays transcript files: give them (the history has no gate). Usage: ${USAGE}`);
   const sinceText = stringOption(values.since);
   const since = sinceText === undefined ? undefined : parseSince(sinceText, (io.now ?? Date.now)());
+  const request = { ...historyFolders(folder, values.all === true, io), ...(since ? { since } : {}) };
+  // The sessions are planned twice (here for their subagents' definitions, read first, and by replayHistory): listing is cheap.
+  const agents = await subagentDefinitions(
+    plannedSessions(request).flatMap((session) => session.subagents),
+    io.env,
+  );
   const progress = progressLine(io);
   const report = replayHistory({
-    ...historyFolders(folder, values.all === true, io),
-    ...(since ? { since } : {}),
+    ...request,
+    agents,
     pluginId: installedPluginId(io.env),
     progress: (at) => progress.update(at),
   });
@@ -148,7 +156,7 @@ function runHistory(folder: string | undefined, values: Parsed["values"], io: Cl
   return 0;
 }
 
-function runReplay({ values, positionals }: Parsed, io: CliIo): number {
+function runReplay({ values, positionals }: Parsed, io: CliIo): Promise<number> {
   const folder = positionals.length === 1 && isDirectory(resolve(io.cwd, positionals[0]!)) ? positionals[0] : undefined;
   if (positionals.length > 0 && folder === undefined) {
     if (values.all || values.since !== undefined || values.html !== undefined)

@@ -58,11 +58,34 @@ export interface CallPlan {
 
 /** Plans one call of scope `key`: see the file's head. */
 export function planCall(session: SessionState, key: ScopeKey, call: PlannedCall, user: PlanSettings, sha256?: Sha256Hex): CallPlan {
-  const confirmed = reduceAll(session, confirmation(session, key, call));
+  const confirmed = reduceAll(session, arrival(session, key, call));
+  return { ...planConfirmed(confirmed.session, key, call, { user, sha256 }), confirmed };
+}
+
+/** How planConfirmed reduces: `transient` changes the session in place (replay keeps no earlier state). */
+export interface PlanOptions {
+  user: PlanSettings;
+  sha256?: Sha256Hex | undefined;
+  transient?: boolean;
+}
+
+/**
+ * The second half of planCall, for a session its arrival was reduced into
+ * (replay reduces that itself, to note what the call's budgets saw): the
+ * call decided, what a Skill call will load, the warning, the line.
+ */
+export function planConfirmed(
+  confirmed: SessionState,
+  key: ScopeKey,
+  call: PlannedCall,
+  options: PlanOptions,
+): Omit<CallPlan, "confirmed"> {
+  const { user, sha256 } = options;
+  const reduce = { transient: options.transient === true };
   const { text, skill, actsAs, model: told, ...rest } = call;
   const model = text?.model;
   const decided = decideInSession(
-    confirmed.session,
+    confirmed,
     key,
     {
       ...rest,
@@ -74,27 +97,27 @@ export function planCall(session: SessionState, key: ScopeKey, call: PlannedCall
     user,
     sha256,
   );
-  const warning = settingsWarning(confirmed.session, decided, user);
-  const after = reduceAll(confirmed.session, [
-    ...decided.events,
-    ...skillWillLoad(key, call, decided),
-    ...(warning ? [{ kind: "settings_warned" as const, problem: warning }] : []),
-  ]);
+  const warning = settingsWarning(confirmed, decided, user);
+  const after = reduceAll(
+    confirmed,
+    [...decided.events, ...skillWillLoad(key, call, decided), ...(warning ? [{ kind: "settings_warned" as const, problem: warning }] : [])],
+    reduce,
+  );
   const line = lineFor(after.session, key, decided, { user, model: model ?? told }, call);
-  const { session: toldNow, context } = withBudgetNotice(after.session, key, { decided, user, windowSpend: call.windowSpend }, line);
-  return { decided, session: toldNow, confirmed, ...(context ? { context } : {}), ...(warning ? { warning } : {}) };
+  const { session, context } = withBudgetNotice(after.session, key, { decided, user, windowSpend: call.windowSpend, reduce }, line);
+  return { decided, session, ...(context ? { context } : {}), ...(warning ? { warning } : {}) };
 }
 
 /** The line, then what the model is to be told of its budgets now (SPEC §16), remembered in the session. */
 function withBudgetNotice(
   session: SessionState,
   key: ScopeKey,
-  { decided, user, windowSpend }: { decided: SessionDecision; user: PlanSettings; windowSpend?: PlannedCall["windowSpend"] },
+  told: { decided: SessionDecision; user: PlanSettings; windowSpend?: PlannedCall["windowSpend"]; reduce: { transient: boolean } },
   line: string | undefined,
 ): { session: SessionState; context: string } {
-  const notice = budgetNoticeIn(session, key, user, windowSpend);
-  const context = [line, spentAlready(decided) ? undefined : notice.text].filter((t) => t !== undefined).join("\n");
-  return { session: notice.events.length > 0 ? reduceAll(session, notice.events).session : session, context };
+  const notice = budgetNoticeIn(session, key, told.user, told.windowSpend);
+  const context = [line, spentAlready(told.decided) ? undefined : notice.text].filter((t) => t !== undefined).join("\n");
+  return { session: notice.events.length > 0 ? reduceAll(session, notice.events, told.reduce).session : session, context };
 }
 
 /** A refusal for a spent budget says so itself: the budget notice would say it twice. */
@@ -103,13 +126,16 @@ function spentAlready({ decision }: SessionDecision): boolean {
 }
 
 /**
- * The call's own line was read in a gated scope: every result of an earlier
- * message is written before it, so a refused call of an earlier message with
- * no real result never ran (./scope-reducer.ts).
+ * What the call's arrival settles: a skill awaited has loaded by now, or not
+ * (the lines before the call are read); and, its own line read in a gated
+ * scope, every result of an earlier message is written before it, so a
+ * refused call of an earlier message with no real result never ran
+ * (./scope-reducer.ts).
  */
-function confirmation(session: SessionState, key: ScopeKey, { toolUseId, text }: PlannedCall): SessionEvent[] {
-  if (!toolUseId || !text || !gateOf(session, key)) return [];
-  return [{ kind: "call_line_seen", scope: key, toolUseId, messageId: text.messageId }];
+export function arrival(session: SessionState, key: ScopeKey, { toolUseId, text }: PlannedCall): SessionEvent[] {
+  const seen: SessionEvent = { kind: "activation_seen", scope: key };
+  if (!toolUseId || !text || !gateOf(session, key)) return [seen];
+  return [seen, { kind: "call_line_seen", scope: key, toolUseId, messageId: text.messageId }];
 }
 
 /**

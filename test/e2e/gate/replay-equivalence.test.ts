@@ -9,7 +9,7 @@
  * lock, so steps are compared per scope as the sorted list of (task, step).
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReplayReport } from "../../../src/replay/types.js";
@@ -184,5 +184,57 @@ describe("replay equals the gate, call by call", () => {
     const sub = [...hooks.entries()].find(([k]) => k.startsWith("agent:"))![1];
     expect(sub.get(ids.subRepeat)).toMatchObject({ decision: "observed", repeatOf: ids.subA });
     expectSame(ungated, false);
+  });
+});
+
+describe("replay without --gated equals the gate in a subagent its definition gates", () => {
+  const ids = { agent: id("def_agent"), read: id("def_read"), repeat: id("def_rep"), noReport: id("def_norep") };
+  let run: RunClaudeResult;
+
+  beforeAll(async () => {
+    const cwd = markerDir();
+    const a = join(cwd, "a.txt");
+    writeFileSync(a, "A\n");
+    // A project agent that opts in: the hooks load it at SubagentStart; replay finds it from the folder the subagent worked in.
+    mkdirSync(join(cwd, ".claude", "agents"), { recursive: true });
+    writeFileSync(
+      join(cwd, ".claude", "agents", "gated-helper.md"),
+      "---\nname: gated-helper\ndescription: gated from its start by its definition\ntools: Bash, Read\nutility_gated: true\n---\n\nWrite an action report before every tool call.\n",
+    );
+    const R0 = (why: string) => ok("retrieve", why);
+    run = await gateRun({
+      prompt: "check the file",
+      cwd,
+      script: [
+        [toolUse("Agent", { subagent_type: "gated-helper", description: "Check", prompt: "SUBTASK: check a" }, ids.agent)],
+        [text("Done.")],
+      ],
+      subagentScript: routeByPrompt([
+        [
+          "SUBTASK",
+          [
+            [text(R0("Read a.")), toolUse("Read", { file_path: a }, ids.read)],
+            [text(R0("Read a again.")), toolUse("Read", { file_path: a }, ids.repeat)],
+            [toolUse("Bash", { command: "true", description: "no report" }, ids.noReport)],
+            [text("SUB-DONE")],
+          ],
+        ],
+      ]),
+      timeoutMs: 120_000,
+    });
+  }, 180_000);
+  afterAll(() => run?.cleanup());
+
+  it("the hooks gated the subagent by its definition (an exact repeat and a call with no report refused), not the main conversation", () => {
+    const hooks = hooksView(run);
+    expect(hooks.get("main")!.get(ids.agent)).toMatchObject({ decision: "observed" });
+    const sub = [...hooks.entries()].find(([k]) => k.startsWith("agent:"))![1];
+    expect(sub.get(ids.read)).toMatchObject({ decision: "passed" });
+    expect(sub.get(ids.repeat)).toMatchObject({ decision: "refused", rule: "exact_repeat" });
+    expect(sub.get(ids.noReport)).toMatchObject({ decision: "refused", rule: "no_report" });
+  });
+
+  it("plain utility replay decides every call as the hooks did: the definition read from the subagent's .meta.json type", () => {
+    expectSame(run, false);
   });
 });

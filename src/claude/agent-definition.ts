@@ -1,9 +1,11 @@
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { shownName } from "../engine/claude-frontmatter.js";
-import { frontmatterNameOf, surelyLoadsAgent, UNREADABLE, unreadableMayGate } from "../claude/names.js";
-import { claudeArgsOf, configDir, MANAGED_DIR, pluginRoots, projectFolders, type Env } from "../claude/places.js";
-import { markdownFilesUnder, readSmallText } from "../claude/files.js";
+import { frontmatterNameOf, surelyLoadsAgent, UNREADABLE, unreadableMayGate } from "./names.js";
+import { claudeArgsOf, configDir, MANAGED_DIR, pluginRoots, projectFolders, type Env } from "./places.js";
+import { markdownFilesUnder, readSmallText } from "./files.js";
+import type { GateSource } from "../engine/session/state.js";
+import { loadSkillSource } from "./skill-source.js";
 
 /**
  * Finds the file that defines a subagent type. The hook input names the type
@@ -134,4 +136,17 @@ export async function findAgentDefinitions(search: AgentSearch): Promise<string[
 /** The file Claude Code runs for the type, or undefined (built-in types such as general-purpose have none). */
 export async function findAgentDefinition(search: AgentSearch): Promise<string | undefined> {
   return (await findAgentDefinitions(search))[0];
+}
+
+/**
+ * The gate a subagent type's definition brings, as the hooks and replay read
+ * it: several files may define the type, and if any opts in, the agent is
+ * gated (undefined: a built-in type, or no definition that opts in).
+ */
+export async function agentGateSource(search: AgentSearch): Promise<GateSource | undefined> {
+  for (const file of await findAgentDefinitions(search)) {
+    const source = await loadSkillSource(file);
+    if (source) return source;
+  }
+  return undefined;
 }

@@ -1,13 +1,13 @@
 /**
  * Finding a subagent type's definition by its name as Claude Code reads it
- * (src/hooks/agent-definition.ts; issue 18 item 8: `name: gated-helper # …`
+ * (src/claude/agent-definition.ts; issue 18 item 8: `name: gated-helper # …`
  * made a gated agent run ungated, since the name was read by regex).
  */
 import { mkdirSync, mkdtempSync, opendirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findAgentDefinition, findAgentDefinitions } from "../../src/hooks/agent-definition.js";
+import { findAgentDefinition, findAgentDefinitions } from "../../src/claude/agent-definition.js";
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), "utility-agents-")));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
