@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { protectedTargetOf } from "../../src/hooks/protected.js";
 import { scopeOf } from "../../src/hooks/scope.js";
 
@@ -36,8 +36,9 @@ function check(tool: string, toolInput: unknown, extra: Record<string, string> =
 }
 
 describe("a write through a symbolic link (SPEC §6)", () => {
+  beforeAll(() => symlinkSync(data, join(cwd, "notes")));
+
   it("a Write through a link to the data folder is refused, the field and the path named", () => {
-    symlinkSync(data, join(cwd, "notes"));
     const target = join(cwd, "notes", "state", "s1.json");
     expect(check("Write", { file_path: target, content: "{}" })).toBe(
       `its field \`file_path\`: ${join(data, "state", "s1.json")} is inside the plugin's data folder (${data}), where the gate keeps its state and step log`,

@@ -40,7 +40,7 @@ describe("readNewLines", () => {
   it("sees nothing, and does not throw, when the transcript does not exist yet (the first call of a session or subagent)", () => {
     const main = mainRef(join(scratch, "missing.jsonl"));
     expect(readNewLines(newScope(), main, [])).toEqual({ events: [], nextOffset: 0 });
-    const agent = scopeOf({ session_id: "s1", transcript_path: join(scratch, "missing.jsonl"), agent_id: "a1" });
+    const agent = scopeOf({ session_id: "s-missing", transcript_path: join(scratch, "missing.jsonl"), agent_id: "a-missing" });
     expect(readNewLines(newScope(), agent, [])).toEqual({ events: [], nextOffset: 0 });
   });
 
