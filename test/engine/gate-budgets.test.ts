@@ -195,4 +195,16 @@ describe("the session remembers the wind-down calls of the task", () => {
     }
     expect(ruleOf(ask(scope, "TaskStop", { task_id: "real" }, "last").decision)).toBe("budget_spent");
   });
+
+  it("counts only the stops' own errors: stops that worked, and another call that failed, leave the next stop free", () => {
+    let scope = newScope();
+    for (let i = 0; i < FAILED_STOPS_PAST_BUDGET; i++) {
+      const d = ask(scope, "TaskStop", { task_id: `job${i}` }, `s${i}`);
+      scope = applyEvents(scope, [d.event, { kind: "result", toolUseId: `s${i}`, failed: false, bytes: 9 }]).state;
+      // Run before the budget was spent (no budget given), and failed.
+      const other = decideCall(scope, "self", undefined, { tool: "Bash", input: { command: `false ${i}` }, toolUseId: `b${i}` });
+      scope = applyEvents(scope, [other.event, { kind: "result", toolUseId: `b${i}`, failed: true, bytes: 9 }]).state;
+    }
+    expect(ask(scope, "TaskStop", { task_id: "real" }, "last").decision).toMatchObject({ decision: "observed", pastBudget: true });
+  });
 });

@@ -5,12 +5,13 @@ import {
   budgetsBind,
   isPlanning,
   mayBeUnprovenRepeat,
+  mayGate,
   planningDecided,
   readsOwnLine,
 } from "../../../src/engine/session/call-waits.js";
 import type { SessionEvent } from "../../../src/engine/session/events.js";
-import { reduceAll } from "../../../src/engine/session/reduce.js";
-import { newSession, type GateSource, type SessionState } from "../../../src/engine/session/state.js";
+import { reduceAll, scopeAt } from "../../../src/engine/session/reduce.js";
+import { newScope, newSession, type GateSource, type SessionState } from "../../../src/engine/session/state.js";
 import { callDigest } from "../../../src/engine/redundancy.js";
 import { defaultConfig } from "../../../src/engine/signals.js";
 
@@ -19,15 +20,15 @@ const run = (...events: SessionEvent[]): SessionState => reduceAll(newSession("s
 const gated = () => run({ kind: "skill_loaded", scope: "main", source: gate });
 const NONE = { budgets: {} };
 const read = { file_path: "/a" };
-const call = (toolUseId: string): SessionEvent => ({
+const call = (toolUseId: string, input: { file_path: string } = read): SessionEvent => ({
   kind: "scope",
   scope: "main",
   event: {
     kind: "call",
     decision: "passed",
     tool: "Read",
-    digest: callDigest("Read", read),
-    effect: { kind: "read", paths: ["/a"] },
+    digest: callDigest("Read", input),
+    effect: { kind: "read", paths: [input.file_path] },
     toolUseId,
   },
 });
@@ -53,6 +54,7 @@ describe("call-waits", () => {
     expect(readsOwnLine(gated(), "main", "Skill", { action: "tool_call", why: "its skill runs shell" })).toBe(true);
     const full = reduceAll(gated(), [call("t1")]).session;
     expect(atStepLimit(full, "main")).toBe(true);
+    expect([atStepLimit(run(call("t1")), "main"), atStepLimit(gated(), "main")]).toEqual([false, false]);
     expect(readsOwnLine(full, "main", "TodoWrite", undefined)).toBe(true);
   });
 
@@ -64,10 +66,29 @@ describe("call-waits", () => {
     expect(planningDecided(run({ kind: "activation_awaited", scope: "main", toolUseId: "s1" }), "main", NONE)).toBe(true);
   });
 
+  it("a scope may be gated by now while a skill is awaited, or a Skill call let through has not loaded yet", () => {
+    expect(mayGate(newScope())).toBe(false);
+    expect(mayGate({ ...newScope(), awaitingActivation: true })).toBe(true);
+    const { awaitingActivation: _awaiting, ...called } = scopeAt(
+      run({ kind: "activation_awaited", scope: "main", toolUseId: "s1", source: gate }),
+      "main",
+    );
+    expect(called.skillCalls).toHaveProperty("s1");
+    expect(mayGate(called)).toBe(true);
+  });
+
   it("an ungated call may repeat a pending one: the same tool and input while calls are pending", () => {
     expect(mayBeUnprovenRepeat(run(), "main", "Read", read)).toBe(false);
     const pending = run(call("t1"));
     expect(mayBeUnprovenRepeat(pending, "main", "Read", read)).toBe(true);
     expect(mayBeUnprovenRepeat(pending, "main", "Read", { file_path: "/b" })).toBe(false);
+  });
+
+  it("any pending call will do, and an earlier call that ran is a repeat to prove only while another is pending", () => {
+    const two = run(call("t1"), call("t2", { file_path: "/b" }));
+    expect(mayBeUnprovenRepeat(two, "main", "Read", read)).toBe(true);
+    const ran = run(call("t1"), { kind: "scope", scope: "main", event: { kind: "result", toolUseId: "t1", failed: false, bytes: 1 } });
+    expect(scopeAt(ran, "main").pending).toEqual({});
+    expect(mayBeUnprovenRepeat(ran, "main", "Read", read)).toBe(false);
   });
 });
